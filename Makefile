@@ -1,0 +1,46 @@
+# The two commands: `make reproduce` (set up, then run everything) and `make test`.
+# Both create .venv and install the package from the package registries on first use.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.boostrank-installed
+SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
+
+.PHONY: install reproduce quick test lint dry-run figure list-figures clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)  ## create .venv and install boostrank with its dependencies
+
+reproduce: $(STAMP)  ## the full reproduction with config/config.yaml
+	$(SNAKEMAKE)
+
+quick: $(STAMP)  ## the same DAG, smaller (config/quick.yaml)
+	$(SNAKEMAKE) --configfile config/quick.yaml
+
+test: $(STAMP)  ## lint and the test suite (what CI runs)
+	$(BIN)/ruff check src tests
+	$(BIN)/pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+dry-run: $(STAMP)  ## show the DAG without running it
+	$(SNAKEMAKE) -n
+
+list-figures: $(STAMP)  ## every figure and table with its Snakemake target
+	@$(BIN)/python -m boostrank figures
+
+figure: $(STAMP)  ## regenerate one figure or table: make figure NAME=thesis-table1_1 [FORCE=1]
+	@test -n "$(NAME)" || { echo "usage: make figure NAME=<id>   (ids: make list-figures)"; exit 2; }
+	@targets=$$($(BIN)/python -m boostrank figures $(NAME)) && \
+	  $(SNAKEMAKE) $(if $(FORCE),--force,) $$targets results/report.html
+
+clean:  ## remove generated data, results and figures (keeps .venv)
+	rm -rf data/raw data/interim data/processed results figures/*.png figures/*.pdf \
+	  figures/tables benchmarks logs .snakemake

@@ -1,0 +1,26 @@
+# boostrank: reproduce every table and figure of Valizadegan (2010) and four related works.
+#   snakemake --profile profiles/local                          # everything (make reproduce)
+#   snakemake --profile profiles/local --configfile config/quick.yaml   # small and fast
+#   python -m boostrank figures                                 # targets of single figures
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/download.smk"
+include: "workflow/rules/preprocess.smk"
+include: "workflow/rules/datasets_tables.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        figure_outputs(),
+        "results/datasets.csv",
+        "results/claims.csv",
+        "results/report.html",

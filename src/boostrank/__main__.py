@@ -1,0 +1,3 @@
+from boostrank.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""The catalogue of figures and tables (``config/figures.yaml``): id, title, source, outputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from boostrank.errors import BoostrankError
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure or table the pipeline reproduces."""
+
+    id: str
+    title: str
+    kind: str
+    source: str
+    outputs: tuple[str, ...]
+    datasets: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def image(self) -> str | None:
+        """The PNG shown in the report, if any."""
+        return next((o for o in self.outputs if o.endswith(".png")), None)
+
+    @property
+    def table_csv(self) -> str | None:
+        """The CSV shown in the report, for tables."""
+        return next((o for o in self.outputs if o.endswith(".csv")), None)
+
+
+def load_catalog(path: Path | str) -> dict[str, Figure]:
+    """Parse the catalogue, in file order."""
+    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    figures = {}
+    for fid, entry in (raw.get("figures") or {}).items():
+        try:
+            figures[fid] = Figure(
+                id=fid,
+                title=entry["title"],
+                kind=entry["kind"],
+                source=entry["source"],
+                outputs=tuple(entry["outputs"]),
+                datasets=tuple(entry.get("datasets", ())),
+                description=entry.get("description", ""),
+            )
+        except (KeyError, TypeError) as exc:
+            raise BoostrankError(f"{path}: figure '{fid}' is missing key {exc}") from None
+    return figures
+
+
+def get_figure(catalog: dict[str, Figure], name: str) -> Figure:
+    """Look a figure up by id, with the list of known ids on a miss."""
+    try:
+        return catalog[name]
+    except KeyError:
+        known = "\n  ".join(catalog)
+        raise BoostrankError(f"unknown figure or table '{name}'. Known ones:\n  {known}") from None

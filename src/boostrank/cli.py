@@ -1,0 +1,205 @@
+"""Command line: ``python -m boostrank <command>``. Snakemake rules call these entry points with
+explicit inputs, outputs, parameters and seeds; they hold no logic of their own."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from boostrank.errors import BoostrankError
+
+log = logging.getLogger("boostrank")
+
+
+def _cmd_fetch(args: argparse.Namespace) -> None:
+    from boostrank.data.registry import get_spec, load_registry
+    from boostrank.data.sources import FetchSettings, fetch_dataset
+
+    spec = get_spec(load_registry(args.registry), args.dataset)
+    settings = FetchSettings(
+        sources=tuple(args.sources.split(",")),
+        mirror=args.mirror or None,
+        allow_synthetic=args.allow_synthetic == "true",
+        strict=args.strict == "true",
+        seed=args.seed,
+        timeout=args.timeout,
+        retries=args.retries,
+    )
+    fetch_dataset(spec, Path(args.raw_dir), settings)
+
+
+def _cmd_prepare(args: argparse.Namespace) -> None:
+    from boostrank.data.prepare import prepare_dataset
+    from boostrank.data.registry import get_spec, load_registry
+
+    spec = get_spec(load_registry(args.registry), args.dataset)
+    prepare_dataset(
+        spec,
+        Path(args.raw_dir),
+        Path(args.npz),
+        Path(args.meta),
+        seed=args.seed,
+        synthetic_scale=args.synthetic_scale,
+    )
+
+
+def _cmd_table(args: argparse.Namespace) -> None:
+    from boostrank.data.prepare import load_meta
+    from boostrank.experiments import datasets_tables
+    from boostrank.report.claims import load_claims
+
+    makers = {
+        "thesis-table1_1": datasets_tables.table1_1,
+        "thesis-table1_2": datasets_tables.table1_2,
+    }
+    if args.table not in makers:
+        raise BoostrankError(f"unknown table '{args.table}'; known: {sorted(makers)}")
+    metas = [load_meta(p) for p in args.meta]
+    makers[args.table](metas, load_claims(args.claims), args.out_prefix)
+
+
+def _cmd_inventory(args: argparse.Namespace) -> None:
+    from boostrank.data.inventory import inventory
+    from boostrank.io import write_text
+
+    write_text(args.out, inventory(args.inputs).to_csv(index=False))
+
+
+def _cmd_report(args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from boostrank.catalog import load_catalog
+    from boostrank.io import write_text
+    from boostrank.report.claims import evaluate, load_claims
+    from boostrank.report.html import write_report
+
+    claims = evaluate(load_claims(args.claims))
+    write_text(args.claims_out, claims.to_csv(index=False))
+    inventory = pd.read_csv(args.inventory, dtype=str, keep_default_na=False)
+    run_info = dict(item.split("=", 1) for item in args.info)
+    write_report(
+        args.out,
+        load_catalog(args.catalog),
+        claims,
+        inventory,
+        bench_dir=args.benchmarks,
+        run_info=run_info,
+    )
+    counts = claims["verdict"].value_counts().to_dict()
+    log.info("claims: %s; report written to %s", counts, args.out)
+
+
+def _cmd_figures(args: argparse.Namespace) -> None:
+    from boostrank.catalog import get_figure, load_catalog
+
+    catalog = load_catalog(args.catalog)
+    if args.name:
+        print(" ".join(get_figure(catalog, args.name).outputs))
+        return
+    width = max(map(len, catalog), default=0)
+    for figure in catalog.values():
+        print(
+            f"{figure.id:<{width}}  {figure.title}\n{'':<{width}}  snakemake "
+            + " ".join(figure.outputs)
+        )
+
+
+def _cmd_registry_hashes(args: argparse.Namespace) -> None:
+    from boostrank.data.download import sha256_payload
+    from boostrank.data.registry import load_registry
+
+    mirror = Path(args.mirror)
+    for spec in load_registry(args.registry).values():
+        for name, expected in spec.all_files.items():
+            for candidate in (
+                mirror / spec.mirror_folder / name,
+                mirror / spec.mirror_folder / (name + ".gz"),
+            ):
+                if candidate.is_file():
+                    actual = sha256_payload(candidate)
+                    flag = "ok" if actual == expected else f"registry has {expected}"
+                    print(f"{spec.name}\t{name}\t{actual}\t{flag}")
+                    break
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = argparse.ArgumentParser(prog="boostrank", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("fetch", help="resolve a data set into data/raw/<name>/ from its sources")
+    p.add_argument("dataset")
+    p.add_argument("--registry", default="config/datasets.yaml")
+    p.add_argument("--raw-dir", required=True)
+    p.add_argument("--mirror", default="")
+    p.add_argument("--sources", default="mirror,download,embedded,synthetic")
+    p.add_argument("--allow-synthetic", choices=["true", "false"], default="true")
+    p.add_argument("--strict", choices=["true", "false"], default="false")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--timeout", type=float, default=30.0)
+    p.add_argument("--retries", type=int, default=3)
+    p.set_defaults(func=_cmd_fetch)
+
+    p = sub.add_parser("prepare", help="parse raw files (or generate the stand-in) into .npz")
+    p.add_argument("dataset")
+    p.add_argument("--registry", default="config/datasets.yaml")
+    p.add_argument("--raw-dir", required=True)
+    p.add_argument("--npz", required=True)
+    p.add_argument("--meta", required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--synthetic-scale", type=float, default=1.0)
+    p.set_defaults(func=_cmd_prepare)
+
+    p = sub.add_parser("table", help="compute a data-set table (thesis-table1_1, thesis-table1_2)")
+    p.add_argument("table")
+    p.add_argument("--meta", nargs="+", required=True, help="processed sidecars, in row order")
+    p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--out-prefix", required=True)
+    p.set_defaults(func=_cmd_table)
+
+    p = sub.add_parser("inventory", help="list the fetched data sets and their provenance")
+    p.add_argument("inputs", nargs="+")
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=_cmd_inventory)
+
+    p = sub.add_parser("report", help="check the claims and write results/report.html")
+    p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--catalog", default="config/figures.yaml")
+    p.add_argument("--inventory", required=True)
+    p.add_argument("--benchmarks", default="benchmarks")
+    p.add_argument("--claims-out", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--info", nargs="*", default=[], help="key=value lines for the page header")
+    p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("figures", help="list every figure and table with its Snakemake target")
+    p.add_argument("name", nargs="?", help="print only this figure's target files")
+    p.add_argument("--catalog", default="config/figures.yaml")
+    p.set_defaults(func=_cmd_figures)
+
+    p = sub.add_parser("registry-hashes", help="sha256 of the registry files found in a mirror")
+    p.add_argument("mirror")
+    p.add_argument("--registry", default="config/datasets.yaml")
+    p.set_defaults(func=_cmd_registry_hashes)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one sub-command; a :class:`BoostrankError` prints its message and exits 1."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        datefmt="%H:%M:%S",
+        stream=sys.stderr,
+    )
+    try:
+        args.func(args)
+    except BoostrankError as exc:
+        print(f"boostrank {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    return 0

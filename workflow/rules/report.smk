@@ -1,0 +1,37 @@
+# Report stage: the data inventory, every claim checked, and one self-contained HTML page.
+
+
+localrules:
+    all,
+    inventory,
+    report,
+
+
+rule inventory:
+    input:
+        inventory_inputs(),
+    output:
+        "results/datasets.csv",
+    log:
+        "logs/inventory.log",
+    shell:
+        "{PY} inventory {input} --out {output} 2> {log}"
+
+
+rule report:
+    input:
+        figure_outputs(),
+        inventory="results/datasets.csv",
+        claims=config["claims"],
+        catalog=config["catalog"],
+    output:
+        claims="results/claims.csv",
+        html="results/report.html",
+    params:
+        info=f"run={config['run_name']} seed={config['seed']} strict={config['strict']}",
+    log:
+        "logs/report.log",
+    shell:
+        "{PY} report --claims {input.claims} --catalog {input.catalog}"
+        " --inventory {input.inventory} --claims-out {output.claims} --out {output.html}"
+        " --info {params.info} 2> {log}"
