@@ -11,6 +11,15 @@ from boostrank.data.registry import load_registry
 from boostrank.data.sources import resolve_mirror
 
 
+def _bool_from_cli(section, key):
+    """`--config strict=true` arrives as the string 'true'; accept true/false in any case."""
+    value = section.get(key)
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        section[key] = value.lower() == "true"
+
+
+_bool_from_cli(config, "strict")
+_bool_from_cli(config.get("data", {}), "allow_synthetic")
 validate(config, schema="../schemas/config.schema.yaml")
 
 PY = f"{sys.executable} -m boostrank"
@@ -28,6 +37,11 @@ if _unknown:
         f"config names data set(s) {sorted(set(_unknown))} that {config['registry']} lacks; "
         f"known: {', '.join(sorted(REGISTRY))}"
     )
+
+
+def code(*modules):
+    """Package modules a rule runs, as inputs: editing one reruns the jobs that use it."""
+    return [f"src/boostrank/{m.replace('.', '/')}.py" for m in modules]
 
 
 def raw_provenance(dataset):

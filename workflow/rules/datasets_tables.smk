@@ -5,6 +5,7 @@ rule datasets_table:
     input:
         metas=lambda w: [processed_meta(ds) for ds in CATALOG[w.table].datasets],
         claims=config["claims"],
+        code=code("experiments.datasets_tables", "report.render"),
     output:
         multiext("figures/tables/{table}", ".csv", ".md", ".tex"),
     wildcard_constraints:

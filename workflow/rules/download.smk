@@ -3,6 +3,8 @@
 
 
 rule fetch:
+    input:
+        code("data.sources", "data.download", "data.provenance"),
     output:
         raw_provenance("{dataset}"),
     params:

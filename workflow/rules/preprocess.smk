@@ -4,7 +4,8 @@
 
 rule prepare:
     input:
-        raw_provenance("{dataset}"),
+        raw=raw_provenance("{dataset}"),
+        code=code("data.prepare", "data.formats", "data.synthetic", "data.folds"),
     output:
         npz="data/processed/{dataset}.npz",
         meta=processed_meta("{dataset}"),

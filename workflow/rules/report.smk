@@ -9,13 +9,14 @@ localrules:
 
 rule inventory:
     input:
-        inventory_inputs(),
+        metas=inventory_inputs(),
+        code=code("data.inventory"),
     output:
         "results/datasets.csv",
     log:
         "logs/inventory.log",
     shell:
-        "{PY} inventory {input} --out {output} 2> {log}"
+        "{PY} inventory {input.metas} --out {output} 2> {log}"
 
 
 rule report:
@@ -24,6 +25,7 @@ rule report:
         inventory="results/datasets.csv",
         claims=config["claims"],
         catalog=config["catalog"],
+        code=code("report.claims", "report.html", "report.render"),
     output:
         claims="results/claims.csv",
         html="results/report.html",

@@ -48,11 +48,13 @@ def sha256_payload(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _offline(exc: BaseException) -> bool:
+def _permanent(exc: BaseException) -> bool:
+    """Errors a retry cannot mend: no network, a missing file, a client error."""
+    if isinstance(exc, urllib.error.HTTPError):
+        return exc.code < 500
     reason = getattr(exc, "reason", exc)
-    return isinstance(
-        reason, socket.gaierror | ConnectionRefusedError | ConnectionResetError
-    ) or "unreachable" in str(reason).lower()
+    permanent = (socket.gaierror, ConnectionRefusedError, ConnectionResetError, FileNotFoundError)
+    return isinstance(reason, permanent) or "unreachable" in str(reason).lower()
 
 
 def fetch_url(url: str, dest: Path, *, timeout: float = 30.0, retries: int = 3) -> Path:
@@ -77,7 +79,7 @@ def fetch_url(url: str, dest: Path, *, timeout: float = 30.0, retries: int = 3) 
             return dest
         except (urllib.error.URLError, OSError, TimeoutError) as exc:
             last = exc
-            if _offline(exc) or isinstance(exc, urllib.error.HTTPError) and exc.code < 500:
+            if _permanent(exc):
                 break
             if attempt < retries:
                 time.sleep(min(2**attempt, 10))
@@ -96,6 +98,7 @@ def extract(archive: Path, kind: str, out_dir: Path, *, member: str | None = Non
         if not member:
             raise ValueError(f"archive type {kind!r} needs the registry file name it yields")
         target = _safe_target(out_dir, member)
+        target.parent.mkdir(parents=True, exist_ok=True)
         opener = {"none": open, "gz": gzip.open, "bz2": bz2.open}[kind]
         with opener(archive, "rb") as src, open(target, "wb") as dst:
             shutil.copyfileobj(src, dst, _CHUNK)

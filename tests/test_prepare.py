@@ -1,0 +1,143 @@
+"""The prepare step: raw files or a stand-in -> processed .npz + sidecar, integrity checks."""
+
+import gzip
+
+import numpy as np
+import pytest
+
+from boostrank.data.prepare import prepare_dataset
+from boostrank.data.provenance import Provenance
+from boostrank.data.registry import DatasetSpec
+from boostrank.errors import BoostrankError
+
+
+def _spec(name, task, **kw):
+    return DatasetSpec(
+        name=name, title=name, task=task, citation="c", mirror_folder=name, files={}, **kw
+    )
+
+
+def _raw(tmp_path, kind="mirror", **detail):
+    raw = tmp_path / "raw"
+    raw.mkdir(exist_ok=True)
+    Provenance("x", kind, "here", {}, detail).save(raw / "provenance.json")
+    return raw
+
+
+def _prepare(spec, raw, tmp_path, seed=1, scale=1.0):
+    npz, meta = tmp_path / "p.npz", tmp_path / "p.json"
+    out = prepare_dataset(spec, raw, npz, meta, seed=seed, synthetic_scale=scale)
+    return dict(np.load(npz)), out
+
+
+LETOR_LOADER = {"format": "letor", "fold_test_files": "Fold{fold}/test.txt", "features": 3}
+
+
+def _write_letor_folds(raw):
+    # Fold k's test file holds part S_(k+4): one query per part, qid = 10 * part.
+    for fold in range(1, 6):
+        part = (fold + 3) % 5 + 1
+        path = raw / f"Fold{fold}" / "test.txt"
+        path.parent.mkdir(parents=True)
+        lines = [f"{g} qid:{10 * part} 1:{part} 3:0.5 #docid = d{part}{g}" for g in (2, 0)]
+        path.write_text("\n".join(lines) + "\n")
+
+
+def test_letor_folds_give_each_query_its_part_in_s1_to_s5_order(tmp_path):
+    raw = _raw(tmp_path)
+    _write_letor_folds(raw)
+    spec = _spec(
+        "r",
+        "ranking",
+        loader=LETOR_LOADER,
+        published={"rows": 10, "queries": 5, "features": 3, "grades": 2},
+    )
+    arrays, meta = _prepare(spec, raw, tmp_path)
+    assert arrays["part"].tolist() == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    assert arrays["qid"].tolist() == [10, 10, 20, 20, 30, 30, 40, 40, 50, 50]
+    assert arrays["X"][0].tolist() == [1.0, 0.0, 0.5]
+    assert arrays["docid"][:2].tolist() == ["d12", "d10"]
+    assert meta["stats"]["queries"] == 5 and meta["stats"]["grade_counts"] == {0: 5, 2: 5}
+    assert meta["provenance"]["kind"] == "mirror"
+
+
+def test_a_copy_that_differs_from_the_published_statistics_is_refused(tmp_path):
+    raw = _raw(tmp_path)
+    _write_letor_folds(raw)
+    spec = _spec(
+        "r", "ranking", loader=LETOR_LOADER, published={"rows": 10, "queries": 106, "features": 3}
+    )
+    with pytest.raises(BoostrankError, match="queries: published 106, parsed 5"):
+        _prepare(spec, raw, tmp_path)
+    assert not (tmp_path / "p.npz").exists()
+
+
+def test_dropped_class_is_removed_but_the_published_count_is_of_the_raw_file(tmp_path):
+    raw = _raw(tmp_path)
+    (raw / "d.data").write_text("a,x,keep\nb,y,keep\na,y,rare\nb,x,other\n")
+    loader = {"format": "uci_csv", "file": "d.data", "categorical": True, "drop_classes": ["rare"]}
+    spec = _spec(
+        "n",
+        "classification",
+        loader=loader,
+        published={"rows": 4, "features": 2, "classes": 3, "split": "all"},
+    )
+    arrays, meta = _prepare(spec, raw, tmp_path)
+    assert len(arrays["y"]) == 3 and arrays["classes"].tolist() == ["keep", "other"]
+    stats = meta["stats"]
+    assert (stats["rows"], stats["rows_raw"], stats["classes"]) == (3, 4, 2)
+    assert stats["split_rows"] == {"all": 4}
+
+
+def _idx(path, magic, shape, data):
+    header = magic.to_bytes(4, "big") + b"".join(n.to_bytes(4, "big") for n in shape)
+    with gzip.open(path, "wb") as handle:
+        handle.write(header + bytes(data))
+
+
+def test_mnist_without_training_images_uses_the_test_split_and_counts_training_labels(tmp_path):
+    raw = _raw(tmp_path)
+    _idx(raw / "t10k-images-idx3-ubyte.gz", 2051, (3, 2, 2), range(12))
+    _idx(raw / "t10k-labels-idx1-ubyte.gz", 2049, (3,), [7, 2, 1])
+    _idx(raw / "train-labels-idx1-ubyte.gz", 2049, (5,), [5, 0, 4, 1, 9])
+    loader = {
+        "format": "idx",
+        "images": "train-images-idx3-ubyte",
+        "labels": "train-labels-idx1-ubyte",
+        "fallback_images": "t10k-images-idx3-ubyte",
+        "fallback_labels": "t10k-labels-idx1-ubyte",
+        "count_labels": "train-labels-idx1-ubyte",
+    }
+    spec = _spec(
+        "m",
+        "classification",
+        loader=loader,
+        published={"rows": 5, "features": 4, "classes": 3, "split": "train"},
+    )
+    arrays, meta = _prepare(spec, raw, tmp_path)
+    assert arrays["X"].shape == (3, 4) and arrays["y"].tolist() == [7, 2, 1]
+    assert meta["stats"]["split"] == "test"
+    assert meta["stats"]["split_rows"] == {"test": 3, "train": 5}
+
+
+def test_synthetic_stand_in_is_generated_from_the_recorded_seed(tmp_path):
+    raw = _raw(
+        tmp_path,
+        "synthetic",
+        seed=9,
+        parameters={"generator": "classification", "rows": 60, "features": 3, "classes": 3},
+    )
+    spec = _spec("s", "classification", published={"split": "train"})
+    first, meta = _prepare(spec, raw, tmp_path)
+    again, _ = _prepare(spec, raw, tmp_path)
+    assert np.array_equal(first["X"], again["X"])
+    assert meta["stats"]["split_rows"] == {"train": 60}
+    assert meta["provenance_line"].startswith("synthetic stand-in (seed 9")
+    other, _ = _prepare(_spec("t", "classification"), raw, tmp_path)
+    assert not np.array_equal(first["X"], other["X"])  # each data set has its own stream
+
+
+def test_unknown_loader_format_is_a_clear_error(tmp_path):
+    raw = _raw(tmp_path)
+    with pytest.raises(BoostrankError, match="unknown loader format 'parquet'"):
+        _prepare(_spec("u", "classification", loader={"format": "parquet"}), raw, tmp_path)

