@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.boostrank-installed
 SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 
-.PHONY: install reproduce quick test lint dry-run figure list-figures clean
+.PHONY: install reproduce quick test lint bench dry-run figure list-figures clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,9 @@ test: $(STAMP)  ## lint and the test suite (what CI runs)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
+
+bench: $(STAMP)  ## speed benchmarks (pytest-benchmark); prints the figures
+	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-columns=min,mean,max,rounds
 
 dry-run: $(STAMP)  ## show the DAG without running it
 	$(SNAKEMAKE) -n

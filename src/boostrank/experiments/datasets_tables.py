@@ -58,7 +58,7 @@ def table1_1(metas: list[dict[str, Any]], claims: list[Claim], prefix: Path | st
             held = _SPLIT_WORDS.get(stats.get("split"), stats.get("split"))
             note = (
                 f"the source holds {held} ({stats['rows']} rows); the size of the "
-                f"{_SPLIT_WORDS[split]} cannot be established from it"
+                f"{_SPLIT_WORDS[split].removeprefix('the ')} cannot be established from it"
             )
         if stats.get("dropped_classes"):
             note = f"class(es) {stats['dropped_classes']} removed, as section 1.6.1 says"
@@ -129,7 +129,12 @@ def _finish(
     tidy = pd.DataFrame(rows)
     shown = pd.DataFrame(
         {
-            "Data set": [NAMES.get(r["dataset"], r["dataset"]) for r in rows],
+            # A stand-in copies the published shape, so its numbers match by construction.
+            "Data set": [
+                NAMES.get(r["dataset"], r["dataset"])
+                + (" [synthetic stand-in]" if r["data_kind"] == "synthetic" else "")
+                for r in rows
+            ],
             **{
                 col.capitalize(): [beside(r[col], r[f"published_{col}"]) for r in rows]
                 for col in columns
