@@ -30,11 +30,6 @@ class Provenance:
         if self.kind not in KINDS:
             raise ValueError(f"provenance kind must be one of {KINDS}, not {self.kind!r}")
 
-    @property
-    def comparable(self) -> bool:
-        """Whether numbers made from this data can be compared with published ones."""
-        return self.kind != "synthetic"
-
     def describe(self) -> str:
         """One line for tables and reports, e.g. ``mirror: letor3_ohsumed (15 files, sha256 verified)``."""
         if self.kind == "synthetic":
@@ -58,7 +53,3 @@ class Provenance:
     def load(cls, path: Path | str) -> Provenance:
         return cls(**read_json(path))
 
-
-def combine(provenances: list[Provenance]) -> str:
-    """The provenance line for an output made from several data sets."""
-    return "; ".join(f"{p.dataset}: {p.describe()}" for p in provenances)

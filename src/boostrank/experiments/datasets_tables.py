@@ -47,7 +47,6 @@ NAMES = {
 
 def table1_1(metas: list[dict[str, Any]], claims: list[Claim], prefix: Path | str) -> pd.DataFrame:
     """Table 1.1: instances (training set), features and classes of each classification set."""
-    csv = f"{prefix}.csv"
     rows = []
     for meta in metas:
         name, stats = meta["dataset"], meta["stats"]
@@ -77,7 +76,6 @@ def table1_1(metas: list[dict[str, Any]], claims: list[Claim], prefix: Path | st
         rows,
         metas,
         claims,
-        csv,
         prefix,
         ["instances", "features", "classes"],
         "Table 1.1: classification data sets (reproduced; published in parentheses)",
@@ -86,7 +84,6 @@ def table1_1(metas: list[dict[str, Any]], claims: list[Claim], prefix: Path | st
 
 def table1_2(metas: list[dict[str, Any]], claims: list[Claim], prefix: Path | str) -> pd.DataFrame:
     """Table 1.2: query-document pairs, queries, relevance levels and features of LETOR 3.0."""
-    csv = f"{prefix}.csv"
     rows = []
     for meta in metas:
         stats = meta["stats"]
@@ -105,7 +102,6 @@ def table1_2(metas: list[dict[str, Any]], claims: list[Claim], prefix: Path | st
         rows,
         metas,
         claims,
-        csv,
         prefix,
         ["pairs", "queries", "relevance", "features"],
         "Table 1.2: LETOR 3.0 data sets (reproduced; published in parentheses)",
@@ -116,11 +112,11 @@ def _finish(
     rows: list[dict[str, Any]],
     metas: list[dict[str, Any]],
     claims: list[Claim],
-    csv: str,
     prefix: Path | str,
     columns: list[str],
     caption: str,
 ) -> pd.DataFrame:
+    csv = f"{prefix}.csv"
     for row, meta in zip(rows, metas, strict=True):
         row["data_kind"] = meta["provenance"]["kind"]
         row["provenance"] = meta["provenance_line"]

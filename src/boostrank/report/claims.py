@@ -19,7 +19,6 @@ import yaml
 
 from boostrank.errors import BoostrankError
 
-VERDICTS = ("PASS", "FAIL", "NOT-COMPARABLE")
 COLUMNS = [
     "claim_id",
     "source",
