@@ -14,6 +14,8 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/preprocess.smk"
 include: "workflow/rules/datasets_tables.smk"
+include: "workflow/rules/docan_reuters.smk"
+include: "workflow/rules/docan_ranking.smk"
 include: "workflow/rules/report.smk"
 
 

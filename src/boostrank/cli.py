@@ -4,6 +4,7 @@ explicit inputs, outputs, parameters and seeds; they hold no logic of their own.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 from collections.abc import Sequence
@@ -125,6 +126,16 @@ def _cmd_registry_hashes(args: argparse.Namespace) -> None:
                     break
 
 
+# Modules that add their own sub-commands: each defines ``register(subparsers)``, adding parsers
+# whose ``func`` takes the parsed arguments (see boostrank.experiments.* for examples).
+PLUGINS = (
+    "boostrank.preprocess.text_cli",
+    "boostrank.preprocess.letor_features",
+    "boostrank.experiments.docan_reuters",
+    "boostrank.experiments.docan_ranking",
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     parser = argparse.ArgumentParser(prog="boostrank", description=__doc__)
@@ -185,6 +196,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("mirror")
     p.add_argument("--registry", default="config/datasets.yaml")
     p.set_defaults(func=_cmd_registry_hashes)
+
+    for name in PLUGINS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:  # a missing dependency, not a missing plugin
+                raise
+            continue
+        module.register(sub)
     return parser
 
 

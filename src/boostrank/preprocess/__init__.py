@@ -1,0 +1,1 @@
+"""Preprocessing: text (tokens, stemming, weightings) and LETOR features from raw statistics."""

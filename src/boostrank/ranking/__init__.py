@@ -1,0 +1,1 @@
+"""Learning-to-rank algorithms, scikit-learn style: fit(X, y, qid), predict(X)."""

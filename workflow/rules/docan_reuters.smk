@@ -1,0 +1,1 @@
+# Document-analysis report (Sengupta 2018): rules arrive with issue 3.
