@@ -105,3 +105,29 @@ def test_project_claims_registry_covers_tables_1_1_and_1_2():
     assert published_value(claims, table, {"dataset": "optdigits"}, "classes") == 26
     optdigits = next(c for c in claims if c.id == "thesis.table1_1.optdigits_classes")
     assert "10" in optdigits.erratum
+
+
+def test_requires_dataset_makes_another_data_set_not_comparable(tmp_path):
+    (tmp_path / "results").mkdir()
+    pd.DataFrame(
+        {
+            "config": ["a", "b"],
+            "ndcg": [0.45, 0.45],
+            "dataset": ["mq2008", "mq2007"],
+            "dataset_label": ["MQ2008 (substitute for MQ2007)", "MQ2007"],
+            "data_kind": ["mirror", "real"],
+        }
+    ).to_csv(tmp_path / "results" / "y.csv", index=False)
+
+    def claim(cid, config):
+        ref = {"file": "results/y.csv", "row": {"config": config}, "column": "ndcg"}
+        return Claim(
+            cid, "s", "s", 0.45, ref, {"type": "abs", "tol": 0.01}, requires_dataset="mq2007"
+        )
+
+    out = evaluate([claim("w.t2.sub", "a"), claim("w.t2.same", "b")], tmp_path)
+    out = out.set_index("claim_id")
+    assert out.loc["w.t2.sub", "verdict"] == "NOT-COMPARABLE"
+    assert "MQ2008 (substitute for MQ2007)" in out.loc["w.t2.sub", "note"]
+    assert out.loc["w.t2.sub", "reproduced"] == "0.45"
+    assert out.loc["w.t2.same", "verdict"] == "PASS"

@@ -41,7 +41,11 @@ if _unknown:
 
 def code(*modules):
     """Package modules a rule runs, as inputs: editing one reruns the jobs that use it."""
-    return [f"src/boostrank/{m.replace('.', '/')}.py" for m in modules]
+    paths = []
+    for m in modules:
+        path = Path("src/boostrank", *m.split("."))
+        paths.append(str(path / "__init__.py" if path.is_dir() else path.with_suffix(".py")))
+    return paths
 
 
 def raw_provenance(dataset):
@@ -50,6 +54,22 @@ def raw_provenance(dataset):
 
 def processed_meta(dataset):
     return f"data/processed/{dataset}.json"
+
+
+def _ranking_name(dataset):
+    """OHSUMED comes rebuilt from Meta/ when config letor.ohsumed_features is 'rebuilt'."""
+    choice = config.get("letor", {}).get("ohsumed_features", "distributed")
+    return "ohsumed_rebuilt" if dataset == "ohsumed" and choice == "rebuilt" else dataset
+
+
+def ranking_meta(dataset):
+    """Sidecar of a ranking data set as the experiments use it (see _ranking_name)."""
+    return processed_meta(_ranking_name(dataset))
+
+
+def ranking_npz(dataset):
+    """Arrays of a ranking data set as the experiments use it; same layout either way."""
+    return f"data/processed/{_ranking_name(dataset)}.npz"
 
 
 def spec_digest(dataset):
@@ -78,5 +98,21 @@ def inventory_inputs():
     return inputs
 
 
+def data_available(dataset):
+    """A data set with a loader or a stand-in can always be made; one with neither (a text
+    corpus such as reuters21578) only when the mirror holds it (as in inventory_inputs)."""
+    return can_prepare(dataset) or bool(
+        MIRROR and Path(MIRROR, REGISTRY[dataset].mirror_folder).is_dir()
+    )
+
+
+def skipped_figures():
+    """Catalogue ids left out of the run because a data set they need cannot be had."""
+    return [
+        f.id for f in CATALOG.values() if not all(data_available(ds) for ds in f.datasets)
+    ]
+
+
 def figure_outputs():
-    return [out for figure in CATALOG.values() for out in figure.outputs]
+    skipped = set(skipped_figures())
+    return [out for f in CATALOG.values() if f.id not in skipped for out in f.outputs]

@@ -1,1 +1,142 @@
-# Document-analysis report (Sengupta 2018): rules arrive with issue 3.
+# Document-analysis report (Sengupta 2018), section "Results" and "Working on a toy dataset":
+# the ranking Tables 2-6 on LETOR 4.0 (one job per table and fold, then a merge), Table 7 (the
+# toy example) and Table 8 (the 2-D pairwise-transform demo). MQ2007 or its MQ2008 substitute
+# is chosen at run time from the two sidecars (both are inputs).
+import json
+
+DOCAN_SECTIONS = {
+    "docan-table2": "lambdamart",
+    "docan-table3": "ranknet",
+    "docan-table4": "linear",
+    "docan-table5": "ranksvm",
+    "docan-table6": "ranksvm",
+}
+DOCAN_LETOR = ["mq2007", "mq2008"]
+DOCAN_CODE = {
+    "docan-table2": ["ranking.lambdamart"],
+    "docan-table3": ["ranking.ranknet", "ranking.pairs"],
+    "docan-table4": ["ranking.linear"],
+    "docan-table5": ["ranking.ranksvm", "ranking.pairs"],
+    "docan-table6": ["ranking.ranksvm", "ranking.pairs"],
+}
+
+
+def docan_settings(table):
+    """The table's config section (plus the cutoff k) as JSON, a parameter of its jobs."""
+    section = config["docan_ranking"][DOCAN_SECTIONS[table]]
+    return json.dumps({"k": config["docan_ranking"]["k"], **section}, sort_keys=True)
+
+
+def docan_fold_code(wildcards):
+    return code(
+        "experiments.docan_ranking",
+        "experiments.docan_printed",
+        "metrics.ranking",
+        "data.folds",
+        *DOCAN_CODE[wildcards.table],
+    )
+
+
+rule docan_ranking_fold:
+    input:
+        metas=[processed_meta(ds) for ds in DOCAN_LETOR],
+        arrays=[f"data/processed/{ds}.npz" for ds in DOCAN_LETOR],
+        code=docan_fold_code,
+    output:
+        "results/docan_ranking/{table}/fold{fold}.csv",
+    wildcard_constraints:
+        table="docan-table[2-6]",
+        fold="[1-5]",
+    params:
+        settings=lambda w: docan_settings(w.table),
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/docan_ranking/{table}-fold{fold}.log",
+    benchmark:
+        "benchmarks/{table}/fold{fold}.tsv"
+    shell:
+        "{PY} docan-ranking-fold {wildcards.table} --fold {wildcards.fold}"
+        " --meta {input.metas} --settings {params.settings:q} --seed {params.seed}"
+        " --out {output} 2> {log}"
+
+
+rule docan_ranking_merge:
+    input:
+        folds=expand(
+            "results/docan_ranking/{{table}}/fold{fold}.csv",
+            fold=config["docan_ranking"]["folds"],
+        ),
+        claims=config["claims"],
+        code=code(
+            "experiments.docan_ranking",
+            "experiments.docan_printed",
+            "report.claims",
+            "report.render",
+        ),
+    output:
+        multiext("figures/tables/{table}", ".csv", ".md", ".tex"),
+    wildcard_constraints:
+        table="docan-table[2-6]",
+    log:
+        "logs/docan_ranking/{table}-merge.log",
+    benchmark:
+        "benchmarks/{table}/merge.tsv"
+    shell:
+        "{PY} docan-ranking-merge {wildcards.table} --inputs {input.folds}"
+        " --claims {input.claims} --out-prefix figures/tables/{wildcards.table} 2> {log}"
+
+
+rule docan_ranking_toy:
+    input:
+        claims=config["claims"],
+        code=code(
+            "experiments.docan_ranking",
+            "experiments.docan_printed",
+            "metrics.ranking",
+            "ranking.ranknet",
+            "ranking.pairs",
+            "ranking.linear",
+            "ranking.lambdamart",
+            "report.claims",
+            "report.render",
+        ),
+    output:
+        multiext("figures/tables/docan-table7", ".csv", ".md", ".tex"),
+    params:
+        settings=json.dumps(config["docan_ranking"]["toy"], sort_keys=True),
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/docan_ranking/docan-table7.log",
+    benchmark:
+        "benchmarks/docan-table7/toy.tsv"
+    shell:
+        "{PY} docan-ranking-toy --settings {params.settings:q} --seed {params.seed}"
+        " --claims {input.claims} --out-prefix figures/tables/docan-table7 2> {log}"
+
+
+rule docan_ranking_demo:
+    input:
+        claims=config["claims"],
+        code=code(
+            "experiments.docan_ranking",
+            "experiments.docan_printed",
+            "ranking.linear",
+            "ranking.ranksvm",
+            "ranking.pairs",
+            "report.claims",
+            "report.render",
+        ),
+    output:
+        multiext("figures/tables/docan-table8", ".csv", ".md", ".tex"),
+    params:
+        settings=json.dumps(config["docan_ranking"]["demo"], sort_keys=True),
+    threads: 1
+    log:
+        "logs/docan_ranking/docan-table8.log",
+    benchmark:
+        "benchmarks/docan-table8/demo.tsv"
+    shell:
+        "{PY} docan-ranking-demo --settings {params.settings:q}"
+        " --claims {input.claims} --out-prefix figures/tables/docan-table8 2> {log}"

@@ -30,7 +30,8 @@ rule report:
         claims="results/claims.csv",
         html="results/report.html",
     params:
-        info=f"run={config['run_name']} seed={config['seed']} strict={config['strict']}",
+        info=f"run={config['run_name']} seed={config['seed']} strict={config['strict']}"
+        + (f" skipped_for_lack_of_data={','.join(skipped_figures())}" if skipped_figures() else ""),
     log:
         "logs/report.log",
     shell:

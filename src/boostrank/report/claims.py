@@ -3,7 +3,9 @@
 Each claim names where its reproduced value is read (a results CSV, a row, a column) and a rule:
 ``equal``, ``abs`` (|reproduced - published| <= tol), ``rel`` (relative tolerance) or ``ordinal``
 (the reproduced value stands in a relation to another reproduced value). A claim whose value was
-made from synthetic stand-in data, or that the data cannot establish, is NOT-COMPARABLE.
+made from synthetic stand-in data, or that the data cannot establish, is NOT-COMPARABLE; so is
+one whose claim names ``requires_dataset`` while its row's ``dataset`` column names another
+(e.g. a value measured on MQ2008 standing in for the published MQ2007).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class Claim:
     reproduce: dict[str, Any]
     rule: dict[str, Any] = field(default_factory=lambda: {"type": "equal"})
     erratum: str = ""
+    requires_dataset: str = ""  # the data set the published value is for, if it matters
 
     @property
     def figure(self) -> str:
@@ -138,6 +141,16 @@ def _evaluate_one(claim: Claim, root: Path, cache: dict[str, pd.DataFrame]) -> d
             **row,
             "verdict": "NOT-COMPARABLE",
             "note": _join(row["note"], "made from a synthetic stand-in"),
+        }
+    if claim.requires_dataset and found.get("dataset", "") != claim.requires_dataset:
+        used = found.get("dataset_label", "") or found.get("dataset", "") or "another data set"
+        return {
+            **row,
+            "verdict": "NOT-COMPARABLE",
+            "note": _join(
+                row["note"],
+                f"made from {used}; the published value is for {claim.requires_dataset}",
+            ),
         }
     if value == "":
         return {

@@ -104,15 +104,18 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir:
     if figure.image and (root / figure.image).exists():
         data = base64.b64encode((root / figure.image).read_bytes()).decode()
         out.append(f"<img alt='{figure.id}' src='data:image/png;base64,{data}'>")
-    if figure.table_csv and (root / figure.table_csv).exists():
+    if figure.kind == "table" and figure.table_csv and (root / figure.table_csv).exists():
         table = pd.read_csv(root / figure.table_csv, dtype=str, keep_default_na=False)
-        out.append(_table_html(_for_people(table)))
-        if "provenance" in table:
-            items = "".join(
-                f"<li><span class='kind-{k}'>{html.escape(d)}</span>: {html.escape(p)}</li>"
-                for d, k, p in table[["dataset", "data_kind", "provenance"]].values
+        shown = table
+        if "fold" in table and (table["fold"] == "mean").any():  # per-fold rows stay in the CSV
+            shown = table[table["fold"] == "mean"]
+            out.append(
+                f"<p class='meta'>Means over folds; per-fold rows: "
+                f"<code>{html.escape(figure.table_csv)}</code>.</p>"
             )
-            out.append(f"<p class='meta'>Data each row was made from:</p><ul>{items}</ul>")
+        out.append(_table_html(_for_people(shown)))
+        if "provenance" in table:
+            out.append(_provenance_list(table))
     mine = claims[claims["figure"] == figure.id]
     if len(mine):
         out.append("<h3>Claims</h3>")
@@ -121,6 +124,22 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir:
     seconds = benchmark_seconds(figure_benchmarks(figure, bench_dir))
     out.append(f"<p class='meta'>Runtime (sum of its jobs' benchmark files): {seconds:.1f} s</p>")
     return "\n".join(out)
+
+
+def _provenance_list(table: pd.DataFrame) -> str:
+    """Each distinct data source once, with the rows (data sets) made from it."""
+    names = table["dataset"] if "dataset" in table else pd.Series("", index=table.index)
+    groups: dict[tuple[str, str], list[str]] = {}
+    for name, kind, line in zip(names, table["data_kind"], table["provenance"], strict=True):
+        members = groups.setdefault((kind, line), [])
+        if name and name not in members:
+            members.append(name)
+    items = "".join(
+        f"<li><span class='kind-{kind}'>{html.escape(', '.join(members) or kind)}</span>: "
+        f"{html.escape(line)}</li>"
+        for (kind, line), members in groups.items()
+    )
+    return f"<p class='meta'>Data the rows were made from:</p><ul>{items}</ul>"
 
 
 def _for_people(tidy: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,28 @@
+"""Pointwise linear regression on the relevance labels with an L2 penalty (ridge regression),
+as in Sengupta (2018), *Document Analysis*, section "Linear Regression" (Table 4: L2
+regularisation 1e-10, 1 and 1e5). Documents are ranked by the regression value."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.linear_model import Ridge
+
+
+class LinearRanker:
+    """Ridge regression of the labels; ``fit(X, y, qid)`` ignores ``qid`` (pointwise)."""
+
+    def __init__(self, l2: float = 1.0) -> None:
+        self.l2 = l2
+
+    def fit(self, X: np.ndarray, y: np.ndarray, qid: np.ndarray | None = None) -> LinearRanker:
+        """Least squares with penalty ``l2 * ||w||^2`` and an unpenalised intercept."""
+        self.model_ = Ridge(alpha=self.l2, solver="auto").fit(
+            np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+        )
+        self.coef_ = self.model_.coef_
+        self.intercept_ = float(self.model_.intercept_)
+        return self
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """The regression value of each document (its ranking score)."""
+        return self.model_.predict(np.asarray(X, dtype=np.float64))

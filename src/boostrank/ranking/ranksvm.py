@@ -1,0 +1,137 @@
+"""Pairwise RankSVM (Herbrich, Graepel and Obermayer 1999; Joachims 2002), optionally on an
+explicit approximate RBF feature map: Nystroem (Williams and Seeger 2001) or random Fourier
+features (Rahimi and Recht 2008), as in Sengupta (2018), *Document Analysis*, sections "SVM",
+"Kernel approximation" and "Random Fourier Features" (after Chen et al. 2017, "Ranking Support
+Vector Machine with Kernel Approximation").
+
+The ranking function is ``f(x) = w . phi(x)``; ``w`` is a linear SVM (scikit-learn
+``LinearSVC``, hinge loss, no intercept) on the pairwise transform
+``(phi(x_i) - phi(x_j), sign(y_i - y_j))`` of the within-query pairs with different labels.
+``kernel_map=None`` is the linear RankSVM (``phi(x) = x``).
+
+``LinearSVC`` solves the hinge loss in the dual (liblinear's coordinate descent); on MQ2008 with
+up to 2000 components it was 3-10x faster than the primal squared-hinge solver (``dual=False``,
+which liblinear only offers for the squared hinge). The pair count can be capped per query
+(seeded subsample) for the time budget. Only the documents that occur in a pair are mapped for
+training; Nystroem scores are computed as ``k(x, landmarks) . (M^T w)`` with M the map's
+normalisation, which equals ``phi(x) . w`` without forming ``phi`` for every document.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Literal
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.kernel_approximation import Nystroem, RBFSampler
+from sklearn.metrics.pairwise import pairwise_kernels
+from sklearn.svm import LinearSVC
+
+from boostrank.errors import BoostrankError
+from boostrank.ranking.pairs import balanced_signs, query_pairs
+
+KernelMap = Literal["nystroem", "rff"]
+
+
+def make_kernel_map(kind: str, n_components: int, gamma: float, seed: int) -> Any:
+    """The scikit-learn RBF approximation: ``nystroem`` or ``rff`` (random Fourier features)."""
+    if kind == "nystroem":
+        return Nystroem(kernel="rbf", gamma=gamma, n_components=n_components, random_state=seed)
+    if kind == "rff":
+        return RBFSampler(gamma=gamma, n_components=n_components, random_state=seed)
+    raise BoostrankError(f"unknown kernel map {kind!r}; choose nystroem, rff or None")
+
+
+def pair_design(
+    feature_map: Any,
+    X: np.ndarray,
+    y: np.ndarray,
+    qid: np.ndarray,
+    *,
+    max_pairs_per_query: int | None = None,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The SVM's training set: ``(phi(x_i) - phi(x_j)) * sign`` and ``sign`` (balanced +-1)."""
+    i, j = query_pairs(y, qid, max_pairs_per_query=max_pairs_per_query, seed=seed)
+    if len(i) == 0:
+        raise BoostrankError("RankSVM: no within-query pair with different labels")
+    docs, inverse = np.unique(np.concatenate([i, j]), return_inverse=True)
+    Xd = np.asarray(X, dtype=np.float64)[docs]
+    phi = Xd if feature_map is None else feature_map.transform(Xd)
+    sign = balanced_signs(len(i))
+    return (phi[inverse[: len(i)]] - phi[inverse[len(i) :]]) * sign[:, None], sign
+
+
+class RankSVM:
+    """Pairwise linear SVM on ``phi(x)``; ``fit(X, y, qid)``, ``predict(X)`` (scores).
+
+    ``feature_map`` may be given already fitted (e.g. shared by several C values); otherwise it
+    is built from ``kernel_map``, ``n_components``, ``gamma`` and ``seed`` and fitted on X.
+    """
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        *,
+        kernel_map: KernelMap | None = None,
+        n_components: int = 500,
+        gamma: float = 1.0,
+        max_pairs_per_query: int | None = None,
+        max_iter: int = 1000,
+        tol: float = 1e-4,
+        seed: int = 0,
+        feature_map: Any = None,
+    ) -> None:
+        self.C = C
+        self.kernel_map = kernel_map
+        self.n_components = n_components
+        self.gamma = gamma
+        self.max_pairs_per_query = max_pairs_per_query
+        self.max_iter = max_iter
+        self.tol = tol
+        self.seed = seed
+        self.feature_map = feature_map
+
+    def fit(self, X: np.ndarray, y: np.ndarray, qid: np.ndarray) -> RankSVM:
+        """Build (or take) the feature map, then fit the SVM on the pairs of ``(X, y, qid)``."""
+        fmap = self.feature_map
+        if fmap is None and self.kernel_map is not None:
+            fmap = make_kernel_map(self.kernel_map, self.n_components, self.gamma, self.seed)
+            fmap.fit(np.asarray(X, dtype=np.float64))
+        self.feature_map = fmap
+        diff, sign = pair_design(
+            fmap, X, y, qid, max_pairs_per_query=self.max_pairs_per_query, seed=self.seed
+        )
+        return self.fit_pairs(diff, sign)
+
+    def fit_pairs(self, diff: np.ndarray, sign: np.ndarray) -> RankSVM:
+        """Fit the SVM on a ready pair design (from :func:`pair_design` with this map)."""
+        svm = LinearSVC(
+            C=self.C,
+            loss="hinge",
+            dual=True,
+            fit_intercept=False,
+            max_iter=self.max_iter,
+            tol=self.tol,
+            random_state=self.seed,
+        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            svm.fit(diff, sign)
+        self.converged_ = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
+        self.n_iter_ = int(svm.n_iter_)
+        self.n_pairs_ = len(sign)
+        self.coef_ = svm.coef_.ravel().copy()
+        return self
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Ranking scores ``w . phi(x)``."""
+        X = np.asarray(X, dtype=np.float64)
+        fmap = self.feature_map
+        if fmap is None:
+            return X @ self.coef_
+        if isinstance(fmap, Nystroem):
+            kernel = pairwise_kernels(X, fmap.components_, metric="rbf", gamma=fmap.gamma)
+            return kernel @ (fmap.normalization_.T @ self.coef_)
+        return fmap.transform(X) @ self.coef_

@@ -1,0 +1,186 @@
+"""The document-analysis ranking experiments (Sengupta 2018): data choice, toy, demo, fold+merge."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments import docan_printed as printed
+from boostrank.experiments import docan_ranking as dr
+from boostrank.io import save_npz, write_json
+from boostrank.metrics.ranking import ndcg_at_k
+
+
+def _meta(name, kind):
+    line = "synthetic stand-in" if kind == "synthetic" else f"{kind}: {name}"
+    return {"dataset": name, "provenance": {"kind": kind}, "provenance_line": line}
+
+
+def test_mq2007_only_from_a_real_source_else_mq2008_labelled_substitute():
+    meta, label = dr.choose_dataset([_meta("mq2007", "mirror"), _meta("mq2008", "mirror")])
+    assert (meta["dataset"], label) == ("mq2007", "MQ2007")
+    meta, label = dr.choose_dataset([_meta("mq2007", "synthetic"), _meta("mq2008", "mirror")])
+    assert (meta["dataset"], label) == ("mq2008", "MQ2008 (substitute for MQ2007)")
+    _, label = dr.choose_dataset([_meta("mq2007", "synthetic"), _meta("mq2008", "synthetic")])
+    assert "synthetic" in label and "substitute" in label
+    with pytest.raises(BoostrankError, match="mq2008"):
+        dr.choose_dataset([_meta("mq2007", "synthetic")])
+
+
+def test_config_keys_match_the_published_tables():
+    assert dr.config_key("docan-table2", {"trees": 125}) == "trees=125"
+    assert dr.config_key("docan-table4", {"l2": 1e5}) in printed.TABLE4
+    assert dr.config_key("docan-table4", {"l2": 1e-10}) in printed.TABLE4
+    row = {"n_components": 2000, "c_exp": 3, "gamma_exp": -7}
+    assert dr.config_key("docan-table5", row) == "N=2000 C=2^3 gamma=2^-7" in printed.TABLE5
+    row = {"epochs": 100, "layers": 2, "nodes": 10}
+    assert dr.config_key("docan-table3", row) in printed.TABLE3
+
+
+def test_printed_trees_on_toy_query_4_give_the_hand_computed_ndcg():
+    X, y, qid = printed.toy_arrays()
+    q4 = qid == printed.TOY_TEST_QUERY
+    score = dr.printed_trees_score(X[q4])
+    # F6 in {1, 2} <= 3 everywhere: trees 1-5 add the same to every document; F5 > 0.04 only
+    # for D2 (0.04157) and D4 (0.040183): trees 6-10 put them above D1, D3, D5.
+    low = 0.1 * (-0.4060202 - 0.35845292 - 0.28415188 - 0.3184343 - 0.2543091)
+    left = 0.1 * (-0.46357542 - 0.77627546 - 0.90781724 - 0.67229265 - 0.58660144)
+    right = 0.1 * (1.3221567 + 1.2945518 + 1.4976496 + 1.1416975 + 1.0191938)
+    assert score == pytest.approx([low + left, low + right, low + left, low + right, low + left])
+    # Ties in document order: D2 D4 D1 D3 D5 -> labels 1 0 1 0 1 (relevant at ranks 1, 3, 5).
+    by_hand = (1 + 1 / math.log2(4) + 1 / math.log2(6)) / (1 + 1 / math.log2(3) + 1 / math.log2(4))
+    got = ndcg_at_k(y[q4], score, qid[q4], 5, formula="report")[0]
+    assert got == pytest.approx(by_hand) and round(got, 4) == 0.8855
+
+
+def test_printed_linear_weights_read_bias_first_give_the_reports_0_6183():
+    X, y, qid = printed.toy_arrays()
+    q4 = qid == printed.TOY_TEST_QUERY
+    score = dr.printed_linear_score(X[q4], bias_first=True)
+    # relevant documents at ranks 3, 4, 5: the worst ordering
+    worst = (1 / math.log2(4) + 1 / math.log2(5) + 1 / math.log2(6)) / (
+        1 + 1 / math.log2(3) + 1 / math.log2(4)
+    )
+    assert ndcg_at_k(y[q4], score, qid[q4], 5, formula="report")[0] == pytest.approx(worst)
+    assert round(worst, 4) == printed.TOY_PUBLISHED["linear"]
+
+
+def test_toy_matrix_is_as_printed():
+    X, y, qid = printed.toy_arrays()
+    assert X.shape == (20, 6) and list(np.bincount(qid)[1:]) == [5, 5, 5, 5]
+    assert list(y[qid == 4]) == [1, 1, 0, 0, 1]
+
+
+def test_demo_generator_is_deterministic_and_reproduces_the_reports_taus():
+    a, b = dr.demo_data(0), dr.demo_data(0)
+    for key in a:
+        assert np.array_equal(a[key], b[key])
+    assert a["X"].shape == (60, 2) and len(a["test"]) == 30
+    assert sorted(np.concatenate([a["train"], a["test"]]).tolist()) == list(range(60))
+    assert np.bincount(a["y"][a["test"]]).tolist() == [10, 10, 10]
+    from boostrank.ranking.linear import LinearRanker
+
+    tr, te = a["train"], a["test"]
+    ridge = LinearRanker(1.0).fit(a["X"][tr], a["y"][tr])
+    taus = [
+        stats.kendalltau(
+            ridge.predict(a["X"][te][a["blocks"][te] == blk]), a["y"][te][a["blocks"][te] == blk]
+        )[0]
+        for blk in (0, 1)
+    ]
+    assert [round(t, 5) for t in taus] == [0.71122, 0.84387]
+    assert not np.array_equal(dr.demo_data(1)["X"], a["X"])
+
+
+def test_concordance_gamma_ignores_ties():
+    assert dr.concordance_gamma(np.array([1.0, 2.0, 3.0]), np.array([0, 0, 1])) == 1.0
+    assert dr.concordance_gamma(np.array([3.0, 2.0, 1.0]), np.array([0, 1, 2])) == -1.0
+
+
+def test_derive_seed_is_stable_and_distinct():
+    assert dr.derive_seed(7, "docan-table2", 1) == dr.derive_seed(7, "docan-table2", 1)
+    assert dr.derive_seed(7, "docan-table2", 1) != dr.derive_seed(7, "docan-table2", 2)
+
+
+@pytest.fixture
+def letor_tiny(tmp_path):
+    """A tiny LETOR-shaped set in the processed layout, as 'mq2008' from a mirror."""
+    rng = np.random.default_rng(0)
+    n_q, size = 20, 8
+    qid = np.repeat(np.arange(1, n_q + 1), size)
+    X = rng.random((len(qid), 6)).astype(np.float32)
+    y = np.clip(np.round(2 * X[:, 0] + 0.3 * rng.normal(size=len(qid)) - 0.4), 0, 2).astype(np.int8)
+    part = np.repeat(np.arange(n_q) % 5 + 1, size).astype(np.int8)
+    for name, kind in (("mq2007", "synthetic"), ("mq2008", "mirror")):
+        save_npz(tmp_path / f"{name}.npz", X=X, y=y, qid=qid, part=part)
+        write_json(tmp_path / f"{name}.json", _meta(name, kind))
+    return tmp_path
+
+
+def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny, tmp_path):
+    claims = tmp_path / "claims.yaml"
+    claims.write_text(
+        "claims:\n"
+        "  - id: docan.table4.best_test_ndcg10\n"
+        "    source: s\n    statement: s\n    published: 0.42772\n"
+        "    reproduce: {file: figures/tables/docan-table4.csv, "
+        "row: {config: l2=1e-10, fold: mean}, column: test_ndcg10}\n"
+        "    rule: {type: abs, tol: 0.02}\n    requires_dataset: mq2007\n"
+    )
+    metas = [str(letor_tiny / "mq2007.json"), str(letor_tiny / "mq2008.json")]
+    settings = {"k": 10, "l2": [1e-10, 1.0]}
+    outs = []
+    for fold in (1, 2):
+        out = tmp_path / f"fold{fold}.csv"
+        frame = dr.run_fold("docan-table4", fold, metas, settings, 11, out)
+        assert set(frame["dataset"]) == {"mq2008"} and len(frame) == 2
+        outs.append(str(out))
+    again = tmp_path / "again.csv"
+    dr.run_fold("docan-table4", 1, metas, settings, 11, again)
+    assert again.read_text() == (tmp_path / "fold1.csv").read_text()
+    tidy = dr.merge("docan-table4", outs, str(claims), tmp_path / "docan-table4")
+    assert sorted(set(tidy["fold"])) == ["1", "2", "mean", "selected"]
+    mean = tidy[(tidy["fold"] == "mean") & (tidy["config"] == "l2=1e-10")].iloc[0]
+    assert mean["published_test_ndcg10"] == 0.42772 and bool(mean["claimed"])
+    folds = tidy[(tidy["fold"].isin(["1", "2"])) & (tidy["config"] == "l2=1e-10")]
+    assert mean["test_ndcg10"] == pytest.approx(folds["test_ndcg10"].astype(float).mean())
+    md = (tmp_path / "docan-table4.md").read_text()
+    assert "MQ2008 (substitute for MQ2007)" in md and "(published 0.42772)" in md
+    assert (tmp_path / "docan-table4.tex").read_text().startswith("\\begin{table}")
+    csv = pd.read_csv(tmp_path / "docan-table4.csv")
+    assert {
+        "published_train_ndcg10",
+        "published_validation_ndcg10",
+        "published_test_ndcg10",
+        "data_kind",
+        "provenance",
+        "dataset_label",
+    } <= set(csv.columns)
+
+
+def test_cli_registers_the_sub_commands():
+    from boostrank.cli import build_parser
+
+    args = build_parser().parse_args(
+        [
+            "docan-ranking-fold",
+            "docan-table2",
+            "--fold",
+            "1",
+            "--meta",
+            "a.json",
+            "--settings",
+            json.dumps({"trees": [10]}),
+            "--seed",
+            "1",
+            "--out",
+            "x.csv",
+        ]
+    )
+    assert args.table == "docan-table2" and args.fold == 1
+    with pytest.raises(BoostrankError, match="JSON"):
+        dr._settings("{not json")
