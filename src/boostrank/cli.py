@@ -133,11 +133,27 @@ PLUGINS = (
     "boostrank.preprocess.letor_features",
     "boostrank.experiments.docan_reuters",
     "boostrank.experiments.docan_ranking",
+    "boostrank.experiments.chapter3",
 )
 
+# Command-name prefixes whose plugin is imported alone: a job that runs one of these commands
+# hundreds of times (e.g. Figure 3.1's 280 training jobs) skips the other plugins' imports.
+# Any other command (and --help) loads every plugin.
+PLUGIN_PREFIXES = {
+    "chapter3-": "boostrank.experiments.chapter3",
+}
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+
+def _plugins_for(command: str | None) -> tuple[str, ...]:
+    for prefix, module in PLUGIN_PREFIXES.items():
+        if command and command.startswith(prefix):
+            return (module,)
+    return PLUGINS
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command (``command``: load only its plugin, if listed
+    in ``PLUGIN_PREFIXES``)."""
     parser = argparse.ArgumentParser(prog="boostrank", description=__doc__)
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -197,7 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--registry", default="config/datasets.yaml")
     p.set_defaults(func=_cmd_registry_hashes)
 
-    for name in PLUGINS:
+    for name in _plugins_for(command):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -210,7 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one sub-command; a :class:`BoostrankError` prints its message and exits 1."""
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

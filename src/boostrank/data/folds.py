@@ -9,7 +9,6 @@ with a seed. Classification protocols use stratified partitions.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.model_selection import StratifiedKFold
 
 from boostrank.errors import BoostrankError
 
@@ -49,6 +48,8 @@ def assign_query_parts(qid: np.ndarray, n_folds: int = 5, *, seed: int) -> np.nd
 
 def stratified_partitions(y: np.ndarray, n_parts: int = 5, *, seed: int) -> np.ndarray:
     """Assign each row a part 0..n_parts-1 so that every part keeps the class proportions."""
+    from sklearn.model_selection import StratifiedKFold  # lazy: 1.4 s, only this function uses it
+
     part = np.empty(len(y), dtype=np.int8)
     splitter = StratifiedKFold(n_splits=n_parts, shuffle=True, random_state=seed)
     for j, (_, test) in enumerate(splitter.split(np.zeros(len(y)), y)):

@@ -25,6 +25,16 @@ documents. Its worked example (grades 3,3,2,2,1,1,1 ranked as 2,3,2,3,1,1,1: NDC
 0.69 at 1..3) uses this form; so does the usual ``1/log2(1+p)`` NDCG of learning-to-rank
 toolkits (e.g. RankLib's ``NDCGScorer``).
 
+Figure 3.1 of Valizadegan (2010), chapter 3 (``boostrank.experiments.chapter3``), uses the
+formula of config ``chapter3.ndcg_formula``, ``letor`` by default: the dissertation compares
+NDCG_Boost with the baselines LETOR 3.0 publishes, whose NDCG@1..10 were computed with LETOR's
+script (``Eval-Score-3.0.pl``, the DCG above), so the same script's measure keeps the comparison
+like for like. ``report`` is the textbook ``1/log2(1 + p)`` form (what ``trec_eval``'s
+``ndcg_cut`` computes when the qrels carry the gains ``2^r - 1``); the two agree at k = 1 and
+differ from k = 2 on (and at k > n for queries of n < k documents).
+Averages follow LETOR's evaluation: the mean over queries of each fold's test part, then the
+mean over the folds (:func:`ndcg_curve` gives every cut-off of every query in one pass).
+
 Per-query results are ordered by ascending query id (``np.unique(qid)``).
 """
 
@@ -151,3 +161,33 @@ def average_precision(y_true: np.ndarray, scores: np.ndarray, qid: np.ndarray) -
 def mean_average_precision(y_true: np.ndarray, scores: np.ndarray, qid: np.ndarray) -> float:
     """MAP over all queries, as LETOR 4.0's script averages it."""
     return float(average_precision(y_true, scores, qid).mean())
+
+
+def ndcg_curve(
+    y_true: np.ndarray,
+    scores: np.ndarray,
+    qid: np.ndarray,
+    k_max: int,
+    *,
+    formula: Formula = "letor",
+) -> np.ndarray:
+    """NDCG@1..k_max of every query, shape ``(queries, k_max)``, from one ranking.
+
+    Column ``k - 1`` equals :func:`ndcg_at_k` at ``k`` (same formula, ties and no-relevant
+    rule); Figure 3.1 of Valizadegan (2010), chapter 3, plots its mean over queries for
+    k = 1..10.
+    """
+    _check_k(k_max)
+    k_max = int(k_max)
+    r = _rank(y_true, scores, qid)
+    width = min(k_max, r.ranked.shape[1])
+    disc = _discount(width, formula)
+    dcg = np.cumsum((2.0 ** r.ranked[:, :width] - 1.0) * disc, axis=1)
+    idcg = np.cumsum((2.0 ** r.ideal[:, :width] - 1.0) * disc, axis=1)
+    if width < k_max:  # every query is shorter than k: the sums stop growing
+        dcg = np.pad(dcg, ((0, 0), (0, k_max - width)), mode="edge")
+        idcg = np.pad(idcg, ((0, 0), (0, k_max - width)), mode="edge")
+    out = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+    if formula == "letor":
+        out[r.sizes[:, None] < np.arange(1, k_max + 1)] = 0.0
+    return out

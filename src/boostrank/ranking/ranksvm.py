@@ -15,11 +15,18 @@ which liblinear only offers for the squared hinge). The pair count can be capped
 (seeded subsample) for the time budget. Only the documents that occur in a pair are mapped for
 training; Nystroem scores are computed as ``k(x, landmarks) . (M^T w)`` with M the map's
 normalisation, which equals ``phi(x) . w`` without forming ``phi`` for every document.
+
+C on a validation fold (LETOR 3.0's RankSVM baseline, Figure 3.1 of the dissertation): with a
+``C_grid`` and ``fit(..., validation=(X_val, y_val, qid_val))``, the SVM is fitted on one pair
+design for each C of the grid and the C with the best validation score (``metric``, default
+NDCG@10 with LETOR's formula; first of equal maxima) is kept as ``C_``. Without a grid or
+without validation, ``C`` is used, as before.
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -30,6 +37,7 @@ from sklearn.svm import LinearSVC
 
 from boostrank.errors import BoostrankError
 from boostrank.ranking.pairs import balanced_signs, query_pairs
+from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
 
 KernelMap = Literal["nystroem", "rff"]
 
@@ -68,6 +76,7 @@ class RankSVM:
 
     ``feature_map`` may be given already fitted (e.g. shared by several C values); otherwise it
     is built from ``kernel_map``, ``n_components``, ``gamma`` and ``seed`` and fitted on X.
+    ``C_grid`` (with ``fit(..., validation=...)``) chooses C on the validation fold.
     """
 
     def __init__(
@@ -82,6 +91,8 @@ class RankSVM:
         tol: float = 1e-4,
         seed: int = 0,
         feature_map: Any = None,
+        C_grid: Sequence[float] | None = None,
+        metric: str = "ndcg@10",
     ) -> None:
         self.C = C
         self.kernel_map = kernel_map
@@ -92,9 +103,19 @@ class RankSVM:
         self.tol = tol
         self.seed = seed
         self.feature_map = feature_map
+        self.C_grid = C_grid
+        self.metric = metric
 
-    def fit(self, X: np.ndarray, y: np.ndarray, qid: np.ndarray) -> RankSVM:
-        """Build (or take) the feature map, then fit the SVM on the pairs of ``(X, y, qid)``."""
+    def fit(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        qid: np.ndarray,
+        *,
+        validation: Validation | None = None,
+    ) -> RankSVM:
+        """Build (or take) the feature map, then fit the SVM on the pairs of ``(X, y, qid)``;
+        with ``validation`` and a ``C_grid``, for each C of the grid, keeping the best."""
         fmap = self.feature_map
         if fmap is None and self.kernel_map is not None:
             fmap = make_kernel_map(self.kernel_map, self.n_components, self.gamma, self.seed)
@@ -103,12 +124,29 @@ class RankSVM:
         diff, sign = pair_design(
             fmap, X, y, qid, max_pairs_per_query=self.max_pairs_per_query, seed=self.seed
         )
-        return self.fit_pairs(diff, sign)
+        val = unpack(validation)
+        if val is None or not self.C_grid:
+            return self.fit_pairs(diff, sign)
+        check_metric(self.metric)
+        scores: dict[float, float] = {}
+        best: tuple[float, tuple[float, bool, int, np.ndarray]] | None = None
+        for C in self.C_grid:
+            self.fit_pairs(diff, sign, C=float(C))
+            score = validation_score(val[1], self.predict(val[0]), val[2], self.metric)
+            scores[float(C)] = score
+            if best is None or score > best[0]:
+                best = (score, (self.C_, self.converged_, self.n_iter_, self.coef_))
+        assert best is not None
+        self.C_, self.converged_, self.n_iter_, self.coef_ = best[1]
+        self.validation_scores_ = scores
+        return self
 
-    def fit_pairs(self, diff: np.ndarray, sign: np.ndarray) -> RankSVM:
-        """Fit the SVM on a ready pair design (from :func:`pair_design` with this map)."""
+    def fit_pairs(self, diff: np.ndarray, sign: np.ndarray, *, C: float | None = None) -> RankSVM:
+        """Fit the SVM on a ready pair design (from :func:`pair_design` with this map), with
+        ``C`` (default: the constructor's); the C used is ``C_``."""
+        self.C_ = float(self.C if C is None else C)
         svm = LinearSVC(
-            C=self.C,
+            C=self.C_,
             loss="hinge",
             dual=True,
             fit_intercept=False,

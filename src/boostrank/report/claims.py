@@ -2,7 +2,8 @@
 
 Each claim names where its reproduced value is read (a results CSV, a row, a column) and a rule:
 ``equal``, ``abs`` (|reproduced - published| <= tol), ``rel`` (relative tolerance) or ``ordinal``
-(the reproduced value stands in a relation to another reproduced value). A claim whose value was
+(the reproduced value stands in a relation to another reproduced value, ``other``, or to a
+constant, ``value``). A claim whose value was
 made from synthetic stand-in data, or that the data cannot establish, is NOT-COMPARABLE; so is
 one whose claim names ``requires_dataset`` while its row's ``dataset`` column names another
 (e.g. a value measured on MQ2008 standing in for the published MQ2007).
@@ -171,11 +172,14 @@ def _apply_rule(claim: Claim, value: Any, root: Path, cache: dict[str, pd.DataFr
     elif kind == "rel":
         ok = math.isclose(float(value), float(published), rel_tol=claim.rule["tol"])
     elif kind == "ordinal":
-        other = _lookup(claim.rule["other"], root, cache)
-        if other is None:
-            return "NOT-COMPARABLE"
         relation = _RELATIONS[claim.rule["relation"]]
-        ok = relation(float(value), float(other[claim.rule["other"]["column"]]))
+        if "value" in claim.rule:  # a threshold: "more than half of the cells"
+            ok = relation(float(value), float(claim.rule["value"]))
+        else:
+            other = _lookup(claim.rule["other"], root, cache)
+            if other is None or other[claim.rule["other"]["column"]] == "":
+                return "NOT-COMPARABLE"
+            ok = relation(float(value), float(other[claim.rule["other"]["column"]]))
     else:
         raise BoostrankError(f"claim {claim.id}: unknown rule type {kind!r}")
     return "PASS" if ok else "FAIL"

@@ -1,0 +1,282 @@
+"""Figure 3.1 of Valizadegan (2010), chapter 3: the algorithm table, one training job on a tiny
+LETOR fixture, the evaluation of run files, the merge into the figure and its claims."""
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments import chapter3 as c3
+from boostrank.experiments import chapter3_figure as c3f
+from boostrank.io import save_npz, write_json
+from boostrank.metrics.trec import read_qrels, read_run, write_qrels, write_run
+from boostrank.report.claims import evaluate, load_claims
+
+# Small arguments for every algorithm whose class exists (the config's values are larger).
+TINY = {
+    "ndcg_boost": {"n_iterations": 5},
+    "adarank_ndcg": {"n_rounds": 5},
+    "regression": {"l2": 1e-10},
+    "ranksvm": {},
+    "frank": {"n_rounds": 3, "max_pairs_per_query": 20},
+    "listnet": {},
+    "svm_map": {},
+    "lambdamart": {"n_trees": 5, "min_data_in_leaf": 2, "num_threads": 1},
+}
+
+
+def _meta(name: str, kind: str) -> dict:
+    line = "synthetic stand-in (seed 1)" if kind == "synthetic" else f"mirror: {name} (test)"
+    return {"dataset": name, "provenance": {"kind": kind}, "provenance_line": line}
+
+
+@pytest.fixture
+def letor_tiny(tmp_path):
+    """Two tiny LETOR-shaped sets in the processed layout: 'ohsumed' (mirror, grades 0-2) and
+    'td2003' (synthetic stand-in, binary)."""
+    rng = np.random.default_rng(0)
+    n_q, size = 15, 12
+    qid = np.repeat(np.arange(1, n_q + 1) * 10, size).astype(np.int32)
+    X = rng.random((len(qid), 5)).astype(np.float32)
+    noise = 0.3 * rng.normal(size=len(qid))
+    part = np.repeat(np.arange(n_q) % 5 + 1, size).astype(np.int8)
+    docid = np.array([f"doc{i}" for i in range(len(qid))])
+    for name, kind, top in (("ohsumed", "mirror", 2), ("td2003", "synthetic", 1)):
+        y = np.clip(np.round(2 * X[:, 0] + noise - 0.4), 0, top).astype(np.int8)
+        save_npz(tmp_path / f"{name}.npz", X=X, y=y, qid=qid, part=part, docid=docid)
+        write_json(tmp_path / f"{name}.json", _meta(name, kind))
+    return tmp_path
+
+
+def test_algorithm_table_names_the_eight_and_imports_lazily():
+    assert [a.label for a in c3.ALGORITHMS] == [
+        "NDCG_Boost",
+        "AdaRank-NDCG",
+        "Regression",
+        "RankSVM",
+        "FRank",
+        "ListNet",
+        "SVM_MAP",
+        "LambdaMART",
+    ]
+    assert [a.key for a in c3.ALGORITHMS if a.reference] == ["lambdamart"]
+    assert not c3.get_algorithm("ndcg_boost").validation  # section 3.4.1
+    with pytest.raises(BoostrankError, match="unknown algorithm"):
+        c3.get_algorithm("rankboost")
+    # the CLI plugin itself imports no numerical library
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import boostrank.experiments.chapter3; "
+        "print(sorted(m for m in ('numpy', 'pandas', 'sklearn', 'lightgbm') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("algorithm", c3.available(), ids=lambda a: a.key)
+def test_each_available_class_instantiates_with_its_seed(algorithm):
+    model = c3.make_model(algorithm, TINY[algorithm.key], seed=123)
+    seeds = {k: getattr(model, k) for k in ("random_state", "seed") if hasattr(model, k)}
+    assert not seeds or 123 in seeds.values()
+    assert f"ranking.{algorithm.module}" in c3.code_modules(algorithm)
+
+
+def test_unknown_constructor_argument_and_config_seed_are_refused():
+    regression = c3.get_algorithm("regression")
+    with pytest.raises(BoostrankError, match="takes no argument"):
+        c3.make_model(regression, {"l2": 1.0, "alpha": 2}, seed=1)
+    lambdamart = c3.get_algorithm("lambdamart")
+    with pytest.raises(BoostrankError, match="seeds derive"):
+        c3.make_model(lambdamart, {"seed": 4}, seed=1)
+
+
+def test_code_modules_follow_the_imports_transitively(tmp_path):
+    pkg = tmp_path / "ranking"
+    pkg.mkdir()
+    (pkg / "frank.py").write_text("from boostrank.ranking.pairs import x\nimport numpy\n")
+    (pkg / "pairs.py").write_text("    from boostrank.metrics import ranking\n")
+    (tmp_path / "metrics").mkdir()
+    (tmp_path / "metrics" / "__init__.py").write_text("")
+    (tmp_path / "metrics" / "ranking.py").write_text("from boostrank.errors import E\n")
+    (tmp_path / "errors.py").write_text("")
+    got = c3.code_modules(c3.get_algorithm("frank"), tmp_path)
+    assert got == ["errors", "metrics", "metrics.ranking", "ranking.frank", "ranking.pairs"]
+
+
+def test_job_seed_is_stable_and_distinct_per_job():
+    a = c3.job_seed(7, "ohsumed", "frank", 1)
+    assert a == c3.job_seed(7, "ohsumed", "frank", 1)
+    others = {
+        c3.job_seed(7, "ohsumed", "frank", 2),
+        c3.job_seed(7, "td2003", "frank", 1),
+        c3.job_seed(7, "ohsumed", "listnet", 1),
+        c3.job_seed(8, "ohsumed", "frank", 1),
+    }
+    assert a not in others and len(others) == 4
+
+
+def test_one_training_job_writes_a_run_of_the_test_part_deterministically(letor_tiny, tmp_path):
+    run, record = tmp_path / "r" / "regression" / "fold2.run", tmp_path / "r" / "fold2.json"
+    npz, meta = letor_tiny / "ohsumed.npz", letor_tiny / "ohsumed.json"
+    out = c3.train_fold("ohsumed", "regression", 2, npz, meta, {"l2": 1e-10}, 5, run, record)
+    assert out["rows"] == {"train": 108, "validation": 36, "test": 36}
+    assert out["data_kind"] == "mirror" and not out["validation_used"]
+    parsed = read_run(run)
+    assert parsed.tag == "regression.ohsumed.fold2" and len(parsed.qid) == 36
+    # fold 2 tests on part S1: queries 10 and 60 and 110 (every fifth, from the first)
+    assert sorted(set(parsed.qid.astype(int))) == [10, 60, 110]
+    text = run.read_text()
+    c3.train_fold("ohsumed", "regression", 2, npz, meta, {"l2": 1e-10}, 5, run, record)
+    assert run.read_text() == text
+    assert json.loads(record.read_text())["seed"] == c3.job_seed(5, "ohsumed", "regression", 2)
+
+
+def test_validation_reaches_the_rankers_that_use_it(letor_tiny, tmp_path):
+    npz, meta = letor_tiny / "ohsumed.npz", letor_tiny / "ohsumed.json"
+    out = c3.train_fold(
+        "ohsumed",
+        "lambdamart",
+        1,
+        npz,
+        meta,
+        TINY["lambdamart"],
+        5,
+        tmp_path / "a.run",
+        tmp_path / "a.json",
+    )
+    assert out["validation_used"] and out["fitted"]["rounds_trained_"] >= 1
+
+
+def _hand_made(tmp_path):
+    """Query 1: grades (2, 0, 1), query 2: (0, 1); the run ranks 1: (0, 1, 2) -> 1, 2: 0."""
+    qid, docid = np.array([1, 1, 1, 2, 2]), np.array(["a", "b", "c", "d", "e"])
+    y = np.array([0, 1, 2, 1, 0])
+    qrels = tmp_path / "runs" / "fold1.qrels"
+    write_qrels(qrels, qid, docid, y)
+    scores = {"regression": np.array([3.0, 2.0, 1.0, 1.0, 1.0])}
+    runs = []
+    for key, s in scores.items():
+        path = tmp_path / "runs" / key / "fold1.run"
+        write_run(path, qid, docid, s, key)
+        runs.append(path)
+    return runs, [qrels]
+
+
+def test_evaluation_of_a_hand_made_run(letor_tiny, tmp_path):
+    runs, qrels = _hand_made(tmp_path)
+    out = tmp_path / "ohsumed.csv"
+    table = c3.evaluate_dataset(
+        "ohsumed", letor_tiny / "ohsumed.json", runs, qrels, [1], 3, "letor", out
+    )
+    # query 1 ranked (0, 1, 2): DCG 0, 1, 1 + 3/log2(3); ideal 3, 4, 4 + 0 -> LETOR NDCG
+    q1 = [0.0, 1 / 4, (1 + 3 / math.log2(3)) / 4]
+    q2 = [1.0, 1.0, 0.0]  # tie in file order: d (1) first; a 2-document query scores 0 at k=3
+    mean = table[table["fold"] == "mean"].set_index("k")["ndcg"]
+    assert mean.tolist() == pytest.approx(
+        [(a + b) / 2 for a, b in zip(q1, q2, strict=True)], abs=1e-6
+    )
+    assert (table["dataset_label"] == "OHSUMED").all() and (table["data_kind"] == "mirror").all()
+    assert pd.read_csv(out)["queries"].iloc[0] == 2
+
+
+def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
+    algorithms = [a.key for a in c3.available() if a.key in ("regression", "lambdamart")]
+    evaluations = []
+    for ds in ("ohsumed", "td2003"):
+        npz, meta = letor_tiny / f"{ds}.npz", letor_tiny / f"{ds}.json"
+        root = tmp_path / "runs" / ds
+        folds = [1, 2]
+        qrels = [root / f"fold{f}.qrels" for f in folds]
+        c3.write_fold_qrels(npz, folds, qrels)
+        runs = []
+        for key in algorithms:
+            for f in folds:
+                run = root / key / f"fold{f}.run"
+                c3.train_fold(ds, key, f, npz, meta, TINY[key], 3, run, run.with_suffix(".json"))
+                runs.append(run)
+        out = tmp_path / f"{ds}.csv"
+        c3.evaluate_dataset(ds, meta, runs, qrels, folds, 10, "letor", out)
+        evaluations.append(out)
+        assert len(read_qrels(qrels[0]).qid) == 36
+    claims = tmp_path / "claims.yaml"
+    claims.write_text(
+        "claims:\n"
+        "  - id: thesis.fig3_1.ohsumed_reg\n    source: s\n    statement: s\n    published: 0.5\n"
+        "    reproduce: {file: results/thesis-fig3_1.csv, "
+        "row: {dataset: ohsumed, algorithm: Regression, k: 3}, column: ndcg}\n"
+        "    rule: {type: abs, tol: 1.0}\n"
+        "  - id: thesis.fig3_1.td_reg\n    source: s\n    statement: s\n    published: 0.5\n"
+        "    reproduce: {file: results/thesis-fig3_1.csv, "
+        "row: {dataset: td2003, algorithm: Regression, k: 3}, column: ndcg}\n"
+        "    rule: {type: abs, tol: 1.0}\n"
+        "  - id: thesis.fig3_1.missing\n    source: s\n    statement: s\n    published: 0.5\n"
+        "    reproduce: {file: results/thesis-fig3_1.csv, "
+        "row: {dataset: ohsumed, algorithm: SVM_MAP, k: 3}, column: ndcg}\n"
+        "    rule: {type: ordinal, relation: '>', other: {file: results/thesis-fig3_1.csv, "
+        "row: {dataset: ohsumed, algorithm: Regression, k: 3}, column: ndcg}}\n"
+        "  - id: thesis.fig3_1.threshold\n    source: s\n    statement: s\n    published: x\n"
+        "    reproduce: {file: results/thesis-fig3_1_summary.csv, "
+        "row: {statistic: mean_ndcg_1_10, dataset: ohsumed, algorithm: Regression}, "
+        "column: value}\n"
+        "    rule: {type: ordinal, relation: '>', value: 0.0}\n"
+    )
+    root = tmp_path / "out"
+    tidy = c3f.make_figure(
+        evaluations,
+        claims,
+        0.005,
+        root / "results/thesis-fig3_1.csv",
+        root / "results/thesis-fig3_1_summary.csv",
+        root / "figures/thesis-fig3_1",
+        root / "figures/tables/thesis-fig3_1",
+    )
+    assert len(tidy) == 2 * len(c3.ALGORITHMS) * 10
+    ran = tidy[tidy["ndcg"].notna()]
+    assert set(ran["algorithm_id"]) == set(algorithms)
+    assert (ran["n_folds"] == 2).all() and ran["sd"].notna().all()
+    missing = tidy[tidy["algorithm_id"] == "svm_map"]  # not trained here
+    assert missing["ndcg"].isna().all() and missing["note"].str.contains("not run").all()
+    assert tidy.loc[tidy["algorithm_id"] == "lambdamart", "rank"].isna().all()
+    reg3 = tidy[(tidy["dataset"] == "ohsumed") & (tidy["algorithm"] == "Regression")]
+    assert reg3[reg3["k"] == 3]["published"].iloc[0] == 0.5
+    for suffix in (".png", ".pdf"):
+        assert (root / f"figures/thesis-fig3_1{suffix}").stat().st_size > 1000
+    md = (root / "figures/tables/thesis-fig3_1.md").read_text()
+    assert "TD2003 [synthetic stand-in]" in md and "NDCG@10" in md
+    verdicts = evaluate(load_claims(claims), root).set_index("claim_id")["verdict"]
+    assert verdicts["thesis.fig3_1.ohsumed_reg"] == "PASS"
+    assert verdicts["thesis.fig3_1.td_reg"] == "NOT-COMPARABLE"  # synthetic stand-in
+    assert verdicts["thesis.fig3_1.missing"] == "NOT-COMPARABLE"  # SVM_MAP not run
+    assert verdicts["thesis.fig3_1.threshold"] == "PASS"
+
+
+def test_best_or_tied_counts_cells_within_the_tolerance():
+    cells = pd.DataFrame(
+        {
+            "dataset": ["a"] * 6,
+            "k": [1, 1, 1, 2, 2, 2],
+            "algorithm": ["NDCG_Boost", "FRank", "LambdaMART"] * 2,
+            "reference": [False, False, True] * 2,
+            "ndcg": [0.50, 0.504, 0.9, 0.40, 0.41, 0.1],
+        }
+    )
+    flags = c3f.best_or_tied(cells, 0.005)
+    assert flags.tolist() == [True, False]  # LambdaMART's 0.9 does not count
+
+
+def test_cli_fast_path_loads_only_the_chapter3_plugin():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from boostrank.cli import build_parser; "
+        "build_parser('chapter3-train'); "
+        "print(any(m.startswith('boostrank.experiments.docan') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,125 @@
+# Dissertation chapter 3 (Valizadegan 2010, section 3.4), Figure 3.1: NDCG@1..10 of NDCG_Boost
+# and LETOR 3.0's baselines (+ LambdaMART as a dashed reference) on the seven LETOR 3.0 data sets.
+# One training job per (data set, algorithm, fold) writes its test run (TREC format); the folds'
+# qrels are written once per data set; one evaluation job per data set scores the run files;
+# one job merges them into the figure, its table and the results CSVs. An algorithm whose module
+# (src/boostrank/ranking/<module>.py) does not exist yet is left out and marked in the outputs.
+import json
+
+from boostrank.experiments import chapter3 as CH3_MODULE
+
+CH3 = config["chapter3"]
+CH3_RUNS = "results/runs/thesis-fig3_1"
+CH3_ALGORITHMS = [
+    a.key for a in CH3_MODULE.available("src/boostrank") if a.key in CH3["algorithms"]
+]
+CH3_COMMON_CODE = ["experiments.chapter3", "metrics.trec", "metrics.ranking", "data.folds", "io"]
+
+
+def ch3_train_code(wildcards):
+    algorithm = CH3_MODULE.get_algorithm(wildcards.algorithm)
+    modules = CH3_MODULE.code_modules(algorithm, "src/boostrank")
+    return code(*dict.fromkeys(CH3_COMMON_CODE + modules))
+
+
+def ch3_params(wildcards):
+    """The algorithm's constructor arguments as JSON: editing them reruns only its jobs."""
+    return json.dumps(CH3["algorithms"][wildcards.algorithm], sort_keys=True)
+
+
+rule chapter3_train:
+    input:
+        npz=lambda w: ranking_npz(w.dataset),
+        meta=lambda w: ranking_meta(w.dataset),
+        code=ch3_train_code,
+    output:
+        run=f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/fold{{fold}}.run",
+        record=f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/fold{{fold}}.json",
+    wildcard_constraints:
+        dataset="|".join(CH3["datasets"]),
+        algorithm="|".join(CH3_MODULE.BY_KEY),
+        fold="[1-5]",
+    params:
+        params=ch3_params,
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/thesis-fig3_1/{dataset}/{algorithm}-fold{fold}.log",
+    benchmark:
+        "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/fold{fold}.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter3-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
+        " --fold {wildcards.fold} --npz {input.npz} --meta {input.meta}"
+        " --params {params.params:q} --seed {params.seed} --run {output.run}"
+        " --record {output.record} 2> {log}"
+
+
+rule chapter3_qrels:
+    input:
+        npz=lambda w: ranking_npz(w.dataset),
+        code=code("experiments.chapter3", "metrics.trec", "data.folds", "io"),
+    output:
+        expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
+    wildcard_constraints:
+        dataset="|".join(CH3["datasets"]),
+    params:
+        folds=" ".join(str(f) for f in CH3["folds"]),
+    log:
+        "logs/thesis-fig3_1/{dataset}/qrels.log",
+    benchmark:
+        "benchmarks/thesis-fig3_1/qrels/{dataset}.tsv"
+    shell:
+        "{PY} chapter3-qrels --npz {input.npz} --folds {params.folds} --out {output} 2> {log}"
+
+
+rule chapter3_evaluate:
+    input:
+        runs=expand(
+            f"{CH3_RUNS}/{{{{dataset}}}}/{{algorithm}}/fold{{fold}}.run",
+            algorithm=CH3_ALGORITHMS,
+            fold=CH3["folds"],
+        ),
+        qrels=expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
+        meta=lambda w: ranking_meta(w.dataset),
+        code=code("experiments.chapter3", "metrics.trec", "metrics.ranking", "io"),
+    output:
+        "results/thesis-fig3_1/{dataset}.csv",
+    wildcard_constraints:
+        dataset="|".join(CH3["datasets"]),
+    params:
+        folds=" ".join(str(f) for f in CH3["folds"]),
+        k_max=CH3["k_max"],
+        formula=CH3["ndcg_formula"],
+    log:
+        "logs/thesis-fig3_1/{dataset}/evaluate.log",
+    benchmark:
+        "benchmarks/thesis-fig3_1/evaluate/{dataset}.tsv"
+    shell:
+        "{PY} chapter3-evaluate --dataset {wildcards.dataset} --meta {input.meta}"
+        " --runs {input.runs} --qrels {input.qrels} --folds {params.folds}"
+        " --k-max {params.k_max} --formula {params.formula} --out {output} 2> {log}"
+
+
+rule chapter3_figure:
+    input:
+        evaluations=expand("results/thesis-fig3_1/{dataset}.csv", dataset=CH3["datasets"]),
+        claims=config["claims"],
+        code=code("experiments.chapter3", "experiments.chapter3_figure", "plots", "report.claims",
+                  "report.render"),
+    output:
+        csv="results/thesis-fig3_1.csv",
+        summary="results/thesis-fig3_1_summary.csv",
+        figure=multiext("figures/thesis-fig3_1", ".png", ".pdf"),
+        table=multiext("figures/tables/thesis-fig3_1", ".csv", ".md", ".tex"),
+    params:
+        tolerance=CH3["best_tolerance"],
+    log:
+        "logs/thesis-fig3_1/figure.log",
+    benchmark:
+        "benchmarks/thesis-fig3_1/figure.tsv"
+    shell:
+        "{PY} chapter3-figure --evaluations {input.evaluations} --claims {input.claims}"
+        " --tolerance {params.tolerance} --csv {output.csv} --summary {output.summary}"
+        " --figure-prefix figures/thesis-fig3_1 --table-prefix figures/tables/thesis-fig3_1"
+        " 2> {log}"
