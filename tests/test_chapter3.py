@@ -130,9 +130,9 @@ def test_one_training_job_writes_a_run_of_the_test_part_deterministically(letor_
     assert parsed.tag == "regression.ohsumed.fold2" and len(parsed.qid) == 36
     # fold 2 tests on part S1: queries 10 and 60 and 110 (every fifth, from the first)
     assert sorted(set(parsed.qid.astype(int))) == [10, 60, 110]
-    text = run.read_text()
+    text, rec = run.read_text(), record.read_text()
     c3.train_fold("ohsumed", "regression", 2, npz, meta, {"l2": 1e-10}, 5, run, record)
-    assert run.read_text() == text
+    assert run.read_text() == text and record.read_text() == rec
     assert json.loads(record.read_text())["seed"] == c3.job_seed(5, "ohsumed", "regression", 2)
 
 
