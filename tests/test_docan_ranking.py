@@ -183,4 +183,4 @@ def test_cli_registers_the_sub_commands():
     )
     assert args.table == "docan-table2" and args.fold == 1
     with pytest.raises(BoostrankError, match="JSON"):
-        dr._settings("{not json")
+        dr.json_object("{not json")

@@ -10,8 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-import numpy as np
-
 
 @contextlib.contextmanager
 def atomic_path(path: Path | str) -> Iterator[Path]:
@@ -52,13 +50,30 @@ def read_json(path: Path | str) -> Any:
         return json.load(handle)
 
 
-def save_npz(path: Path | str, **arrays: np.ndarray) -> None:
+def json_object(text: str) -> dict[str, Any]:
+    """Parse a command-line option holding a JSON object (rules pass parameters this way)."""
+    from boostrank.errors import BoostrankError
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BoostrankError(f"parameters are not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise BoostrankError("parameters must be a JSON object")
+    return value
+
+
+def save_npz(path: Path | str, **arrays: Any) -> None:
     """Save arrays to a compressed ``.npz`` atomically."""
+    import numpy as np
+
     with atomic_open(path, "wb") as handle:
         np.savez_compressed(handle, **arrays)
 
 
 def _json_default(value: Any) -> Any:
+    import numpy as np
+
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, Path):

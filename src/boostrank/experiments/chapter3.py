@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
-import json
 import logging
 import re
 import time
@@ -46,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.io import json_object
 
 if TYPE_CHECKING:
     import numpy as np
@@ -415,16 +415,6 @@ def evaluate_dataset(
 
 
 # --------------------------------------------------------------------------- command line
-def _json_object(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BoostrankError(f"--params is not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise BoostrankError("--params must be a JSON object")
-    return value
-
-
 def _figure_module() -> Any:
     return importlib.import_module("boostrank.experiments.chapter3_figure")
 
@@ -448,7 +438,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             a.fold,
             a.npz,
             a.meta,
-            _json_object(a.params),
+            json_object(a.params),
             a.seed,
             a.run,
             a.record,

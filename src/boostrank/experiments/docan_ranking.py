@@ -21,7 +21,6 @@ of the report's own formula (``formula="report"``) is given beside it.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import time
 import zlib
@@ -37,7 +36,7 @@ from boostrank.data.folds import letor_fold_masks
 from boostrank.data.prepare import load_meta
 from boostrank.errors import BoostrankError
 from boostrank.experiments import docan_printed as printed
-from boostrank.io import write_text
+from boostrank.io import json_object, write_text
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.report.claims import load_claims, published_value
 from boostrank.report.render import beside, write_table
@@ -652,16 +651,6 @@ def run_demo(settings: dict[str, Any], claims_path: str, prefix: Path | str) -> 
 
 
 # --------------------------------------------------------------------------- command line
-def _settings(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BoostrankError(f"--settings is not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise BoostrankError("--settings must be a JSON object")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``docan-ranking-*`` sub-commands."""
     p = subparsers.add_parser(
@@ -679,7 +668,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--out", required=True)
     p.set_defaults(
-        func=lambda a: run_fold(a.table, a.fold, a.meta, _settings(a.settings), a.seed, a.out)
+        func=lambda a: run_fold(a.table, a.fold, a.meta, json_object(a.settings), a.seed, a.out)
     )
 
     p = subparsers.add_parser(
@@ -696,13 +685,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--claims", default="config/claims.yaml")
     p.add_argument("--out-prefix", required=True)
-    p.set_defaults(func=lambda a: run_toy(_settings(a.settings), a.seed, a.claims, a.out_prefix))
+    p.set_defaults(func=lambda a: run_toy(json_object(a.settings), a.seed, a.claims, a.out_prefix))
 
     p = subparsers.add_parser("docan-ranking-demo", help="Table 8: the 2-D pairwise demo")
     p.add_argument("--settings", required=True)
     p.add_argument("--claims", default="config/claims.yaml")
     p.add_argument("--out-prefix", required=True)
-    p.set_defaults(func=lambda a: run_demo(_settings(a.settings), a.claims, a.out_prefix))
+    p.set_defaults(func=lambda a: run_demo(json_object(a.settings), a.claims, a.out_prefix))
 
 
 __all__ = [
