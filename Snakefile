@@ -17,6 +17,7 @@ include: "workflow/rules/datasets_tables.smk"
 include: "workflow/rules/docan_reuters.smk"
 include: "workflow/rules/docan_ranking.smk"
 include: "workflow/rules/chapter3.smk"
+include: "workflow/rules/chapter5_6.smk"
 include: "workflow/rules/report.smk"
 
 

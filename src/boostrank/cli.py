@@ -134,6 +134,7 @@ PLUGINS = (
     "boostrank.experiments.docan_reuters",
     "boostrank.experiments.docan_ranking",
     "boostrank.experiments.chapter3",
+    "boostrank.experiments.chapter5",
 )
 
 # Command-name prefixes whose plugin is imported alone: a job that runs one of these commands
@@ -141,6 +142,7 @@ PLUGINS = (
 # Any other command (and --help) loads every plugin.
 PLUGIN_PREFIXES = {
     "chapter3-": "boostrank.experiments.chapter3",
+    "chapter5-": "boostrank.experiments.chapter5",
 }
 
 

@@ -1,0 +1,363 @@
+"""Figures 5.1, 5.2, 6.1 and 6.2 of Valizadegan (2010), *Boosting and Online Learning for
+Classification and Ranking*, chapters 5 and 6: online multi-class learning with bandit feedback
+on the seven classification data sets of Table 1.1 (section 1.6.1).
+
+Protocol (sections 5.4 and 6.4.1):
+
+- Each run is a random permutation of the whole data set, fed one example per trial; the metric
+  is the cumulative ("accumulate") error rate, mistakes / trials so far, averaged over runs. A
+  bandit learner's mistake is its predicted label y~ != y.
+- Figure 5.2: final error against gamma (config ``chapter5.gammas``) for the exponential
+  gradient (Algorithm 9), the Banditron (Algorithm 7) and Banditron_Pos; 10 runs. One job per
+  (data set, method) runs the whole gamma grid at once: the grid lies along the run axis
+  (R = runs x grid).
+- Figure 5.1: error against trials for each of them at its best gamma (lowest final error in
+  the Figure 5.2 sweep, the same runs), plus the Perceptron (full feedback); 10 runs.
+- Figure 6.1: the Banditron's final error against gamma (from the same sweep; the text says
+  "these plots are extracted from Figure 5.2").
+- Figure 6.2: error against trials for Banditron_Worst and Banditron_Best (the worst and best
+  gamma of the sweep, run afresh), ag0, ag1, ag2 and ag3 (Algorithm 10 with the rules of
+  section 6.3, omega(z) = (1 + z)^0.1); 50 runs.
+- Inputs are scaled so ||x||_2 <= 1 (Banditron, Perceptron) or ||x||_inf <= 1 (exponential
+  gradient, Theorem 13) by dividing each data set by its largest norm (config
+  ``chapter5.scaling``; see :mod:`boostrank.online.streams`).
+- Data: the processed arrays of each data set, labelled with their provenance. MNIST is what
+  the data source gives: the 10,000 test images where the 60,000 training images are not
+  available (the label says which); the dissertation's own chapter 2 uses the test set for the
+  same reason. A synthetic stand-in is labelled "[synthetic stand-in]" and its claims are
+  NOT-COMPARABLE.
+- Seeds: run r's ordering of a data set derives from (config ``seed``, data set, r) and is the
+  same for every method (paired comparisons); each learner's exploration uniforms derive from
+  (seed, figure, data set, method, run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.errors import BoostrankError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+log = logging.getLogger(__name__)
+
+SOURCE = "Valizadegan (2010), chapters 5 and 6"
+# Table 1.1's data sets, in the order of the text of section 6.1.
+DATASETS = ("protein", "pendigits", "isolet", "nursery", "optdigits", "letter", "mnist")
+DATASET_NAMES = {
+    "protein": "Protein",
+    "pendigits": "Pendigits",
+    "isolet": "Isolet",
+    "nursery": "Nursery",
+    "optdigits": "Optdigits",
+    "letter": "Letter",
+    "mnist": "MNIST",
+}
+SWEEP_METHODS = ("exp_gradient", "banditron", "banditron_pos")  # Figures 5.1, 5.2 (gamma grid)
+ADAPTIVE = ("ag0", "ag1", "ag2", "ag3")  # Figure 6.2
+METHODS = (*SWEEP_METHODS, "perceptron", *ADAPTIVE, "banditron_best_worst")
+LABELS = {
+    "exp_gradient": "Exp. gradient",
+    "banditron": "Banditron",
+    "banditron_pos": "Banditron_Pos",
+    "perceptron": "Perceptron",
+    "ag0": "Banditron_ag0",
+    "ag1": "Banditron_ag1",
+    "ag2": "Banditron_ag2",
+    "ag3": "Banditron_ag3",
+    "banditron_best": "Banditron_Best",
+    "banditron_worst": "Banditron_Worst",
+}
+# The package modules each method's job runs (Snakemake inputs: editing one reruns its jobs).
+CODE = {
+    "exp_gradient": ["online.exponential_gradient", "online.banditron"],
+    "banditron": ["online.banditron"],
+    "banditron_pos": ["online.banditron"],
+    "perceptron": ["online.perceptron"],
+    "banditron_best_worst": ["online.banditron"],
+    **{r: ["online.banditron", "online.adaptive_exploration"] for r in ADAPTIVE},
+}
+
+
+def code_modules(method: str) -> list[str]:
+    """Package modules a run job of ``method`` uses."""
+    return ["experiments.chapter5", "online.streams", "io", *CODE[method]]
+
+
+def dataset_label(meta: dict[str, Any]) -> str:
+    """``MNIST (10,000 test images)``, ``Isolet [synthetic stand-in]``: the name outputs show."""
+    name = meta["dataset"]
+    label = DATASET_NAMES.get(name, name)
+    stats = meta.get("stats", {})
+    if name == "mnist" and stats.get("split") == "test":
+        label += f" ({stats.get('rows', 0):,} test images)"
+    if meta["provenance"]["kind"] == "synthetic":
+        label += " [synthetic stand-in]"
+    return label
+
+
+def load_stream(npz: Path | str) -> tuple[np.ndarray, np.ndarray, int]:
+    """X (float64), y (int) and the number of classes of a classification data set."""
+    import numpy as np
+
+    with np.load(npz) as z:
+        if not {"X", "y"} <= set(z.files):
+            raise BoostrankError(f"{npz}: not a classification data set (needs X and y)")
+        X = z["X"].astype(np.float64)
+        y = z["y"].astype(np.intp)
+        n_classes = len(z["classes"]) if "classes" in z.files else int(y.max()) + 1
+    if y.min() < 0 or y.max() >= n_classes:
+        raise BoostrankError(f"{npz}: labels must be 0..K-1")
+    return X, y, n_classes
+
+
+def best_worst_gammas(sweep_csv: Path | str) -> tuple[float, float]:
+    """The gamma values with the lowest and highest mean final error in a sweep CSV."""
+    import pandas as pd
+
+    sweep = pd.read_csv(sweep_csv)
+    final = sweep[sweep["trial"] == sweep["trials"]]
+    by_gamma = final.groupby("gamma")["error"].mean()
+    return float(by_gamma.idxmin()), float(by_gamma.idxmax())
+
+
+def make_learner(
+    method: str,
+    d: int,
+    K: int,
+    seeds: np.ndarray,
+    gamma: np.ndarray | None,
+    n_trials: int,
+    options: dict[str, Any],
+) -> Any:
+    """The vectorised learner of one method (gamma: (R,) fixed values, None for the rest)."""
+    if method == "perceptron":
+        from boostrank.online.perceptron import Perceptron
+
+        return Perceptron(d, K, seeds)
+    if method in ("banditron", "banditron_pos", "banditron_best_worst"):
+        from boostrank.online.banditron import Banditron
+
+        return Banditron(
+            d,
+            K,
+            seeds,
+            gamma=gamma,
+            positive=method == "banditron_pos",
+            importance=options["importance"],
+        )
+    if method == "exp_gradient":
+        from boostrank.online.exponential_gradient import ExponentialGradient
+
+        return ExponentialGradient(
+            d,
+            K,
+            seeds,
+            gamma=gamma,
+            n_trials=n_trials,
+            eta_factor=options["eta_factor"],
+            importance=options["importance"],
+        )
+    if method in ADAPTIVE:
+        from boostrank.online.adaptive_exploration import AdaptiveGamma
+        from boostrank.online.banditron import Banditron
+
+        rule = AdaptiveGamma(method, options["lam1"], options["lam2"])
+        return Banditron(d, K, seeds, gamma=rule, importance=options["importance"])
+    raise BoostrankError(f"unknown method '{method}'; known: {METHODS}")
+
+
+def run_method(
+    figure: str,
+    dataset: str,
+    method: str,
+    npz: Path | str,
+    meta_path: Path | str,
+    runs: int,
+    seed: int,
+    out: Path | str,
+    gammas: Sequence[float] = (),
+    sweep: Path | str | None = None,
+    n_points: int = 100,
+    max_trials: int | None = None,
+    scaling: str = "global",
+    options: dict[str, Any] | None = None,
+) -> pd.DataFrame:
+    """One job: ``runs`` runs of ``method`` on ``dataset`` (for each gamma of ``gammas``, or of
+    the best and worst gamma of ``sweep``), all vectorised in one learner; writes the mean and
+    sd over runs of the cumulative error rate at ~``n_points`` checkpoints."""
+    import numpy as np
+    import pandas as pd
+
+    from boostrank.io import read_json, write_text
+    from boostrank.online.streams import (
+        checkpoints,
+        derive_seeds,
+        run_stream,
+        scale_inputs,
+        stream_orders,
+    )
+
+    opts = {"importance": "p_tilde", "eta_factor": 1e-5, "lam1": 0.1, "lam2": 0.1}
+    opts.update(options or {})
+    meta = read_json(meta_path)
+    X, y, K = load_stream(npz)
+    n, d = X.shape
+    X = scale_inputs(X, "linf" if method == "exp_gradient" else "l2", scaling)
+    T = n if max_trials is None else min(int(max_trials), n)
+    orders = stream_orders(n, derive_seeds(seed, ["chapter5-orders", dataset], runs), T)
+
+    labels: list[str]
+    if method in SWEEP_METHODS:
+        if not gammas:
+            raise BoostrankError(f"{method} needs a gamma grid (--gammas)")
+        grid = np.asarray(gammas, dtype=np.float64)
+        labels = [LABELS[method]] * len(grid)
+    elif method == "banditron_best_worst":
+        if sweep is None:
+            raise BoostrankError("banditron_best_worst needs the Banditron sweep CSV (--sweep)")
+        best, worst = best_worst_gammas(sweep)
+        grid = np.array([worst, best])
+        labels = [LABELS["banditron_worst"], LABELS["banditron_best"]]
+    else:
+        grid = np.array([np.nan])
+        labels = [LABELS[method]]
+    G = len(grid)
+    gamma = None if np.isnan(grid).all() else np.repeat(grid, runs)
+    seeds = derive_seeds(seed, ["chapter5-learner", figure, dataset, method], G * runs)
+    learner = make_learner(method, d, K, seeds, gamma, T, opts)
+    points = checkpoints(T, n_points)
+    started = time.perf_counter()
+    counts = run_stream(learner, X, y, np.tile(orders, (G, 1)), points)
+    seconds = time.perf_counter() - started
+    log.info(
+        "%s %s on %s: %d trials x %d runs in %.2f s: %.0f trials/s (%.0f run-trials/s)",
+        figure,
+        method,
+        dataset,
+        T,
+        G * runs,
+        seconds,
+        T / seconds,
+        T * G * runs / seconds,
+    )
+    error = (counts / points[None, :]).reshape(G, runs, len(points))
+    gamma_used = (getattr(learner, "gamma_sum_", np.full(G * runs, np.nan)) / T).reshape(G, runs)
+    rows = []
+    for g in range(G):
+        mean = error[g].mean(axis=0)
+        sd = error[g].std(axis=0, ddof=1) if runs > 1 else np.full(len(points), np.nan)
+        for i, t in enumerate(points):
+            rows.append(
+                {
+                    "figure": figure,
+                    "dataset": dataset,
+                    "dataset_label": dataset_label(meta),
+                    "method": labels[g],
+                    "method_id": method,
+                    "gamma": "" if np.isnan(grid[g]) else round(float(grid[g]), 6),
+                    "mean_gamma_t": round(float(gamma_used[g].mean()), 6)
+                    if method in ADAPTIVE
+                    else "",
+                    "runs": runs,
+                    "trial": int(t),
+                    "trials": T,
+                    "error": round(float(mean[i]), 6),
+                    "sd": round(float(sd[i]), 6),
+                    "scaling": scaling,
+                    "data_kind": meta["provenance"]["kind"],
+                    "provenance": meta["provenance_line"],
+                }
+            )
+    table = pd.DataFrame(rows)
+    write_text(out, table.to_csv(index=False))
+    return table
+
+
+# --------------------------------------------------------------------------- command line
+def _figure_module() -> Any:
+    return importlib.import_module("boostrank.experiments.chapter5_figure")
+
+
+def _floats(text: str) -> list[float]:
+    return [float(v) for v in text.split(",") if v.strip()]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``chapter5-*`` sub-commands (Figures 5.1, 5.2, 6.1, 6.2)."""
+    p = subparsers.add_parser("chapter5-run", help="chapters 5-6: R runs of one online learner")
+    p.add_argument("--figure", required=True, help="figure family the runs belong to")
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--method", required=True, choices=METHODS)
+    p.add_argument("--npz", required=True)
+    p.add_argument("--meta", required=True)
+    p.add_argument("--runs", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True, help="root seed (config 'seed')")
+    p.add_argument("--gammas", type=_floats, default=[], help="comma-separated gamma grid")
+    p.add_argument("--sweep", help="Banditron sweep CSV (banditron_best_worst)")
+    p.add_argument("--points", type=int, default=100, help="checkpoints recorded")
+    p.add_argument("--max-trials", type=int, default=None)
+    p.add_argument("--scaling", choices=("global", "row"), default="global")
+    p.add_argument("--importance", choices=("p_tilde", "p_hat"), default="p_tilde")
+    p.add_argument("--eta-factor", type=float, default=1e-5)
+    p.add_argument("--lam1", type=float, default=0.1)
+    p.add_argument("--lam2", type=float, default=0.1)
+    p.add_argument("--out", required=True)
+    p.set_defaults(
+        func=lambda a: run_method(
+            a.figure,
+            a.dataset,
+            a.method,
+            a.npz,
+            a.meta,
+            a.runs,
+            a.seed,
+            a.out,
+            gammas=a.gammas,
+            sweep=a.sweep,
+            n_points=a.points,
+            max_trials=a.max_trials,
+            scaling=a.scaling,
+            options={
+                "importance": a.importance,
+                "eta_factor": a.eta_factor,
+                "lam1": a.lam1,
+                "lam2": a.lam2,
+            },
+        )
+    )
+
+    p = subparsers.add_parser("chapter5-figure", help="Figure 5.1, 5.2, 6.1 or 6.2 and its CSVs")
+    p.add_argument("figure", choices=("thesis-fig5_1", "thesis-fig5_2", "thesis-fig6_1",
+                                      "thesis-fig6_2"))  # fmt: skip
+    p.add_argument("--inputs", nargs="+", required=True, help="the run CSVs")
+    p.add_argument("--csv", required=True)
+    p.add_argument("--summary", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.add_argument("--tolerance", type=float, default=0.01)
+    p.set_defaults(
+        func=lambda a: _figure_module().make_figure(
+            a.figure, a.inputs, a.csv, a.summary, a.figure_prefix, a.tolerance
+        )
+    )
+
+
+__all__ = [
+    "DATASETS",
+    "METHODS",
+    "best_worst_gammas",
+    "code_modules",
+    "dataset_label",
+    "load_stream",
+    "make_learner",
+    "register",
+    "run_method",
+]

@@ -1,0 +1,158 @@
+"""Figures 5.1, 5.2, 6.1, 6.2 (Valizadegan 2010, chapters 5-6): the run jobs and the figure
+job on a small made-up data set, and the claims' summary statistics."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments import chapter5, chapter5_figure
+
+
+def _dataset(tmp_path, name, kind="mirror", n=240, d=5, K=3, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(K, d)) * 3
+    y = rng.integers(0, K, n).astype(np.int32)
+    X = (centres[y] + rng.normal(size=(n, d))).astype(np.float32)
+    npz = tmp_path / f"{name}.npz"
+    np.savez(npz, X=X, y=y, classes=np.array([f"c{k}" for k in range(K)]))
+    meta = tmp_path / f"{name}.json"
+    meta.write_text(
+        json.dumps(
+            {
+                "dataset": name,
+                "provenance": {"kind": kind},
+                "provenance_line": f"{kind}: test data {name}",
+                "stats": {"rows": n, "split": "train"},
+            }
+        )
+    )
+    return npz, meta
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("ch5")
+    out = {}
+    for name, kind in (("nursery", "mirror"), ("protein", "synthetic")):
+        npz, meta = _dataset(tmp, name, kind, seed=len(name))
+        common = {"npz": npz, "meta_path": meta, "seed": 3, "n_points": 15}
+        for method in chapter5.SWEEP_METHODS:
+            out[(name, method)] = tmp / f"{name}-{method}.csv"
+            chapter5.run_method(
+                "thesis-fig5_2",
+                name,
+                method,
+                runs=2,
+                out=out[(name, method)],
+                gammas=[0.05, 0.2, 0.4],
+                **common,
+            )
+        out[(name, "perceptron")] = tmp / f"{name}-perceptron.csv"
+        chapter5.run_method(
+            "thesis-fig5_1", name, "perceptron", runs=2, out=out[(name, "perceptron")], **common
+        )
+        for method in chapter5.ADAPTIVE:
+            out[(name, method)] = tmp / f"{name}-{method}.csv"
+            chapter5.run_method(
+                "thesis-fig6_2", name, method, runs=3, out=out[(name, method)], **common
+            )
+        out[(name, "bw")] = tmp / f"{name}-bw.csv"
+        chapter5.run_method(
+            "thesis-fig6_2",
+            name,
+            "banditron_best_worst",
+            runs=3,
+            out=out[(name, "bw")],
+            sweep=out[(name, "banditron")],
+            **common,
+        )
+    return tmp, out
+
+
+def test_run_csv_has_curves_for_every_gamma_with_provenance(runs):
+    _, out = runs
+    table = pd.read_csv(out[("nursery", "banditron")])
+    assert sorted(table["gamma"].unique()) == [0.05, 0.2, 0.4]
+    assert (table.groupby("gamma")["trial"].max() == 240).all()
+    assert table["error"].between(0, 1).all()
+    assert set(table["data_kind"]) == {"mirror"} and table["provenance"].str.len().min() > 0
+    assert (table["runs"] == 2).all()
+    adaptive = pd.read_csv(out[("nursery", "ag2")])
+    assert adaptive["mean_gamma_t"].between(0, 0.5).all()
+    assert (
+        pd.read_csv(out[("protein", "ag0")])["dataset_label"]
+        .iloc[0]
+        .endswith("[synthetic stand-in]")
+    )
+
+
+def test_best_and_worst_follow_the_sweep(runs):
+    _, out = runs
+    best, worst = chapter5.best_worst_gammas(out[("nursery", "banditron")])
+    bw = pd.read_csv(out[("nursery", "bw")])
+    got = bw.groupby("method")["gamma"].first()
+    assert got["Banditron_Best"] == best and got["Banditron_Worst"] == worst
+    sweep = pd.read_csv(out[("nursery", "banditron")])
+    final = sweep[sweep["trial"] == 240].groupby("gamma")["error"].mean()
+    assert final[best] == final.min() and final[worst] == final.max()
+
+
+def test_same_seed_same_numbers(runs, tmp_path):
+    tmp, out = runs
+    again = tmp_path / "again.csv"
+    chapter5.run_method(
+        "thesis-fig5_2",
+        "nursery",
+        "exp_gradient",
+        tmp / "nursery.npz",
+        tmp / "nursery.json",
+        2,
+        3,
+        again,
+        gammas=[0.05, 0.2, 0.4],
+        n_points=15,
+    )
+    assert again.read_text() == out[("nursery", "exp_gradient")].read_text()
+
+
+def test_figures_and_summaries(runs, tmp_path):
+    _, out = runs
+    sweeps = [out[(d, m)] for d in ("nursery", "protein") for m in chapter5.SWEEP_METHODS]
+    inputs = {
+        "thesis-fig5_2": sweeps,
+        "thesis-fig6_1": [out[(d, "banditron")] for d in ("nursery", "protein")],
+        "thesis-fig5_1": sweeps + [out[(d, "perceptron")] for d in ("nursery", "protein")],
+        "thesis-fig6_2": [
+            out[(d, m)] for d in ("nursery", "protein") for m in (*chapter5.ADAPTIVE, "bw")
+        ],
+    }
+    for figure, files in inputs.items():
+        prefix = tmp_path / figure
+        tidy = chapter5_figure.make_figure(
+            figure, files, tmp_path / f"{figure}.csv", tmp_path / f"{figure}_s.csv", prefix
+        )
+        assert (tmp_path / f"{figure}.png").stat().st_size > 0
+        assert (tmp_path / f"{figure}.pdf").stat().st_size > 0
+        assert {"data_kind", "provenance"} <= set(tidy.columns)
+    s51 = pd.read_csv(tmp_path / "thesis-fig5_1_s.csv")
+    methods = set(pd.read_csv(tmp_path / "thesis-fig5_1.csv")["method"])
+    assert methods == {"Exp. gradient", "Banditron", "Banditron_Pos", "Perceptron"}
+    gap = s51[(s51["statistic"] == "full_partial_gap") & (s51["dataset"] == "nursery")]
+    assert len(gap) == 1
+    # the aggregate counts only real data: protein (synthetic here) does not vote
+    agg = s51[s51["statistic"] == "eg_faster_than_pos"].iloc[0]
+    assert agg["data_kind"] == "mirror" and "protein" in agg["note"]
+    s61 = pd.read_csv(tmp_path / "thesis-fig6_1_s.csv")
+    best = s61[s61["statistic"] == "best_gamma"].set_index("dataset")["value"]
+    assert set(best.index) == {"nursery", "protein"} and best.isin([0.05, 0.2, 0.4]).all()
+    s62 = pd.read_csv(tmp_path / "thesis-fig6_2_s.csv")
+    fractions = s62[s62["dataset"] == "all"].set_index("statistic")["value"]
+    assert fractions.drop(["example_ag0_ag2_count", "example_ag23_best_count"]).between(0, 1).all()
+
+
+def test_unknown_method_and_missing_grid():
+    with pytest.raises(BoostrankError):
+        chapter5.make_learner("banditron_x", 3, 2, np.array([1]), None, 10, {})

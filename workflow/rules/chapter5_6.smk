@@ -1,0 +1,172 @@
+# Dissertation chapters 5 and 6 (Valizadegan 2010, sections 5.4 and 6.4): online multi-class
+# learning with bandit feedback on the seven classification data sets of Table 1.1.
+# One job per (figure family, data set, method), each running all its runs (and, for the gamma
+# sweep, the whole gamma grid) vectorised in one learner:
+#   thesis-fig5_2 sweep: exp. gradient, Banditron, Banditron_Pos over the gamma grid (10 runs);
+#   thesis-fig5_1: the Perceptron (full feedback; the bandit curves come from the sweep);
+#   thesis-fig6_2: ag0..ag3 and Banditron_Best/Worst (the sweep's best and worst gamma; 50 runs).
+# Figures 5.1, 5.2 and 6.1 are drawn from the sweep ("extracted from Figure 5.2", section 6.1).
+from boostrank.experiments import chapter5 as CH5_MODULE
+
+CH5 = config["chapter5"]
+CH5_RUNS = "results/chapter5_6"
+CH5_FIGURES = ("thesis-fig5_1", "thesis-fig5_2", "thesis-fig6_1", "thesis-fig6_2")
+
+
+def ch5_options(runs):
+    """The shared command-line options of a run job (its config, spelt out)."""
+    opts = (
+        f" --runs {runs} --seed {config['seed']} --points {CH5['checkpoints']}"
+        f" --scaling {CH5['scaling']} --importance {CH5['importance']}"
+        f" --eta-factor {CH5['eta_factor']} --lam1 {CH5['omega_lambda'][0]}"
+        f" --lam2 {CH5['omega_lambda'][1]}"
+    )
+    if CH5.get("max_trials"):
+        opts += f" --max-trials {CH5['max_trials']}"
+    return opts
+
+
+def ch5_data(wildcards):
+    return {
+        "npz": f"data/processed/{wildcards.dataset}.npz",
+        "meta": processed_meta(wildcards.dataset),
+    }
+
+
+def ch5_code(wildcards):
+    return code(*CH5_MODULE.code_modules(wildcards.method))
+
+
+rule chapter5_sweep:
+    input:
+        unpack(ch5_data),
+        code=ch5_code,
+    output:
+        f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
+    wildcard_constraints:
+        dataset="|".join(CH5["datasets"]),
+        method="|".join(CH5_MODULE.SWEEP_METHODS),
+    params:
+        opts=lambda w: ch5_options(CH5["runs"]),
+        gammas=",".join(str(g) for g in CH5["gammas"]),
+    threads: 1
+    log:
+        "logs/thesis-fig5_2/{dataset}/{method}.log",
+    benchmark:
+        "benchmarks/thesis-fig5_2/{dataset}/{method}.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter5-run --figure thesis-fig5_2 --dataset {wildcards.dataset}"
+        " --method {wildcards.method} --npz {input.npz} --meta {input.meta}"
+        " --gammas {params.gammas}{params.opts} --out {output} 2> {log}"
+
+
+rule chapter5_perceptron:
+    input:
+        unpack(ch5_data),
+        code=code(*CH5_MODULE.code_modules("perceptron")),
+    output:
+        f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv",
+    wildcard_constraints:
+        dataset="|".join(CH5["datasets"]),
+    params:
+        opts=lambda w: ch5_options(CH5["runs"]),
+    threads: 1
+    log:
+        "logs/thesis-fig5_1/{dataset}/perceptron.log",
+    benchmark:
+        "benchmarks/thesis-fig5_1/{dataset}/perceptron.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter5-run --figure thesis-fig5_1 --dataset {wildcards.dataset}"
+        " --method perceptron --npz {input.npz} --meta {input.meta}{params.opts}"
+        " --out {output} 2> {log}"
+
+
+rule chapter6_adaptive:
+    input:
+        unpack(ch5_data),
+        code=ch5_code,
+    output:
+        f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
+    wildcard_constraints:
+        dataset="|".join(CH5["datasets"]),
+        method="|".join(CH5_MODULE.ADAPTIVE),
+    params:
+        opts=lambda w: ch5_options(CH5["runs_adaptive"]),
+    threads: 1
+    log:
+        "logs/thesis-fig6_2/{dataset}/{method}.log",
+    benchmark:
+        "benchmarks/thesis-fig6_2/{dataset}/{method}.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
+        " --method {wildcards.method} --npz {input.npz} --meta {input.meta}{params.opts}"
+        " --out {output} 2> {log}"
+
+
+rule chapter6_best_worst:
+    input:
+        unpack(ch5_data),
+        sweep=f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/banditron.csv",
+        code=code(*CH5_MODULE.code_modules("banditron_best_worst")),
+    output:
+        f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/banditron_best_worst.csv",
+    wildcard_constraints:
+        dataset="|".join(CH5["datasets"]),
+    params:
+        opts=lambda w: ch5_options(CH5["runs_adaptive"]),
+    threads: 1
+    log:
+        "logs/thesis-fig6_2/{dataset}/banditron_best_worst.log",
+    benchmark:
+        "benchmarks/thesis-fig6_2/{dataset}/banditron_best_worst.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
+        " --method banditron_best_worst --npz {input.npz} --meta {input.meta}"
+        " --sweep {input.sweep}{params.opts} --out {output} 2> {log}"
+
+
+def ch5_figure_inputs(wildcards):
+    sweep = lambda methods: expand(  # noqa: E731
+        f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
+        dataset=CH5["datasets"],
+        method=methods,
+    )
+    if wildcards.figure == "thesis-fig5_2":
+        return sweep(CH5_MODULE.SWEEP_METHODS)
+    if wildcards.figure == "thesis-fig6_1":
+        return sweep(["banditron"])
+    if wildcards.figure == "thesis-fig5_1":
+        return sweep(CH5_MODULE.SWEEP_METHODS) + expand(
+            f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv", dataset=CH5["datasets"]
+        )
+    return expand(
+        f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
+        dataset=CH5["datasets"],
+        method=[*CH5_MODULE.ADAPTIVE, "banditron_best_worst"],
+    )
+
+
+rule chapter5_figure:
+    input:
+        runs=ch5_figure_inputs,
+        code=code("experiments.chapter5", "experiments.chapter5_figure", "plots", "io"),
+    output:
+        csv="results/{figure}.csv",
+        summary="results/{figure}_summary.csv",
+        figure=multiext("figures/{figure}", ".png", ".pdf"),
+    wildcard_constraints:
+        figure="|".join(CH5_FIGURES),
+    params:
+        tolerance=CH5["match_tolerance"],
+    log:
+        "logs/{figure}/figure.log",
+    benchmark:
+        "benchmarks/{figure}/figure.tsv"
+    shell:
+        "{PY} chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
+        " --summary {output.summary} --figure-prefix figures/{wildcards.figure}"
+        " --tolerance {params.tolerance} 2> {log}"
