@@ -349,3 +349,20 @@ def test_combination_weight_edge_cases():
     assert np.isnan(nb.combination_weight(0.0, 0.0))
     assert nb.combination_weight(0.0, 1.0) == -np.inf
     assert nb.combination_weight(1.0, 2.0) < 0
+
+
+def test_skip_draws_again_where_stop_ends_and_keeps_the_objective_falling():
+    """Reading 10: on noisy labels some sampled stump gets alpha <= 0; "stop" ends there,
+    "skip" drops the round and goes on, and every kept alpha is positive with Mbar falling."""
+    X, y, qid = _letor_like(n_queries=8, noise=6.0, seed=3)
+    stop = NDCGBoost(n_iterations=60, sample_size=20, random_state=1).fit(X, y, qid)
+    skip = NDCGBoost(
+        n_iterations=60, sample_size=20, random_state=1, on_nonpositive_alpha="skip"
+    ).fit(X, y, qid)
+    assert stop.stop_reason_ == "alpha <= 0"
+    assert skip.stop_reason_ == "n_iterations" and skip.n_skipped_ > 0
+    assert skip.n_iterations_ > stop.n_iterations_
+    assert (skip.alphas_ > 0).all()
+    assert (np.diff(skip.objective_) <= 1e-12).all()
+    with pytest.raises(BoostrankError, match="on_nonpositive_alpha"):
+        NDCGBoost(on_nonpositive_alpha="continue").fit(X, y, qid)

@@ -29,7 +29,13 @@ class Figure:
 
     @property
     def table_csv(self) -> str | None:
-        """The CSV shown in the report, for tables."""
+        """The CSV shown in the report: a table's first CSV; a figure's numbers as a table
+        (its output under ``figures/tables/``), if it writes one."""
+        if self.kind != "table":
+            return next(
+                (o for o in self.outputs if o.startswith("figures/tables/") and o.endswith(".csv")),
+                None,
+            )
         return next((o for o in self.outputs if o.endswith(".csv")), None)
 
 

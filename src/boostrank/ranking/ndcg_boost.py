@@ -81,6 +81,13 @@ each choice below was derived from the dissertation's own proofs and checked num
    index and then the lowest threshold wins (scikit-learn breaks such ties by a random
    feature order). f = 1 where the stump predicts +1.
 9. **No validation set**, 100 iterations (section 3.4.1); ``validation`` is accepted and ignored.
+10. **alpha <= 0.** Algorithm 5 stops there (``on_nonpositive_alpha="stop"``, the default). The
+   stump is trained on a random sample, so alpha <= 0 says that one draw produced a weak
+   learner no better than chance on the whole training set (chapter 3's Remark), not that
+   no stump could help; ``"skip"`` drops that round (counted in ``n_skipped_``) and draws a
+   new sample. On OHSUMED (five folds, config seed) "stop" ended 4 of 5 folds after 42-63
+   iterations; over config seeds 1-4 the mean test NDCG@3 was 0.465-0.492 either way (seed
+   spread ~0.012), so the choice moves the result less than the sampling does.
 
 Computation (vectorised per query; the Python loops run over queries and tiles, never pairs).
 Every pair term needs only ``P_ij = exp(s_i - s_j)``: ``S = 1/(1 + P)`` is the logistic term of
@@ -475,7 +482,7 @@ class NDCGBoost:
     documents). Keyword options (module docstring): ``block``, the largest tile side of a
     query's pair matrix (``None``: whole queries at once); ``dtype`` of the pair terms;
     ``max_alpha`` (reading 6); ``refresh``, iterations between full recomputations of the
-    pair sums (``None``: never).
+    pair sums (``None``: never); ``on_nonpositive_alpha``, ``"stop"`` or ``"skip"`` (reading 10).
 
     Attributes after ``fit``: ``alphas_`` (Eq. 3.15 of each kept stump), ``stumps_``
     (:class:`Stump`) and the same as arrays ``features_``, ``thresholds_``, ``leaf_values_``
@@ -494,6 +501,7 @@ class NDCGBoost:
         dtype: Dtype = "float32",
         max_alpha: float = 10.0,
         refresh: int | None = 25,
+        on_nonpositive_alpha: Literal["stop", "skip"] = "stop",
     ) -> None:
         self.n_iterations = n_iterations
         self.sample_size = sample_size
@@ -502,6 +510,7 @@ class NDCGBoost:
         self.dtype = dtype
         self.max_alpha = max_alpha
         self.refresh = refresh
+        self.on_nonpositive_alpha = on_nonpositive_alpha
 
     def fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, *, validation: Any = None
@@ -518,6 +527,10 @@ class NDCGBoost:
         size = max(20, n // 5) if self.sample_size is None else int(self.sample_size)
         if size < 1:
             raise BoostrankError(f"sample_size must be >= 1, got {self.sample_size}")
+        if self.on_nonpositive_alpha not in ("stop", "skip"):
+            raise BoostrankError(
+                f"on_nonpositive_alpha must be 'stop' or 'skip', not {self.on_nonpositive_alpha!r}"
+            )
         rng = np.random.default_rng(self.random_state)
         pairs = _Pairs(y, qid, self.block, self.dtype)
         Xs = X[pairs.order]
@@ -548,7 +561,10 @@ class NDCGBoost:
                 self.n_skipped_ += 1
                 continue
             if alpha <= 0.0:
-                self.stop_reason_ = "alpha <= 0"
+                if self.on_nonpositive_alpha == "skip":  # reading 10: draw a new sample
+                    self.n_skipped_ += 1
+                    continue
+                self.stop_reason_ = "alpha <= 0"  # Algorithm 5 as printed
                 break
             s += alpha * f  # step 9, Eq. 3.12
             stumps.append(stump)

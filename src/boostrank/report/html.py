@@ -104,7 +104,7 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir:
     if figure.image and (root / figure.image).exists():
         data = base64.b64encode((root / figure.image).read_bytes()).decode()
         out.append(f"<img alt='{figure.id}' src='data:image/png;base64,{data}'>")
-    if figure.kind == "table" and figure.table_csv and (root / figure.table_csv).exists():
+    if figure.table_csv and (root / figure.table_csv).exists():
         table = pd.read_csv(root / figure.table_csv, dtype=str, keep_default_na=False)
         shown = table
         if "fold" in table and (table["fold"] == "mean").any():  # per-fold rows stay in the CSV
@@ -113,7 +113,14 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir:
                 f"<p class='meta'>Means over folds; per-fold rows: "
                 f"<code>{html.escape(figure.table_csv)}</code>.</p>"
             )
-        out.append(_table_html(_for_people(shown)))
+        if figure.kind == "table":
+            out.append(_table_html(_for_people(shown)))
+        else:  # the figure's numbers, folded away below the picture
+            out.append(
+                "<details><summary>The figure's numbers as a table</summary>"
+                + _table_html(_for_people(shown))
+                + "</details>"
+            )
         if "provenance" in table:
             out.append(_provenance_list(table))
     mine = claims[claims["figure"] == figure.id]
