@@ -133,6 +133,7 @@ PLUGINS = (
     "boostrank.preprocess.letor_features",
     "boostrank.experiments.docan_reuters",
     "boostrank.experiments.docan_ranking",
+    "boostrank.experiments.chapter2",
     "boostrank.experiments.chapter3",
     "boostrank.experiments.chapter5",
 )
@@ -141,6 +142,7 @@ PLUGINS = (
 # hundreds of times (e.g. Figure 3.1's 280 training jobs) skips the other plugins' imports.
 # Any other command (and --help) loads every plugin.
 PLUGIN_PREFIXES = {
+    "chapter2-": "boostrank.experiments.chapter2",
     "chapter3-": "boostrank.experiments.chapter3",
     "chapter5-": "boostrank.experiments.chapter5",
 }

@@ -1,0 +1,472 @@
+"""MCSSB: multi-class semi-supervised boosting, with its Uniform and Absolute variants.
+
+H. Valizadegan, *Boosting and Online Learning for Classification and Ranking*, PhD dissertation,
+Michigan State University 2010, chapter 2 (Eqs. 2.1-2.21, Lemmas 1-2, Theorems 1-4,
+Algorithm 3; proofs in appendix A.1-A.3); published as Valizadegan, Jin and Jain,
+"Semi-supervised Boosting for Multi-Class Classification", ECML PKDD 2008.
+
+The algorithm, as implemented (rows i, j = 1..N, the first N_l labelled with one-hot y_i; H the
+N x m scores; all quantities are matrix expressions, O(N^2 m) per iteration through BLAS)::
+
+    B      = softmax(H)                    b_i^k, rows sum to 1                        (2.1)
+    Z^u    = B B^T                         Z^u_ij = b_i . b_j                          (2.1)
+    P      = 1 / B                         so 1 / Z^l_ij = P_j^{c_i}                   (2.5)
+    M      = S Y                           M_i^c = sum_{j labelled, c_j = c} S_ij
+    F      = sum_ij S_ij / Z^u_ij + C sum_{i,c} M_i^c P_i^c     = F_u + C F_l   (2.4, 2.6, 2.7)
+    r      = (S / Z^u) 1,   QB = (S / Z^u^2) B
+    alpha_i^k = b_i^k (r_i - QB_i^k)                                                 (2.12)
+    beta_i^k  = 1/2 [ b_i^k sum_c M_i^c P_i^c - M_i^k P_i^k ]                         (2.12)
+    g      = alpha + C beta                (rows sum to 0)
+    k*_i   = argmin_k g_i^k,  w_i = -g_i^{k*} >= 0                            (2.13, Alg. 3)
+    draw s = max(20, N/5) rows with probability w_i / sum w; fit the tree on (x_i, k*_i)
+    h      = one-hot predictions of the tree on every row
+    A_u = sum_i r_i (h_i . b_i)          A_l = 1/2 sum_i (sum_c M_i^c P_i^c)(h_i . b_i)  (2.15-16)
+    B_u = sum_i h_i . (b_i * QB_i)       B_l = 1/2 sum_i h_i . (M_i * P_i)              (2.17-18)
+    a      = 1/4 log((B_u + C B_l) / (A_u + C A_l)); stop when a <= 0                  (2.19)
+    H     <- H + a h
+
+``tau_ij^k / Z_ij = b_i^k b_j^k / Z_ij^2`` and ``phi`` (Eq. 2.10) with one-hot y give the
+closed forms of alpha and beta above; no N x N x m tensor is formed. The N x N work (Z, S/Z,
+S/Z^2, the row sums and (S/Z^2) B) runs over blocks of rows (``block``), so the intermediate
+blocks stay in cache and S is read once per iteration.
+
+Similarity (section 2.4.1): ``gaussian``, S_ij = exp(-d_ij^2 / sigma^2) with Euclidean d and
+sigma = 0.15 (d_max - d_min) over pairs i != j (``kernel_width``; the form follows the
+SemiBoost paper the text cites as [70]); ``uniform``, S_ij = 1 for all i, j (MCSSB-Uniform);
+``absolute``, S = I (MCSSB-Absolute, O(N m) per iteration).
+
+Readings of what the text leaves open (each configurable):
+
+1. **Diagonal of S.** Section 2.3.1 sets S_ii = 0 "for the convenience of discussion"; section
+   2.4.1 defines MCSSB-Uniform with S_ij = 1 for all i, j and MCSSB-Absolute by S_ii = 1 (with
+   S_ii = 0 it would be the zero matrix). So the Gaussian MCSSB zeroes its diagonal
+   (``zero_diagonal=True``) and the two variants keep theirs. With S = I, F_l is
+   sum_{i labelled} sum_k exp(H_i^k - H_i^{y_i}), the multi-class exponential loss: MCSSB with
+   C -> infinity and no unlabelled rows is a supervised multi-class booster.
+2. **Which rows the weak learner sees.** Step 4 of Algorithm 3 computes alpha and beta "for
+   every example" and Theorem 2 chooses h_i for every i; step 5 names the unlabelled ones.
+   ``labelled_targets="argmin"`` (default) treats every row alike (a labelled row gets k*_i,
+   which with the default C = 10^4 is nearly always its own label); ``"own"`` gives labelled
+   rows their own label with weight max(0, -g_i^{y_i}); ``"exclude"`` samples unlabelled rows
+   only (Algorithm 3's input "s sampled from the N - N_l unlabelled examples"). The objective,
+   alpha and the stopping rule always use every row.
+3. **The weight.** Step 5 writes w_i = alpha_i^{k*} + C beta_i^{k*}, which is <= 0 (k* is the
+   argmin and the row sums to 0); the text then says w_i = max_k(alpha_i^k + C beta_i^k) >= 0.
+   ``weight="gain"`` (default) uses -min_k g_i^k, the decrease of the Theorem 1 bound that
+   row i contributes when the tree predicts k*_i (for m = 2 it equals the text's max);
+   ``weight="max"`` uses the text's max_k g_i^k.
+4. **Signs in Lemma 2.** Eqs. 2.14-2.19 are used as printed; they are a valid bound (checked
+   against the exact objective in the tests), and Eq. 2.19 is its exact minimiser. Remark II's
+   epsilon has "C(A_l + B_u)", a typo for C(A_l + B_l); it is not used.
+5. **Guards.** The first iteration starts from H = 0 (Algorithm 3 step 2). If A_u + C A_l is 0
+   the bound falls without limit and alpha is capped at ``max_alpha``; all-zero weights stop.
+   F_u sums over all pairs as Eq. 2.4 writes it (``unlabelled_pairs_only=True``: over the
+   unlabelled sub-matrix, the footnote's alternative).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from boostrank.boosting.base import (
+    WeakTree,
+    check_semi_supervised,
+    fit_sample,
+    one_hot,
+    resample,
+    sample_size,
+)
+from boostrank.errors import BoostrankError
+
+SIMILARITIES = ("gaussian", "uniform", "absolute")
+
+
+# --------------------------------------------------------------------------- similarity
+def squared_distances(X: np.ndarray, block: int = 1024) -> np.ndarray:
+    """Squared Euclidean distances of the rows of X (float64, BLAS, clipped at 0)."""
+    X = np.asarray(X, dtype=np.float64)
+    norms = np.einsum("ij,ij->i", X, X)
+    out = np.empty((len(X), len(X)))
+    for start in range(0, len(X), block):
+        rows = slice(start, start + block)
+        out[rows] = norms[rows, None] + norms[None, :] - 2.0 * (X[rows] @ X.T)
+    np.maximum(out, 0.0, out=out)
+    np.fill_diagonal(out, 0.0)
+    return out
+
+
+def gaussian_similarity(
+    X: np.ndarray,
+    width: float = 0.15,
+    zero_diagonal: bool = True,
+    dtype: Any = np.float64,
+) -> tuple[np.ndarray, float]:
+    """S_ij = exp(-d_ij^2 / sigma^2), sigma = width (d_max - d_min) over pairs i != j
+    (section 2.4.1). Returns S and sigma."""
+    d2 = squared_distances(X)
+    n = len(d2)
+    if n < 2:
+        raise BoostrankError("a similarity needs at least two rows")
+    np.fill_diagonal(d2, np.inf)
+    d_min = float(np.sqrt(d2.min()))
+    np.fill_diagonal(d2, 0.0)
+    sigma = float(width * (np.sqrt(d2.max()) - d_min))
+    if sigma <= 0:
+        raise BoostrankError("all rows are equally far apart: the kernel width is 0")
+    d2 *= -1.0 / sigma**2
+    S = d2.astype(dtype, copy=False)
+    np.exp(S, out=S)
+    if zero_diagonal:
+        np.fill_diagonal(S, 0.0)
+    return S, sigma
+
+
+@dataclass
+class Similarity:
+    """S in one of three forms: a dense matrix, all ones (Uniform) or the identity
+    (Absolute); the latter two are never stored."""
+
+    kind: str  # "dense" | "ones" | "identity"
+    n: int
+    matrix: np.ndarray | None = None
+    block: int | None = None
+    dtype: Any = np.float64
+
+    @classmethod
+    def make(
+        cls,
+        kind: str,
+        X: np.ndarray | None = None,
+        *,
+        n: int | None = None,
+        width: float = 0.15,
+        zero_diagonal: bool = True,
+        matrix: np.ndarray | None = None,
+        dtype: Any = np.float64,
+        block: int | None = None,
+    ) -> Similarity:
+        """``kind`` gaussian (from X, or ``matrix`` if given), uniform or absolute."""
+        if kind == "gaussian":
+            if matrix is None:
+                if X is None:
+                    raise BoostrankError("the Gaussian similarity needs X or a matrix")
+                matrix, _ = gaussian_similarity(X, width, zero_diagonal, dtype)
+            matrix = np.asarray(matrix, dtype=dtype)
+            return cls("dense", len(matrix), matrix, block, dtype)
+        size = n if n is not None else (len(X) if X is not None else None)
+        if size is None:
+            raise BoostrankError("give n or X")
+        if kind == "uniform":
+            return cls("ones", size, None, block, dtype)
+        if kind == "absolute":
+            return cls("identity", size, None, block, dtype)
+        raise BoostrankError(f"similarity must be one of {SIMILARITIES}, got {kind!r}")
+
+    def restricted(self, keep: np.ndarray) -> Similarity:
+        """S with the rows and columns outside ``keep`` (bool) zeroed (F_u over a sub-matrix)."""
+        if self.kind == "dense":
+            m = self.matrix * keep[:, None] * keep[None, :]
+        elif self.kind == "ones":
+            m = np.outer(keep, keep).astype(self.dtype)
+        else:
+            m = np.diag(keep.astype(self.dtype))
+        return Similarity("dense", self.n, m, self.block, self.dtype)
+
+    def dense(self) -> np.ndarray:
+        """The full matrix (for tests and small problems)."""
+        if self.kind == "dense":
+            return np.asarray(self.matrix, dtype=np.float64)
+        if self.kind == "ones":
+            return np.ones((self.n, self.n))
+        return np.eye(self.n)
+
+    def labelled_mass(self, Y: np.ndarray, labelled: np.ndarray) -> np.ndarray:
+        """M = S Y with Y the one-hot labels of the labelled rows (zero rows elsewhere):
+        M_i^c = sum over labelled j of class c of S_ij."""
+        Yl = Y[labelled]
+        if self.kind == "dense":
+            return np.asarray(self.matrix[:, labelled] @ Yl, dtype=np.float64)
+        if self.kind == "ones":
+            return np.broadcast_to(Yl.sum(axis=0), (self.n, Y.shape[1])).copy()
+        out = np.zeros_like(Y, dtype=np.float64)
+        out[labelled] = Yl
+        return out
+
+    def pair_terms(self, B: np.ndarray, need_qb: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """r_i = sum_j S_ij / Z_ij and QB = (S / Z^2) B with Z = B B^T (QB zeros if not
+        needed), computed over blocks of rows."""
+        n, m = B.shape
+        if self.kind == "identity":
+            z = np.einsum("ik,ik->i", B, B)
+            return 1.0 / z, B / (z * z)[:, None]
+        n, m = B.shape
+        fast = np.dtype(self.dtype) != np.float64
+        B64 = np.asarray(B, dtype=np.float64)
+        Bd = B64.astype(self.dtype) if fast else B64
+        # float32 keeps S / Z^2 finite while Z >= tiny^(1/3) (about 2e-13, a log-odds of
+        # about 29); a block with a smaller Z is computed in float64 instead.
+        floor = float(np.finfo(np.float32).tiny) ** (1 / 3)
+        # Z_ij >= b_i^{k_j} b_j^{k_j} >= min(B) / m (k_j = argmax b_j): then no block needs a check.
+        check = fast and float(B64.min()) / m < floor
+        r = np.empty(n)
+        qb = np.zeros((n, m)) if need_qb else np.zeros((0, m))
+        block = self.block or max(16, min(512, (1 << 18) // max(n, 1)))
+        for start in range(0, n, block):
+            rows = slice(start, min(start + block, n))
+            z = Bd[rows] @ Bd.T
+            if check and z.min() < floor:
+                r[rows], q = self._ratios(rows, B64[rows] @ B64.T, need_qb, B64)
+            else:
+                r[rows], q = self._ratios(rows, z, need_qb, Bd)
+            if need_qb:
+                qb[rows] = q
+        return r, qb
+
+    def _ratios(
+        self, rows: slice, z: np.ndarray, need_qb: bool, Bd: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Row sums of S/Z and (S/Z^2) B for one block of rows (Z given)."""
+        if self.kind == "dense":
+            ratio = np.divide(self.matrix[rows], z, dtype=z.dtype)
+        else:
+            ratio = np.reciprocal(z)
+        if not need_qb:
+            return ratio @ np.ones(len(Bd), dtype=z.dtype), None
+        ratio /= z
+        qb = ratio @ Bd
+        # r_i = sum_j S_ij / Z_ij = sum_k b_i^k [(S / Z^2) B]_i^k, since b_i . b_j = Z_ij.
+        return np.einsum("ik,ik->i", Bd[rows], qb, dtype=np.float64), qb
+
+
+# --------------------------------------------------------------------------- the terms
+def softmax_and_inverse(H: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """B = softmax(H) row-wise (Eq. 2.1) and P = 1 / B, both computed stably."""
+    shifted = H - H.max(axis=1, keepdims=True)
+    e = np.exp(shifted)
+    total = e.sum(axis=1, keepdims=True)
+    B = e / total
+    P = np.exp(np.log(total) - shifted)
+    return B, P
+
+
+def objective_terms(H: np.ndarray, sim: Similarity, M: np.ndarray) -> tuple[float, float]:
+    """(F_u, F_l) of Eqs. 2.4 and 2.6 at scores H; F = F_u + C F_l (Eq. 2.7)."""
+    B, P = softmax_and_inverse(H)
+    r, _ = sim.pair_terms(B, need_qb=False)
+    return float(r.sum()), float((M * P).sum())
+
+
+def gradient_terms(
+    B: np.ndarray, P: np.ndarray, r: np.ndarray, qb: np.ndarray, M: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """alpha_i^k and beta_i^k of Eq. 2.12 (N x m each)."""
+    alpha = B * (r[:, None] - qb)
+    mp = (M * P).sum(axis=1)
+    beta = 0.5 * (B * mp[:, None] - M * P)
+    return alpha, beta
+
+
+def bound_terms(
+    h: np.ndarray, B: np.ndarray, P: np.ndarray, r: np.ndarray, qb: np.ndarray, M: np.ndarray
+) -> tuple[float, float, float, float]:
+    """(A_u, A_l, B_u, B_l) of Lemma 2 (Eqs. 2.15-2.18) for the one-hot predictions h."""
+    hb = (h * B).sum(axis=1)
+    mp = (M * P).sum(axis=1)
+    a_u = float(r @ hb)
+    a_l = 0.5 * float(mp @ hb)
+    b_u = float((h * B * qb).sum())
+    b_l = 0.5 * float((h * M * P).sum())
+    return a_u, a_l, b_u, b_l
+
+
+def lemma2_bound(alpha: float, terms: tuple[float, float, float, float], C: float) -> float:
+    """Right-hand side of Eq. 2.14: an upper bound on F(H + alpha h) - F(H)."""
+    a_u, a_l, b_u, b_l = terms
+    return (np.exp(2 * alpha) - 1) * (a_u + C * a_l) + (np.exp(-2 * alpha) - 1) * (b_u + C * b_l)
+
+
+def optimal_alpha(
+    terms: tuple[float, float, float, float], C: float, max_alpha: float = 10.0
+) -> float:
+    """Theorem 3 (Eq. 2.19): alpha = 1/4 log((B_u + C B_l) / (A_u + C A_l)), capped."""
+    a_u, a_l, b_u, b_l = terms
+    a, b = a_u + C * a_l, b_u + C * b_l
+    if b <= 0:
+        return -np.inf
+    if a <= 0:
+        return max_alpha
+    return float(min(0.25 * np.log(b / a), max_alpha))
+
+
+# --------------------------------------------------------------------------- estimator
+class MCSSB:
+    """Multi-class semi-supervised boosting (Algorithm 3) over decision trees.
+
+    ``similarity``: gaussian (MCSSB), uniform (MCSSB-Uniform) or absolute (MCSSB-Absolute).
+    Defaults follow section 2.4.1: T = 50 iterations, C = 10^4, kernel width 0.15 of the
+    distance range, trees of depth 2, s = max(20, N/5) sampled rows per iteration.
+    """
+
+    def __init__(
+        self,
+        n_iterations: int = 50,
+        C: float = 1e4,
+        similarity: str = "gaussian",
+        kernel_width: float = 0.15,
+        zero_diagonal: bool = True,
+        depth: int | None = 2,
+        sample_min: int = 20,
+        sample_fraction: float = 0.2,
+        labelled_targets: str = "argmin",
+        weight: str = "gain",
+        unlabelled_pairs_only: bool = False,
+        max_alpha: float = 10.0,
+        dtype: str = "float64",
+        block: int | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.n_iterations = n_iterations
+        self.C = C
+        self.similarity = similarity
+        self.kernel_width = kernel_width
+        self.zero_diagonal = zero_diagonal
+        self.depth = depth
+        self.sample_min = sample_min
+        self.sample_fraction = sample_fraction
+        self.labelled_targets = labelled_targets
+        self.weight = weight
+        self.unlabelled_pairs_only = unlabelled_pairs_only
+        self.max_alpha = max_alpha
+        self.dtype = dtype
+        self.block = block
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        if self.similarity not in SIMILARITIES:
+            raise BoostrankError(f"similarity must be one of {SIMILARITIES}")
+        if self.labelled_targets not in ("argmin", "own", "exclude"):
+            raise BoostrankError("labelled_targets must be argmin, own or exclude")
+        if self.weight not in ("gain", "max"):
+            raise BoostrankError("weight must be gain or max")
+        if self.dtype not in ("float32", "float64"):
+            raise BoostrankError("dtype must be float32 or float64")
+        if self.C < 0 or self.n_iterations < 1:
+            raise BoostrankError("need C >= 0 and n_iterations >= 1")
+
+    def make_similarity(self, X: np.ndarray, matrix: np.ndarray | None = None) -> Similarity:
+        """This model's S for the training rows X (``matrix``: a precomputed Gaussian S)."""
+        return Similarity.make(
+            self.similarity,
+            X,
+            width=self.kernel_width,
+            zero_diagonal=self.zero_diagonal,
+            matrix=matrix,
+            dtype=np.dtype(self.dtype),
+            block=self.block,
+        )
+
+    def fit(
+        self,
+        X: Any,
+        y: Any,
+        n_classes: int | None = None,
+        similarity: Similarity | None = None,
+    ) -> MCSSB:
+        """Fit on all rows; ``y = -1`` marks unlabelled rows. ``similarity`` may pass a
+        precomputed :class:`Similarity` over the same rows (the experiments share one)."""
+        self._check_params()
+        X, y, m = check_semi_supervised(X, y, n_classes)
+        n = len(X)
+        labelled = y >= 0
+        rng = np.random.default_rng(self.random_state)
+        sim = similarity if similarity is not None else self.make_similarity(X)
+        if sim.n != n:
+            raise BoostrankError(f"the similarity covers {sim.n} rows, X has {n}")
+        Y = np.zeros((n, m))
+        Y[labelled] = one_hot(y[labelled], m)
+        M = sim.labelled_mass(Y, labelled)
+        pair_sim = sim.restricted(~labelled) if self.unlabelled_pairs_only else sim
+        s = sample_size(n, self.sample_min, self.sample_fraction)
+        pool = ~labelled if self.labelled_targets == "exclude" else np.ones(n, dtype=bool)
+        if not pool.any():
+            raise BoostrankError("labelled_targets='exclude' needs unlabelled rows")
+        C = float(self.C)
+
+        H = np.zeros((n, m))
+        self.trees_: list[WeakTree] = []
+        self.alphas_: list[float] = []
+        self.history_: list[dict[str, float]] = []
+        self.stop_reason_ = "max_iterations"
+        for _ in range(self.n_iterations):
+            B, P = softmax_and_inverse(H)
+            r, qb = pair_sim.pair_terms(B)
+            alpha_ik, beta_ik = gradient_terms(B, P, r, qb, M)
+            g = alpha_ik + C * beta_ik  # Theorem 1: rows sum to 0
+            target = np.argmin(g, axis=1)
+            gain = -g[np.arange(n), target]
+            w = gain if self.weight == "gain" else g.max(axis=1)
+            if self.labelled_targets == "own":
+                target[labelled] = y[labelled]
+                w[labelled] = -g[labelled, y[labelled]]
+            w = np.clip(w, 0.0, None) * pool
+            record = {
+                "F_u": float(r.sum()),
+                "F_l": float((M * P).sum()),
+                "min_weight": float(w.min()),
+                "min_raw_weight": float((gain if self.weight == "gain" else g.max(1)).min()),
+                "g_row_sum_max": float(np.abs(g.sum(axis=1)).max()),
+            }
+            record["F"] = record["F_u"] + C * record["F_l"]
+            if not np.isfinite(w).all():
+                raise BoostrankError("MCSSB weights are not finite (scores overflowed)")
+            if w.sum() <= 0:
+                self.stop_reason_ = "zero_weights"
+                self.history_.append(record)
+                break
+            idx = resample(w, s, rng)
+            tree = fit_sample(X, target, idx, m, self.depth, rng)
+            h = one_hot(tree.predict(X), m)
+            terms = bound_terms(h, B, P, r, qb, M)
+            a = optimal_alpha(terms, C, self.max_alpha)
+            record.update(
+                alpha=a,
+                A_u=terms[0],
+                A_l=terms[1],
+                B_u=terms[2],
+                B_l=terms[3],
+                sampled_labelled=float(labelled[idx].mean()),
+            )
+            self.history_.append(record)
+            if not a > 0:  # Algorithm 3 step 8
+                self.stop_reason_ = "alpha<=0"
+                break
+            H += a * h
+            self.trees_.append(tree)
+            self.alphas_.append(a)
+        self.n_classes_ = m
+        self.n_iterations_ = len(self.trees_)
+        self.train_scores_ = H
+        fu, fl = objective_terms(H, pair_sim, M)
+        self.objective_ = [rec["F"] for rec in self.history_ if "alpha" in rec]
+        self.objective_.append(fu + C * fl)
+        return self
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """H(x) = sum_t alpha_t h_t(x) (N x m)."""
+        X = np.asarray(X, dtype=np.float32)
+        H = np.zeros((len(X), self.n_classes_))
+        rows = np.arange(len(X))
+        for a, tree in zip(self.alphas_, self.trees_, strict=True):
+            H[rows, tree.predict(X)] += a
+        return H
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """softmax(H(x)), the b of Eq. 2.1."""
+        return softmax_and_inverse(self.decision_function(X))[0]
+
+    def predict(self, X: Any) -> np.ndarray:
+        """argmax_k H^k(x) (class 0 where no tree was kept)."""
+        return np.argmax(self.decision_function(X), axis=1)

@@ -1,0 +1,491 @@
+"""Figures 2.1-2.3 of Valizadegan (2010), chapter 2, section 2.4: the merge of the run CSVs
+(:mod:`boostrank.experiments.chapter2`) into the tidy results (mean test error over the
+repeats per data set, method and setting), the summary statistics the claims read, and the
+figures:
+
+- Figure 2.1: one panel per data set, error against % labelled, one line per method;
+- Figure 2.2: MCSSB's error against C (log scale) at 2% labelled, Tree as a horizontal line;
+- Figure 2.3: error against tree depth at 2% labelled (stump to fully grown) for Tree,
+  ASSEMBLE and MCSSB.
+
+Summary statistics over several data sets ("on most data sets") use the data sets made from
+real data only; the synthetic stand-ins (Isolet, Protein here) are left out of them and their
+own rows are marked synthetic, so their claims are NOT-COMPARABLE. Every statistic a claim
+reads is written for every data set of section 1.6.1, empty where the run did not cover it.
+
+Kept apart from the training code so that redrawing never retrains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.experiments.chapter2 import DATASETS, METHODS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+STYLE = {
+    "tree": ("#7f7f7f", "s", "--"),
+    "assemble": ("#1f77b4", "^", "-"),
+    "mcssb": ("#d62728", "o", "-"),
+    "mcssb_uniform": ("#9467bd", "v", ":"),
+    "mcssb_absolute": ("#2ca02c", "D", "-."),
+}
+TITLES = {
+    "thesis-fig2_1": "Figure 2.1 (Valizadegan 2010): error rates with 2-10% labelled examples",
+    "thesis-fig2_2": "Figure 2.2 (Valizadegan 2010): MCSSB error rate against C (2% labelled)",
+    "thesis-fig2_3": "Figure 2.3 (Valizadegan 2010): error rate against tree depth (2% labelled)",
+}
+LABEL = {m.key: m.label for m in METHODS}
+
+
+def read_runs(paths: Sequence[Path | str]) -> pd.DataFrame:
+    """All run rows of the given CSVs."""
+    import pandas as pd
+
+    frames = [pd.read_csv(p, dtype={"depth": str}, keep_default_na=False) for p in paths]
+    runs = pd.concat(frames, ignore_index=True)
+    runs["error"] = pd.to_numeric(runs["error"], errors="coerce")
+    runs["full_depth"] = pd.to_numeric(runs["full_depth"], errors="coerce")
+    return runs
+
+
+def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
+    """Mean and sd of the test error over the repeats, per (data set, method, setting)."""
+    import numpy as np
+
+    keys = ["dataset", "method_id", "fraction", "C", "depth"]
+    done = runs[runs["error"].notna()]
+    grouped = done.groupby(keys, sort=False)
+    tidy = grouped.agg(
+        dataset_label=("dataset_label", "first"),
+        method=("method", "first"),
+        error=("error", "mean"),
+        sd=("error", lambda v: float(v.std(ddof=1)) if len(v) > 1 else float("nan")),
+        n_repeats=("error", "size"),
+        n_train=("n_train", "mean"),
+        n_labelled=("n_labelled", "mean"),
+        n_iterations=("n_iterations", lambda v: float(np.mean(v.astype(float)))),
+        full_depth=("full_depth", "mean"),
+        data_kind=("data_kind", "first"),
+        provenance=("provenance", "first"),
+    ).reset_index()
+    tidy["accuracy"] = (1 - tidy["error"]).round(6)
+    for col in ("error", "sd", "n_labelled", "n_iterations", "full_depth", "n_train"):
+        tidy[col] = tidy[col].round(6)
+    order = {d: i for i, d in enumerate(DATASETS)}
+    morder = {m.key: i for i, m in enumerate(METHODS)}
+    tidy["_d"] = tidy["dataset"].map(order)
+    tidy["_m"] = tidy["method_id"].map(morder)
+    tidy["_depth"] = tidy["depth"].map(lambda d: 1e9 if d == "full" else float(d))
+    tidy = tidy.sort_values(["_d", "_m", "fraction", "C", "_depth"]).drop(
+        columns=["_d", "_m", "_depth"]
+    )
+    return tidy.reset_index(drop=True)
+
+
+def select(tidy: pd.DataFrame, figure: str, options: dict[str, Any]) -> pd.DataFrame:
+    """The cells a figure shows (Figures 2.2 and 2.3 at the reference fraction, C, depth)."""
+    fraction = float(options.get("fraction", 2))
+    C = float(options.get("C", 1e4))
+    depth = str(options.get("depth", "2"))
+    if figure == "thesis-fig2_1":
+        return tidy[(tidy["C"] == C) & (tidy["depth"] == depth)]
+    at = tidy[tidy["fraction"] == fraction]
+    if figure == "thesis-fig2_2":
+        return at[
+            (at["depth"] == depth)
+            & ((at["method_id"] == "mcssb") | ((at["method_id"] == "tree") & (at["C"] == C)))
+        ]
+    return at[(at["C"] == C) & at["method_id"].isin(["tree", "assemble", "mcssb"])]
+
+
+# --------------------------------------------------------------------------- summaries
+def _kind(frame: pd.DataFrame) -> tuple[str, str]:
+    kinds = list(dict.fromkeys(frame["data_kind"]))
+    kind = "synthetic" if "synthetic" in kinds else kinds[0] if len(kinds) == 1 else "mixed"
+    return kind, "; ".join(dict.fromkeys(frame["provenance"]))
+
+
+def _stat(
+    name: str, dataset: str, method: str, value: Any, part: pd.DataFrame | None, note: str
+) -> dict[str, Any]:
+    kind, prov = ("", "") if part is None or part.empty else _kind(part)
+    missing = part is None or part.empty or value is None or value != value
+    return {
+        "statistic": name,
+        "dataset": dataset,
+        "method": method,
+        "value": "" if missing else round(float(value), 6),
+        "data_kind": kind,
+        "provenance": prov,
+        "note": ("not run in this configuration; " if missing else "") + note,
+    }
+
+
+def _mean_error(cells: pd.DataFrame, dataset: str, method: str) -> tuple[float, pd.DataFrame]:
+    part = cells[(cells["dataset"] == dataset) & (cells["method_id"] == method)]
+    return (float(part["error"].mean()) if len(part) else float("nan")), part
+
+
+def _real(cells: pd.DataFrame) -> pd.DataFrame:
+    return cells[cells["data_kind"] != "synthetic"]
+
+
+def summary_fig2_1(cells: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per data set: mean error per method over the fractions, MCSSB minus Tree / ASSEMBLE,
+    MCSSB-Absolute minus MCSSB, accuracy at 2% and 8%; over the real data sets: how often
+    ASSEMBLE and MCSSB-Uniform fall below Tree, and each method's rank by mean rank."""
+    import numpy as np
+    import pandas as pd
+
+    stats = []
+    over = "mean over the labelled fractions"
+    for ds in DATASETS:
+        errors = {}
+        for m in METHODS:
+            errors[m.key], part = _mean_error(cells, ds, m.key)
+            stats.append(_stat("mean_error", ds, m.label, errors[m.key], part, over))
+        for a, b in (("mcssb", "tree"), ("mcssb", "assemble"), ("mcssb_absolute", "mcssb")):
+            part = cells[(cells["dataset"] == ds) & cells["method_id"].isin([a, b])]
+            stats.append(
+                _stat(
+                    f"{a}_minus_{b}",
+                    ds,
+                    f"{LABEL[a]} - {LABEL[b]}",
+                    errors[a] - errors[b],
+                    part,
+                    f"difference of the mean test errors ({over})",
+                )
+            )
+        for frac in (2, 8):
+            for key in ("tree", "mcssb"):
+                part = cells[
+                    (cells["dataset"] == ds)
+                    & (cells["method_id"] == key)
+                    & (cells["fraction"] == frac)
+                ]
+                value = float(part["accuracy"].iloc[0]) if len(part) else None
+                stats.append(
+                    _stat(
+                        f"accuracy_at_{frac}pct",
+                        ds,
+                        LABEL[key],
+                        value,
+                        part,
+                        f"test accuracy with {frac}% labelled",
+                    )
+                )
+    real = _real(cells)
+    means = real.groupby(["dataset", "method_id"])["error"].mean().unstack()
+    covered = means.dropna()
+    note_real = "over the data sets made from real data (synthetic stand-ins left out)"
+    for key, name in (("assemble", "assemble"), ("mcssb_uniform", "uniform")):
+        value = float((covered[key] > covered["tree"]).mean()) if len(covered) else None
+        part = real[real["dataset"].isin(covered.index)]
+        stats.append(
+            _stat(
+                f"{name}_worse_than_tree_fraction",
+                "all",
+                LABEL[key],
+                value,
+                part,
+                f"fraction of data sets where {LABEL[key]}'s mean error exceeds "
+                f"Tree's, {note_real}",
+            )
+        )
+    ranks = covered.rank(axis=1, method="min").mean() if len(covered) else pd.Series(dtype=float)
+    overall = ranks.rank(method="min")
+    for m in METHODS:
+        value = float(overall[m.key]) if m.key in overall.index else None
+        part = real[real["dataset"].isin(covered.index)]
+        stats.append(
+            _stat(
+                "overall_rank",
+                "all",
+                m.label,
+                value,
+                part,
+                "rank (1 = best) of the method's mean rank by mean error, " + note_real,
+            )
+        )
+    mean_rank = {k: v for k, v in ranks.items() if not np.isnan(v)}
+    for m in METHODS:
+        part = real[real["dataset"].isin(covered.index)]
+        stats.append(
+            _stat(
+                "mean_rank",
+                "all",
+                m.label,
+                mean_rank.get(m.key),
+                part,
+                "mean over data sets of the rank by mean error, " + note_real,
+            )
+        )
+    return stats
+
+
+def summary_fig2_2(cells: pd.DataFrame, threshold: float = 1e3) -> list[dict[str, Any]]:
+    """Per data set: the range (max - min) of MCSSB's error over C >= 10^3, and MCSSB minus
+    Tree at each end; over the real data sets: the largest such range."""
+    import pandas as pd
+
+    stats = []
+    mc = cells[(cells["method_id"] == "mcssb") & (cells["C"] >= threshold)]
+    ranges = {}
+    for ds in DATASETS:
+        part = mc[mc["dataset"] == ds]
+        value = float(part["error"].max() - part["error"].min()) if len(part) > 1 else None
+        if value is not None:
+            ranges[ds] = (value, part)
+        stats.append(
+            _stat(
+                "error_range_large_c",
+                ds,
+                "MCSSB",
+                value,
+                part,
+                f"max - min of MCSSB's mean error over C >= {threshold:g}",
+            )
+        )
+        all_c = cells[(cells["dataset"] == ds) & (cells["method_id"] == "mcssb")]
+        tree = cells[(cells["dataset"] == ds) & (cells["method_id"] == "tree")]
+        if len(all_c) and len(tree):
+            best = float(all_c["error"].min() - tree["error"].iloc[0])
+            part = pd.concat([all_c, tree])
+        else:
+            best, part = None, all_c
+        stats.append(
+            _stat(
+                "best_mcssb_minus_tree",
+                ds,
+                "MCSSB - Tree",
+                best,
+                part,
+                "lowest MCSSB error over C minus Tree's error",
+            )
+        )
+    real = {d: v for d, v in ranges.items() if v[1]["data_kind"].iloc[0] != "synthetic"}
+    if real:
+        part = pd.concat([v[1] for v in real.values()])
+        value = max(v[0] for v in real.values())
+    else:
+        part, value = None, None
+    stats.append(
+        _stat(
+            "max_error_range_large_c",
+            "all",
+            "MCSSB",
+            value,
+            part,
+            f"largest per-data-set range of MCSSB's error over C >= {threshold:g}, "
+            "over the data sets made from real data",
+        )
+    )
+    return stats
+
+
+def summary_fig2_3(cells: pd.DataFrame) -> list[dict[str, Any]]:
+    """Over the real data sets' (data set, depth) cells: how often MCSSB beats ASSEMBLE and
+    ASSEMBLE beats Tree; how often Tree's fully grown tree beats its stump; per data set the
+    change of Tree's and MCSSB's error from the stump to the fully grown tree."""
+    stats = []
+    wide = cells.pivot_table(index=["dataset", "depth"], columns="method_id", values="error")
+    for ds in DATASETS:
+        for key in ("tree", "mcssb"):
+            part = cells[(cells["dataset"] == ds) & (cells["method_id"] == key)]
+            value = None
+            if {"1", "full"} <= set(part["depth"]):
+                by = part.set_index("depth")["error"]
+                value = float(by["full"] - by["1"])
+            stats.append(
+                _stat(
+                    "full_minus_stump",
+                    ds,
+                    LABEL[key],
+                    value,
+                    part,
+                    "error of the fully grown tree minus the stump's",
+                )
+            )
+    real = _real(cells)
+    real_sets = set(real["dataset"])
+    w = wide[wide.index.get_level_values(0).isin(real_sets)]
+    part = real
+    for a, b, name in (
+        ("mcssb", "assemble", "mcssb_beats_assemble_fraction"),
+        ("assemble", "tree", "assemble_beats_tree_fraction"),
+    ):
+        pair = w[[c for c in (a, b) if c in w.columns]].dropna()
+        value = float((pair[a] < pair[b]).mean()) if len(pair) and pair.shape[1] == 2 else None
+        stats.append(
+            _stat(
+                name,
+                "all",
+                f"{LABEL[a]} vs {LABEL[b]}",
+                value,
+                part,
+                f"fraction of (data set, depth) cells where {LABEL[a]}'s error is "
+                f"below {LABEL[b]}'s, over the data sets made from real data",
+            )
+        )
+    tree = real[real["method_id"] == "tree"].pivot_table(
+        index="dataset", columns="depth", values="error"
+    )
+    value = None
+    if {"1", "full"} <= set(tree.columns):
+        pair = tree[["1", "full"]].dropna()
+        value = float((pair["full"] < pair["1"]).mean()) if len(pair) else None
+    stats.append(
+        _stat(
+            "tree_deeper_better_fraction",
+            "all",
+            "Tree",
+            value,
+            part,
+            "fraction of data sets where the fully grown tree's error is below the "
+            "stump's, over the data sets made from real data",
+        )
+    )
+    return stats
+
+
+def summarise(figure: str, cells: pd.DataFrame) -> pd.DataFrame:
+    """The summary statistics of one figure."""
+    import pandas as pd
+
+    make = {
+        "thesis-fig2_1": summary_fig2_1,
+        "thesis-fig2_2": summary_fig2_2,
+        "thesis-fig2_3": summary_fig2_3,
+    }[figure]
+    return pd.DataFrame(make(cells))
+
+
+# --------------------------------------------------------------------------- drawing
+def _panel_grid(n: int) -> tuple[Any, Any, Any]:
+    from boostrank.plots import pyplot
+
+    plt = pyplot()
+    cols = 4
+    rows = -(-(n + 1) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.0 * cols, 3.2 * rows), squeeze=False)
+    return plt, fig, axes.ravel()
+
+
+def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
+    """Draw one of Figures 2.1-2.3 (PNG and PDF)."""
+    import numpy as np
+
+    from boostrank.plots import save_figure
+
+    datasets = [d for d in DATASETS if d in set(cells["dataset"])]
+    _, fig, flat = _panel_grid(len(datasets))
+    handles: dict[str, Any] = {}
+    note = ""
+    for ax, ds in zip(flat, datasets, strict=False):
+        part = cells[cells["dataset"] == ds]
+        label = part["dataset_label"].iloc[0]
+        for m in METHODS:
+            line = part[part["method_id"] == m.key]
+            if line.empty:
+                continue
+            color, marker, style = STYLE[m.key]
+            kw = {
+                "color": color,
+                "marker": marker,
+                "markersize": 4,
+                "linestyle": style,
+                "linewidth": 2.0 if m.key == "mcssb" else 1.3,
+                "label": m.label,
+            }
+            if figure == "thesis-fig2_1":
+                line = line.sort_values("fraction")
+                (h,) = ax.plot(line["fraction"], line["error"], **kw)
+            elif figure == "thesis-fig2_2":
+                if m.key == "tree":
+                    h = ax.axhline(
+                        float(line["error"].iloc[0]),
+                        color=color,
+                        linestyle="--",
+                        linewidth=1.3,
+                        label="Tree (2% labelled)",
+                    )
+                else:
+                    line = line.sort_values("C")
+                    (h,) = ax.plot(line["C"], line["error"], **kw)
+                    ax.set_xscale("log")
+            else:
+                full = float(np.nanmean(part["full_depth"]))
+                x = line["depth"].map(lambda d, f=full: f if d == "full" else float(d))
+                line = line.assign(x=x).sort_values("x")
+                (h,) = ax.plot(line["x"], line["error"], **kw)
+                note = "The last point of each panel is the fully grown tree (at its mean depth)"
+            handles.setdefault(m.key, h)
+        n_rep = int(part["n_repeats"].max())
+        ax.set_title(
+            f"{label} ({n_rep} repeats)",
+            fontsize=10,
+            color="#a33" if "synthetic" in label else "black",
+        )
+        ax.set_xlabel(
+            {
+                "thesis-fig2_1": "% labelled examples",
+                "thesis-fig2_2": "C",
+                "thesis-fig2_3": "tree depth",
+            }[figure],
+            fontsize=8,
+        )
+        ax.set_ylabel("test error rate", fontsize=8)
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelsize=8)
+    for ax in flat[len(datasets) :]:
+        ax.axis("off")
+    ordered = [handles[m.key] for m in METHODS if m.key in handles]
+    text = (
+        "Mean test error over the repeats; one of five stratified partitions trains, four "
+        "test. " + (note + "." if note else "")
+    )
+    legend_ax = flat[len(datasets)]
+    legend_ax.legend(handles=ordered, loc="upper left", frameon=False, fontsize=9)
+    legend_ax.text(
+        0.0,
+        0.0,
+        _wrap(text, 50),
+        fontsize=7,
+        va="bottom",
+        color="#444444",
+        transform=legend_ax.transAxes,
+    )
+    fig.suptitle(TITLES[figure], fontsize=12)
+    fig.tight_layout()
+    save_figure(fig, prefix, cells["provenance"])
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
+
+
+def make_figure(
+    figure: str,
+    runs: Sequence[Path | str],
+    results_csv: Path | str,
+    summary_csv: Path | str,
+    figure_prefix: Path | str,
+    options: dict[str, Any],
+) -> pd.DataFrame:
+    """Merge the run CSVs into the figure's results CSV, summary CSV, PNG and PDF."""
+    from boostrank.io import write_text
+
+    cells = select(aggregate(read_runs(runs)), figure, options)
+    cells = cells.reset_index(drop=True)
+    stats = summarise(figure, cells)
+    write_text(results_csv, cells.to_csv(index=False))
+    write_text(summary_csv, stats.to_csv(index=False))
+    draw(figure, cells, figure_prefix)
+    return cells
