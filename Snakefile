@@ -19,6 +19,7 @@ include: "workflow/rules/docan_ranking.smk"
 include: "workflow/rules/chapter2.smk"
 include: "workflow/rules/chapter3.smk"
 include: "workflow/rules/chapter5_6.smk"
+include: "workflow/rules/topk.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -136,6 +136,7 @@ PLUGINS = (
     "boostrank.experiments.chapter2",
     "boostrank.experiments.chapter3",
     "boostrank.experiments.chapter5",
+    "boostrank.experiments.topk",
 )
 
 # Command-name prefixes whose plugin is imported alone: a job that runs one of these commands
@@ -145,6 +146,7 @@ PLUGIN_PREFIXES = {
     "chapter2-": "boostrank.experiments.chapter2",
     "chapter3-": "boostrank.experiments.chapter3",
     "chapter5-": "boostrank.experiments.chapter5",
+    "topk-": "boostrank.experiments.topk",
 }
 
 

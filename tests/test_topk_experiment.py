@@ -1,0 +1,218 @@
+"""Table 1 / Figure 2 of Zhang, Jung & Tewari (2019): splits, one training run, the table's
+summaries and the convergence measure of Figure 2."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments import topk, topk_report
+from boostrank.io import save_npz, write_json
+
+
+def _processed(tmp_path, n=60, m=5, d=4, kind="synthetic", seed=0):
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((n, m)) < 0.4).astype(np.int8)
+    X = (Y @ rng.normal(0, 1.0, (m, d)) + rng.normal(0, 0.3, (n, d))).astype(np.float32)
+    save_npz(tmp_path / "d.npz", X=X, Y=Y)
+    meta = {
+        "dataset": "mediamill",
+        "provenance": {"kind": kind},
+        "provenance_line": f"{kind}: test",
+    }
+    write_json(tmp_path / "d.json", meta)
+    return X, Y
+
+
+def test_match_rows_is_one_to_one_with_duplicates():
+    X = np.array([[1, 2], [3, 4], [1, 2], [5, 6]], dtype=np.float32)
+    Y = np.array([[1, 0], [0, 1], [1, 0], [1, 1]], dtype=np.int8)
+    got = topk._match_rows(X, Y, X[[2, 0, 3]], Y[[2, 0, 3]], "t")
+    assert sorted(got.tolist()) == [0, 2, 3]
+    with pytest.raises(BoostrankError, match="not among the processed rows"):
+        topk._match_rows(X, Y, X[[0, 0, 0]], Y[[0, 0, 0]], "t")
+
+
+def test_standin_and_derived_splits(tmp_path):
+    _processed(tmp_path, n=100)
+    info = topk.make_split(
+        "mediamill",
+        tmp_path / "d.npz",
+        tmp_path / "d.json",
+        None,
+        [30, 10],
+        tmp_path / "s.npz",
+        tmp_path / "s.json",
+    )
+    assert (info["train"], info["test"]) == (75, 25)
+    derived = topk.make_split(
+        "m_reduced",
+        tmp_path / "d.npz",
+        tmp_path / "d.json",
+        None,
+        None,
+        tmp_path / "r.npz",
+        tmp_path / "r.json",
+        base_split=tmp_path / "s.npz",
+        subsample=[20, 5],
+        seed=3,
+    )
+    assert (derived["train"], derived["test"]) == (20, 5)
+    with np.load(tmp_path / "r.npz") as r:
+        assert (r["train"] < 75).all() and (r["test"] >= 75).all()
+
+
+def _params(**over):
+    params = {
+        "n_learners": 4,
+        "rho": 0.2,
+        "n_swap": 2,
+        "gamma": 0.1,
+        "margin": 1.0,
+        "alpha_lr": {"topk": None, "full": 1.0},
+        "hedge_rate": 1.0,
+        "test_expert": "sample",
+        "weak": {"n_sub": 3, "lr": 0.1},
+        "checkpoints": [1, 2],
+        "window": 10,
+        "standardize": True,
+        "shuffle": True,
+        "loops": 3,
+    }
+    params.update(over)
+    return params
+
+
+def test_train_run_records(tmp_path):
+    _processed(tmp_path, n=100)
+    topk.make_split(
+        "mediamill",
+        tmp_path / "d.npz",
+        tmp_path / "d.json",
+        None,
+        [3, 1],
+        tmp_path / "s.npz",
+        tmp_path / "s.json",
+    )
+    args = (tmp_path / "d.npz", tmp_path / "d.json", tmp_path / "s.npz", _params(), 7)
+    top = topk.train_run("mediamill", "topopt", 3, 0, *args, tmp_path / "a.json")
+    assert top["loops"] == 3 and top["rounds"] == 3 * 75
+    assert sorted(top["test_loss_at_loop"]) == ["1", "2", "3"]
+    assert len(top["curve"]) == 3 * 75 // 10
+    assert top["data_kind"] == "synthetic"
+    full = topk.train_run("mediamill", "fullada", None, 0, *args, tmp_path / "b.json")
+    assert full["loops"] == 1 and full["k"] == 5 and full["feedback"] == "full"
+    again = topk.train_run("mediamill", "topopt", 3, 0, *args, tmp_path / "c.json")
+    assert again["test_loss"] == top["test_loss"]  # same seed, same numbers
+    with pytest.raises(BoostrankError, match="needs k"):
+        topk.train_run("mediamill", "topopt", None, 0, *args, tmp_path / "d.json")
+
+
+def _record(tmp_path, dataset, key, seed, loss, kind="mirror"):
+    alg = topk.BY_KEY[key]
+    rec = {
+        "dataset": dataset,
+        "algorithm": alg.label,
+        "algorithm_id": key,
+        "k": 3 if alg.topk else 6,
+        "feedback": "top-k" if alg.topk else "full",
+        "labels": 6,
+        "loops": 20 if alg.topk else 1,
+        "test_loss": loss,
+        "test_loss_at_loop": {"1": loss + 0.1, "20": loss} if alg.topk else {"1": loss},
+        "rows": {"train": 10, "test": 5},
+        "data_kind": kind,
+        "provenance": f"{kind}: x",
+    }
+    path = tmp_path / f"{dataset}-{key}-{seed}.json"
+    path.write_text(json.dumps(rec))
+    return path
+
+
+def test_table1_summary(tmp_path):
+    losses = {"topopt": 0.20, "topada": 0.22, "fullopt": 0.17, "fullada": 0.23}
+    runs = [
+        _record(tmp_path, "emotions", k, s, v + 0.01 * s)
+        for k, v in losses.items()
+        for s in range(2)
+    ]
+    claims = tmp_path / "claims.yaml"
+    claims.write_text(
+        "claims:\n  - id: topk.table1.x\n    source: s\n    statement: s\n    published: 0.19\n"
+        "    reproduce: {file: results/topk-table1.csv,"
+        " row: {dataset: emotions, algorithm: TopOpt}, column: loss}\n"
+    )
+    frame = topk_report.table1_frame(runs, [], claims)
+    row = frame.set_index("algorithm").loc["TopOpt"]
+    assert row["loss"] == pytest.approx(0.205) and row["published"] == 0.19
+    assert row["sd"] == pytest.approx(np.std([0.20, 0.21], ddof=1), abs=1e-4)
+    assert row["loss_after_1_passes"] == pytest.approx(0.305)
+    summary = topk_report.table1_summary(frame).set_index("quantity")["value"]
+    assert summary["full_beats_topk"] == 1  # FullOpt wins, FullAda loses
+    assert summary["max_gap"] == pytest.approx(0.205 - 0.175)
+
+
+def test_converge_round():
+    curve = np.r_[np.linspace(0.5, 0.2, 11), np.full(89, 0.2)]
+    rounds, final = topk_report.converge_round(curve, 100, 0.02, 1)
+    assert final == pytest.approx(0.2)
+    assert rounds == 100 * 11  # the 11th window is the first within 0.02 (0.2 + 0.03 before)
+    slower = np.r_[np.linspace(0.5, 0.2, 31), np.full(69, 0.2)]
+    assert topk_report.converge_round(slower, 100, 0.02, 1)[0] > rounds
+
+
+def test_figure2_and_cli(tmp_path):
+    paths = []
+    for k, speed in ((3, 30), (6, 10)):
+        for s in range(2):
+            curve = np.r_[np.linspace(0.5, 0.2, speed), np.full(100 - speed, 0.2)] + 0.001 * s
+            rec = {
+                "dataset": "yeast",
+                "k": k,
+                "window": 100,
+                "curve": curve.tolist(),
+                "test_loss": 0.2,
+                "data_kind": "mirror",
+                "provenance": "mirror: x",
+            }
+            p = tmp_path / f"k{k}s{s}.json"
+            p.write_text(json.dumps(rec))
+            paths.append(p)
+    topk_report.make_figure2(paths, 0.02, 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "f")
+    summ = pd.read_csv(tmp_path / "s.csv")
+    conv = summ[summ.quantity == "rounds_to_converge"].set_index("k")["value"]
+    assert conv["6"] < conv["3"]
+    assert (tmp_path / "f.png").exists() and (tmp_path / "f.pdf").exists()
+    from boostrank.cli import build_parser
+
+    parser = build_parser("topk-train")
+    args = parser.parse_args(
+        [
+            "topk-train",
+            "--dataset",
+            "yeast",
+            "--algorithm",
+            "fullopt",
+            "--k",
+            "full",
+            "--seed-index",
+            "0",
+            "--npz",
+            "a",
+            "--meta",
+            "b",
+            "--split",
+            "c",
+            "--params",
+            "{}",
+            "--seed",
+            "1",
+            "--out",
+            "o",
+        ]
+    )
+    assert args.k is None

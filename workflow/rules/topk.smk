@@ -1,0 +1,207 @@
+# Zhang, Jung & Tewari (2019), "Online Boosting for Multilabel Ranking with Top-k Feedback":
+# Table 1 (topk-table1: TopOpt/TopAda with top-k feedback, FullOpt/FullAda with full
+# information, five MULAN data sets) and Figure 2 (topk-fig2: TopkBBM learning curves on Yeast
+# for several k). One job per data set writes its train/test split; one job per
+# (data set, algorithm, k, seed) trains a booster and writes a JSON record; one job each merges
+# them into the table and the figure. Figure 2 reuses Table 1's TopOpt runs for Table 1's k.
+import json
+
+TOPK = config["topk"]
+TOPK_DIR = "results/topk"
+TOPK_SOURCE = {"m_reduced": "mediamill"}  # derived data set -> processed data set it reads
+TOPK_ALGORITHMS = ["topopt", "topada", "fullopt", "fullada"]
+TOPK_TRAIN_CODE = code(
+    "experiments.topk",
+    "online.topk_boosting",
+    "online.topk_feedback",
+    "online.multilabel_weak",
+    "online.rank_loss",
+    "io",
+)
+TOPK_TRAINING_KEYS = [
+    "n_learners", "rho", "n_swap", "gamma", "margin", "alpha_lr", "hedge_rate", "test_expert",
+    "weak", "checkpoints", "window", "standardize", "shuffle",
+]  # fmt: skip
+
+
+def topk_source(dataset):
+    return TOPK_SOURCE.get(dataset, dataset)
+
+
+def topk_seeds(dataset):
+    return range(TOPK["seeds_per_dataset"].get(dataset, TOPK["seeds"]))
+
+
+def topk_k(algorithm):
+    return str(TOPK["k"]) if algorithm.startswith("top") else "full"
+
+
+def topk_params(wildcards):
+    """The training options as JSON (editing e.g. Figure 2's k values reruns nothing here)."""
+    params = {key: TOPK[key] for key in TOPK_TRAINING_KEYS}
+    params["loops"] = TOPK["loops_per_dataset"].get(wildcards.dataset, TOPK["loops"])
+    return json.dumps(params, sort_keys=True)
+
+
+def topk_split_inputs(wildcards):
+    source = topk_source(wildcards.dataset)
+    inputs = {
+        "npz": f"data/processed/{source}.npz",
+        "meta": processed_meta(source),
+        "raw": raw_provenance(source),
+    }
+    if wildcards.dataset in TOPK_SOURCE:
+        inputs["base"] = f"{TOPK_DIR}/splits/{source}.npz"
+    return inputs
+
+
+def topk_split_args(wildcards):
+    dataset, source = wildcards.dataset, topk_source(wildcards.dataset)
+    args = f"--raw-provenance {raw_provenance(source)}"
+    published = TOPK["published_splits"].get(source)
+    if published:
+        args += f" --published {published[0]} {published[1]}"
+    if dataset in TOPK_SOURCE:
+        sub = TOPK[dataset]
+        args += f" --base-split {TOPK_DIR}/splits/{source}.npz"
+        args += f" --subsample {sub['train']} {sub['test']}"
+    return args
+
+
+def topk_table_runs():
+    return [
+        f"{TOPK_DIR}/runs/{d}/{a}/k{topk_k(a)}/seed{s}.json"
+        for d in TOPK["datasets"]
+        for a in TOPK_ALGORITHMS
+        for s in topk_seeds(d)
+    ]
+
+
+def topk_fig2_runs():
+    fig2 = TOPK["fig2"]
+    d = fig2["dataset"]
+    return [f"{TOPK_DIR}/runs/{d}/topopt/k{k}/seed{s}.json" for k in fig2["k"] for s in topk_seeds(d)]
+
+
+TOPK_FIG2_EXTRA_K = [k for k in TOPK["fig2"]["k"] if k != TOPK["k"]]  # runs Table 1 lacks
+TOPK_TRAIN_SHELL = (
+    "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+    " {PY} topk-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
+    " --k {wildcards.k} --seed-index {wildcards.seed} --npz {input.npz} --meta {input.meta}"
+    " --split {input.split} --params {params.params:q} --seed {params.seed}"
+    " --out {output} 2> {log}"
+)
+
+
+rule topk_split:
+    input:
+        unpack(topk_split_inputs),
+        code=code("experiments.topk", "data.formats", "io"),
+    output:
+        npz=f"{TOPK_DIR}/splits/{{dataset}}.npz",
+        record=f"{TOPK_DIR}/splits/{{dataset}}.json",
+    wildcard_constraints:
+        dataset="emotions|scene|yeast|mediamill|m_reduced",
+    params:
+        args=topk_split_args,
+        seed=config["seed"],
+    log:
+        "logs/topk-table1/split-{dataset}.log",
+    benchmark:
+        "benchmarks/topk-table1/split/{dataset}.tsv"
+    shell:
+        "{PY} topk-split --dataset {wildcards.dataset} --npz {input.npz} --meta {input.meta}"
+        " {params.args} --seed {params.seed} --out {output.npz} --record {output.record}"
+        " 2> {log}"
+
+
+rule topk_train:
+    input:
+        npz=lambda w: f"data/processed/{topk_source(w.dataset)}.npz",
+        meta=lambda w: processed_meta(topk_source(w.dataset)),
+        split=f"{TOPK_DIR}/splits/{{dataset}}.npz",
+        code=TOPK_TRAIN_CODE,
+    output:
+        f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
+    wildcard_constraints:
+        dataset="emotions|scene|yeast|mediamill|m_reduced",
+        algorithm="|".join(TOPK_ALGORITHMS),
+        k=f"full|{TOPK['k']}",
+        seed=r"\d+",
+    params:
+        params=topk_params,
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/topk-table1/{dataset}/{algorithm}-k{k}-seed{seed}.log",
+    benchmark:
+        "benchmarks/topk-table1/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
+    shell:
+        TOPK_TRAIN_SHELL
+
+
+rule topk_train_fig2:
+    input:
+        npz=lambda w: f"data/processed/{topk_source(w.dataset)}.npz",
+        meta=lambda w: processed_meta(topk_source(w.dataset)),
+        split=f"{TOPK_DIR}/splits/{{dataset}}.npz",
+        code=TOPK_TRAIN_CODE,
+    output:
+        f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
+    wildcard_constraints:
+        dataset=TOPK["fig2"]["dataset"],
+        algorithm="topopt",
+        k="|".join(str(k) for k in TOPK_FIG2_EXTRA_K) or "none",
+        seed=r"\d+",
+    params:
+        params=topk_params,
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/topk-fig2/{dataset}/{algorithm}-k{k}-seed{seed}.log",
+    benchmark:
+        "benchmarks/topk-fig2/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
+    shell:
+        TOPK_TRAIN_SHELL
+
+
+rule topk_table1:
+    input:
+        runs=topk_table_runs(),
+        splits=expand(f"{TOPK_DIR}/splits/{{dataset}}.json", dataset=TOPK["datasets"]),
+        claims=config["claims"],
+        code=code("experiments.topk", "experiments.topk_report", "report.claims",
+                  "report.render", "io"),
+    output:
+        csv="results/topk-table1.csv",
+        summary="results/topk-table1_summary.csv",
+        table=multiext("figures/tables/topk-table1", ".csv", ".md", ".tex"),
+    log:
+        "logs/topk-table1/table.log",
+    benchmark:
+        "benchmarks/topk-table1/table.tsv"
+    shell:
+        "{PY} topk-table1 --runs {input.runs} --splits {input.splits} --claims {input.claims}"
+        " --csv {output.csv} --summary {output.summary}"
+        " --table-prefix figures/tables/topk-table1 2> {log}"
+
+
+rule topk_fig2:
+    input:
+        runs=topk_fig2_runs(),
+        code=code("experiments.topk", "experiments.topk_report", "plots", "io"),
+    output:
+        csv="results/topk-fig2.csv",
+        summary="results/topk-fig2_summary.csv",
+        figure=multiext("figures/topk-fig2", ".png", ".pdf"),
+    params:
+        tolerance=TOPK["fig2"]["converge_tolerance"],
+        smooth=TOPK["fig2"]["smooth"],
+    log:
+        "logs/topk-fig2/figure.log",
+    benchmark:
+        "benchmarks/topk-fig2/figure.tsv"
+    shell:
+        "{PY} topk-fig2 --runs {input.runs} --tolerance {params.tolerance}"
+        " --smooth {params.smooth} --csv {output.csv} --summary {output.summary}"
+        " --figure-prefix figures/topk-fig2 2> {log}"
