@@ -240,8 +240,25 @@ def test_gaussian_width_is_a_fraction_of_the_distance_range():
     np.testing.assert_allclose(np.diag(S), 1)
     S0, _ = mc.gaussian_similarity(X, zero_diagonal=True)
     np.testing.assert_allclose(np.diag(S0), 0)
+    off = ~np.eye(4, dtype=bool)
+    np.testing.assert_allclose(S0[off], S[off] / S[off].max())  # rescaled: largest entry 1
+    # far-apart rows: exp(-d^2 / sigma^2) underflows float32, the rescaled S does not
+    far = np.array([[0.0], [100.0], [101.0], [102.0]])
+    S32, _ = mc.gaussian_similarity(far, dtype=np.float32)
+    assert S32[2, 3] == 1.0 and S32[1, 2] > 0
     assert Similarity.make("uniform", n=4).dense().sum() == 16
     np.testing.assert_array_equal(Similarity.make("absolute", n=4).dense(), np.eye(4))
+
+
+def test_scaling_the_similarity_changes_nothing_but_the_objective_scale():
+    X, _, yy = _blobs(n_per=15, m=3, seed=10)
+    S, _ = mc.gaussian_similarity(X.astype(np.float64), zero_diagonal=True)
+    fits = []
+    for scale in (1.0, 1e-30):
+        sim = Similarity.make("gaussian", matrix=S * scale)
+        fits.append(MCSSB(n_iterations=8, random_state=4).fit(X, yy, similarity=sim))
+    np.testing.assert_allclose(fits[0].alphas_, fits[1].alphas_, rtol=1e-9)
+    np.testing.assert_allclose(np.array(fits[1].objective_), np.array(fits[0].objective_) * 1e-30)
 
 
 def test_deterministic_and_labelled_target_options():

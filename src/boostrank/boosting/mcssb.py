@@ -105,7 +105,8 @@ def gaussian_similarity(
     dtype: Any = np.float64,
 ) -> tuple[np.ndarray, float]:
     """S_ij = exp(-d_ij^2 / sigma^2), sigma = width (d_max - d_min) over pairs i != j
-    (section 2.4.1). Returns S and sigma."""
+    (section 2.4.1); with ``zero_diagonal``, S_ii = 0 and S is divided by its largest entry
+    (MCSSB is invariant to the scale of S). Returns S and sigma."""
     d2 = squared_distances(X)
     n = len(d2)
     if n < 2:
@@ -117,10 +118,15 @@ def gaussian_similarity(
     if sigma <= 0:
         raise BoostrankError("all rows are equally far apart: the kernel width is 0")
     d2 *= -1.0 / sigma**2
+    if zero_diagonal:
+        # S / max_{i != j} S_ij: MCSSB is invariant to scaling S (F, alpha_i^k, beta_i^k and
+        # A, B of Lemma 2 are linear in S; argmin, sampling and Eq. 2.19 are not affected),
+        # and the rescaled S stays representable where exp(-d^2 / sigma^2) would underflow
+        # float32 (high-dimensional data, whose distances concentrate far above sigma).
+        np.fill_diagonal(d2, -np.inf)
+        d2 -= d2.max()
     S = d2.astype(dtype, copy=False)
     np.exp(S, out=S)
-    if zero_diagonal:
-        np.fill_diagonal(S, 0.0)
     return S, sigma
 
 
