@@ -135,6 +135,7 @@ PLUGINS = (
     "boostrank.experiments.docan_ranking",
     "boostrank.experiments.chapter2",
     "boostrank.experiments.chapter3",
+    "boostrank.experiments.chapter4",
     "boostrank.experiments.chapter5",
     "boostrank.experiments.topk",
 )
@@ -145,6 +146,7 @@ PLUGINS = (
 PLUGIN_PREFIXES = {
     "chapter2-": "boostrank.experiments.chapter2",
     "chapter3-": "boostrank.experiments.chapter3",
+    "chapter4-": "boostrank.experiments.chapter4",
     "chapter5-": "boostrank.experiments.chapter5",
     "topk-": "boostrank.experiments.topk",
 }

@@ -1,0 +1,1044 @@
+"""Chapter 4 of Valizadegan (2010), *Boosting and Online Learning for Classification and
+Ranking*: ranking refinement by boosting (sections 4.3-4.4), Figures 4.1-4.6.
+
+Relevance feedback (sections 4.4.1-4.4.4), on the seven LETOR 3.0 data sets
+(``data/processed/<ds>.npz``, QueryLevelNorm features; OHSUMED real, the .Gov sets synthetic
+stand-ins where no real copy exists, labelled in every output):
+
+- Base ranker: the single feature with the best mean NDCG@1..25 over all queries of the data
+  set ("the best ranking feature compared to other features"); features constant within every
+  query carry no order and are not candidates. The dissertation's choices (11 for OHSUMED, 46
+  for TD2003/TD2004/HP2003/HP2004, 6 for NP2003/NP2004; 1-based LETOR numbers) are compared
+  with the recomputed ones. Figure 4.3 also uses the worst and the median candidate.
+- Per query, documents are sorted by the base ranker (ties in file order); the true grades of
+  the first 20 are the feedback, turned into ordered pairs (grade i > grade j). Every refined
+  ranking breaks ties of its own scores by this base order.
+- No folds: each query is refined on its own (the text has no training across queries), so
+  **every query of the data set** is used.
+- Evaluation: NDCG@1..25 (formula ``chapter4.ndcg_formula``, by default Chapter 3's
+  ``chapter3.ndcg_formula``, LETOR's script) of the **whole list** of each query
+  (``evaluate: all``, the default; the text does not say) and of the unjudged remainder
+  (``residual``); both are in the results, the configured one is drawn and claimed.
+- Methods: Base ranker; Rocchio (Eq. 4.20, ``Q_0 = 0``, best of alpha, beta in 1..10 by mean
+  NDCG@1..25); Ranking-SVM (Chapter 3's :class:`~boostrank.ranking.ranksvm.RankSVM`, linear, on
+  the judged documents' pairs, C by SVM-light's default rule ``1 / mean(||x_i - x_j||)^2``
+  unless configured); both with the base score as an extra feature; LRR (Eq. 4.9, 100 values of
+  gamma 0.1, 0.2, ..., 10; LRR-Best and LRR-Worst by mean NDCG@1..25); MRR (Algorithm 6). The
+  selections of Rocchio's setting and of LRR-Best/Worst look at the evaluation itself, as the
+  dissertation's "choose the best setting" does.
+- ``T`` (Eq. 4.3) covers every pair of the n documents by default (``t_scope: all``: the
+  dissertation's sums run over i, j = 1..n, the Remark's regulariser over all n, and only then
+  does LRR's gamma in [0.1, 10] balance two errors of like size); ``judged`` restricts its
+  ``eta/2`` part to the judged documents, which gives the feedback far more weight. MRR is also
+  run with the other reading and drawn dashed in Figure 4.2.
+
+Recommender (sections 1.6.2, 4.4.5, 4.4.6), MovieLens 100K: 20 training users at random, the
+other 923 are test users; per test user 10 random rated movies are the feedback, Personality
+Diagnosis over the training users ranks all the user's rated movies, and the held-out ones
+(those not in the feedback) are evaluated (NDCG@1..10, grade = the rating, 5 best: the
+dissertation's "1 is the best rating" is an erratum). Movie features: the 19 genre flags (the
+32 IMDB keyword features cannot be rebuilt). Figure 4.5(b) draws the first 25 movies of each
+user's random order, uses the first 5, 10, 15, 20 or 25 as feedback and evaluates on the rest
+(users with at least 25 + 10 ratings), so every size is scored on the same movies.
+
+One Snakemake job per (data set, method family); seeds derive from config ``seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import time
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.errors import BoostrankError
+from boostrank.io import json_object
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+log = logging.getLogger(__name__)
+
+SOURCE = "Valizadegan (2010), chapter 4"
+DATASETS = ("ohsumed", "td2003", "td2004", "hp2003", "hp2004", "np2003", "np2004")
+# Section 4.4.1: "feature number 11, 46, 46, 46, 46, 6, and 6" (1-based LETOR numbers).
+PUBLISHED_BASE = {
+    "ohsumed": 11,
+    "td2003": 46,
+    "td2004": 46,
+    "hp2003": 46,
+    "hp2004": 46,
+    "np2003": 6,
+    "np2004": 6,
+}
+FAMILIES = ("baselines", "lrr", "mrr", "mrr_bases", "mrr_sizes")
+MOVIE_FAMILIES = ("baselines", "lrr", "mrr", "mrr_sizes")
+MODES = ("all", "residual")
+LABELS = {
+    "base": "Base ranker",
+    "rocchio": "Rocchio",
+    "svm": "Ranking-SVM",
+    "lrr": "LRR",
+    "lrr_best": "LRR-Best",
+    "lrr_worst": "LRR-Worst",
+    "mrr": "MRR",
+}
+
+
+def alt_label(t_scope: str) -> str:
+    """The name of MRR run with the other reading of ``T``."""
+    return "MRR (T on judged pairs)" if t_scope == "judged" else "MRR (T on all pairs)"
+
+
+def stable_seed(root: int, *parts: object) -> int:
+    """A seed derived from the root seed and any labels (data set, family, query, ...)."""
+    import numpy as np
+
+    words = [zlib.crc32(str(p).encode()) for p in ("thesis-ch4", *parts)]
+    return int(np.random.SeedSequence([int(root), *words]).generate_state(1)[0])
+
+
+# Config keys each method family reads (the rest of config ``chapter4`` does not concern it,
+# so editing another family's keys does not rerun its jobs).
+FAMILY_KEYS = {
+    "baselines": ("rocchio", "ranksvm"),
+    "lrr": ("refinement", "lrr"),
+    "mrr": ("refinement", "mrr", "mrr_alternative_t_scope"),
+    "mrr_bases": ("refinement", "mrr"),
+    "mrr_sizes": ("refinement", "mrr", "feedback_sizes"),
+    "objective": ("refinement", "mrr", "mrr_alternative_t_scope"),
+}
+COMMON_KEYS = ("k_max", "feedback", "max_queries")
+
+
+def family_params(
+    section: dict[str, Any], family: str, *, movies: bool = False, formula: str = "letor"
+) -> dict[str, Any]:
+    """The part of config ``chapter4`` one job needs, with the NDCG formula resolved
+    (``ndcg_formula: null`` means Chapter 3's, passed as ``formula``)."""
+    keys = COMMON_KEYS + FAMILY_KEYS[family]
+    out = {k: section[k] for k in keys if k in section}
+    out["ndcg_formula"] = section.get("ndcg_formula") or formula
+    if movies:
+        out["movies"] = section["movies"]
+        out.pop("feedback_sizes", None)
+        out.pop("mrr_alternative_t_scope", None)
+    return out
+
+
+# Package modules each job runs (Snakemake inputs: editing one reruns only its jobs).
+COMMON_CODE = ("experiments.chapter4", "metrics.ranking", "io", "errors")
+FAMILY_CODE = {
+    "baselines": ("ranking.rocchio", "ranking.ranksvm", "ranking.pairs", "ranking.validation"),
+    "lrr": ("ranking.lrr", "ranking.mrr", "ranking.refinement"),
+    "mrr": ("ranking.mrr", "ranking.refinement"),
+    "mrr_bases": ("ranking.mrr", "ranking.refinement"),
+    "mrr_sizes": ("ranking.mrr", "ranking.refinement"),
+    "objective": ("ranking.mrr", "ranking.refinement"),
+    "base_rankers": (),
+}
+
+
+def code_modules(family: str, *, movies: bool = False) -> list[str]:
+    """The modules a job of ``family`` runs (``movies``: plus Personality Diagnosis)."""
+    extra = ("recommend.personality_diagnosis",) if movies else ()
+    return list(dict.fromkeys(COMMON_CODE + FAMILY_CODE[family] + extra))
+
+
+def load_letor(npz: Path | str) -> dict[str, np.ndarray]:
+    """The processed LETOR arrays (X, y, qid) of a data set."""
+    import numpy as np
+
+    with np.load(npz) as arrays:
+        missing = {"X", "y", "qid"} - set(arrays.files)
+        if missing:
+            raise BoostrankError(f"{npz}: not a LETOR data set (lacks {sorted(missing)})")
+        return {k: arrays[k] for k in ("X", "y", "qid")}
+
+
+def dataset_label(meta: dict[str, Any]) -> str:
+    """``OHSUMED`` or ``TD2003 [synthetic stand-in]`` (as Figure 3.1 names them)."""
+    name = meta["dataset"].removesuffix("_rebuilt").upper()
+    if meta["dataset"].endswith("_rebuilt"):
+        name += " (features rebuilt)"
+    if meta["provenance"]["kind"] == "synthetic":
+        name += " [synthetic stand-in]"
+    return name
+
+
+# --------------------------------------------------------------------------- queries
+@dataclass
+class Query:
+    """One ranking problem: documents sorted by the base ranker (ties in given order)."""
+
+    qid: int
+    X: np.ndarray  # features used by the refinement (n x d)
+    y: np.ndarray  # grades
+    g: np.ndarray  # base-ranker scores
+    judged: np.ndarray  # feedback mask
+    evaluate: dict[str, np.ndarray] = field(default_factory=dict)  # mode -> mask
+
+
+def sort_by_base(g: np.ndarray) -> np.ndarray:
+    """Descending base score, ties in the given order."""
+    import numpy as np
+
+    return np.argsort(-np.asarray(g, dtype=np.float64), kind="stable")
+
+
+def letor_queries(
+    data: dict[str, np.ndarray],
+    feature: int,
+    n_feedback: int,
+    max_queries: int | None = None,
+) -> list[Query]:
+    """Each query's documents sorted by feature ``feature`` (0-based), first ``n_feedback``
+    judged; evaluation masks ``all`` and ``residual``."""
+    import numpy as np
+
+    qid = data["qid"]
+    queries, start, counts = np.unique(qid, return_index=True, return_counts=True)
+    order = np.argsort(qid, kind="stable")
+    X = data["X"]
+    y = data["y"]
+    out = []
+    for k, (q, s, c) in enumerate(zip(queries, start, counts, strict=True)):
+        if max_queries is not None and k >= max_queries:
+            break
+        rows = order[s : s + c]
+        g = X[rows, feature].astype(np.float64)
+        o = sort_by_base(g)
+        rows = rows[o]
+        judged = np.arange(c) < n_feedback
+        out.append(
+            Query(
+                int(q),
+                X[rows].astype(np.float64),
+                y[rows].astype(np.int64),
+                g[o],
+                judged,
+                {"all": np.ones(c, dtype=bool), "residual": ~judged},
+            )
+        )
+    return out
+
+
+def with_feedback(queries: Sequence[Query], n_feedback: int) -> list[Query]:
+    """The same queries with the first ``n_feedback`` documents judged."""
+    import numpy as np
+
+    out = []
+    for q in queries:
+        judged = np.arange(len(q.y)) < n_feedback
+        out.append(
+            Query(q.qid, q.X, q.y, q.g, judged, {"all": q.evaluate["all"], "residual": ~judged})
+        )
+    return out
+
+
+def pairs_of(q: Query) -> np.ndarray:
+    """Ordered feedback pairs (grade i > grade j) among the judged documents."""
+    import numpy as np
+
+    from boostrank.ranking.refinement import feedback_pairs
+
+    return feedback_pairs(q.y[q.judged], np.flatnonzero(q.judged))
+
+
+# --------------------------------------------------------------------------- evaluation
+def mean_curves(
+    queries: Sequence[Query],
+    scores: Sequence[np.ndarray],
+    k_max: int,
+    formula: str,
+) -> dict[str, np.ndarray]:
+    """Mean NDCG@1..k_max over queries for each evaluation mode; ``scores`` per query are
+    ``n`` or ``n x G`` (then the result is ``G x k_max``). Ties keep the query's order."""
+    import numpy as np
+
+    from boostrank.metrics.ranking import ndcg_curve
+
+    y = np.concatenate([q.y for q in queries])
+    qid = np.concatenate([np.full(len(q.y), i) for i, q in enumerate(queries)])
+    S = np.concatenate([s if s.ndim == 2 else s[:, None] for s in scores])
+    out = {}
+    for mode in queries[0].evaluate:
+        mask = np.concatenate([q.evaluate[mode] for q in queries])
+        curves = np.stack(
+            [
+                ndcg_curve(y[mask], S[mask, g], qid[mask], k_max, formula=formula).mean(axis=0)  # type: ignore[arg-type]
+                for g in range(S.shape[1])
+            ]
+        )
+        out[mode] = curves if scores[0].ndim == 2 else curves[0]
+    return out
+
+
+def rows_for(
+    curves: dict[str, np.ndarray], algorithm: str, n_queries: int, **extra: Any
+) -> list[dict[str, Any]]:
+    """Tidy rows (one per mode and k) of one mean curve per mode."""
+    rows = []
+    for mode, curve in curves.items():
+        for k, value in enumerate(curve, start=1):
+            rows.append(
+                {
+                    "algorithm": algorithm,
+                    **extra,
+                    "evaluated": mode,
+                    "k": k,
+                    "ndcg": round(float(value), 6),
+                    "queries": n_queries,
+                }
+            )
+    return rows
+
+
+def pick(curves: dict[str, np.ndarray], best: bool) -> dict[str, int]:
+    """Per mode, the column (setting) with the best (or worst) mean over k; first on ties."""
+    import numpy as np
+
+    out = {}
+    for mode, c in curves.items():
+        m = c.mean(axis=1).round(12)
+        out[mode] = int(np.argmax(m) if best else np.argmin(m))
+    return out
+
+
+# --------------------------------------------------------------------------- methods
+def refine_params(params: dict[str, Any], key: str) -> dict[str, Any]:
+    """Constructor arguments of MRR or LRR from the config (shared keys + the method's)."""
+    shared = {k: params["refinement"][k] for k in ("n_iterations", "eta", "lam", "lam_top")}
+    shared["t_scope"] = params["refinement"]["t_scope"]
+    return {**shared, **params[key]}
+
+
+def lrr_gammas(cfg: dict[str, Any]) -> list[float]:
+    """``n_gammas`` values evenly spread over [gamma_min, gamma_max] (linear or log)."""
+    import numpy as np
+
+    lo, hi, n = float(cfg["gamma_min"]), float(cfg["gamma_max"]), int(cfg["n_gammas"])
+    grid = (
+        np.geomspace(lo, hi, n) if cfg.get("spacing", "linear") == "log" else np.linspace(lo, hi, n)
+    )
+    return [round(float(v), 6) for v in grid]
+
+
+def run_mrr(
+    queries: Sequence[Query],
+    params: dict[str, Any],
+    seed_parts: tuple[object, ...],
+    root_seed: int,
+    *,
+    t_scope: str | None = None,
+    W_cache: dict[int, np.ndarray] | None = None,
+    timings: list[float] | None = None,
+) -> list[np.ndarray]:
+    """MRR's scores per query (``train_scores_``); optional shared ``W`` per query index."""
+    import numpy as np
+
+    from boostrank.ranking.mrr import MRR
+    from boostrank.ranking.refinement import base_matrix, top_std_lambda
+
+    kwargs = refine_params(params, "mrr")
+    if t_scope is not None:
+        kwargs["t_scope"] = t_scope
+    out = []
+    for i, q in enumerate(queries):
+        started = time.perf_counter()
+        W = None
+        if W_cache is not None:
+            if i not in W_cache:
+                lam = kwargs["lam"]
+                lam = top_std_lambda(q.g, kwargs["lam_top"]) if lam is None else float(lam)
+                W_cache[i] = base_matrix(q.g, lam)
+            W = W_cache[i]
+        model = MRR(**kwargs, seed=stable_seed(root_seed, *seed_parts, q.qid))
+        model.fit(q.X, q.g, pairs_of(q), judged=q.judged, W=W)
+        out.append(np.asarray(model.train_scores_))
+        if timings is not None:
+            timings.append(time.perf_counter() - started)
+    return out
+
+
+def run_lrr(queries: Sequence[Query], params: dict[str, Any]) -> list[np.ndarray]:
+    """LRR's ``n x G`` scores per query for every gamma."""
+    from boostrank.ranking.lrr import LRR
+
+    kwargs = refine_params(params, "lrr")
+    grid = {
+        k: kwargs.pop(k) for k in ("gamma_min", "gamma_max", "n_gammas", "spacing") if k in kwargs
+    }
+    gammas = lrr_gammas(grid)
+    out = []
+    for q in queries:
+        model = LRR(gammas, **kwargs).fit(q.X, q.g, pairs_of(q), judged=q.judged)
+        out.append(model.train_scores_)
+    return out
+
+
+def augmented(q: Query) -> np.ndarray:
+    """Features plus the base ranker's score as an extra feature (section 4.4.1)."""
+    import numpy as np
+
+    return np.column_stack([q.X, q.g])
+
+
+def run_rocchio(
+    queries: Sequence[Query], params: dict[str, Any], relevant_min: int = 1
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Rocchio's scores for every (alpha, beta) setting per query, and the settings; a judged
+    document of grade >= ``relevant_min`` is relevant, the others non-relevant."""
+    from boostrank.ranking.rocchio import rocchio_scores, settings
+
+    grid = settings(params["rocchio"]["alphas"], params["rocchio"]["betas"])
+    out = []
+    for q in queries:
+        rel = q.judged & (q.y >= relevant_min)
+        non = q.judged & (q.y < relevant_min)
+        out.append(rocchio_scores(augmented(q), rel, non, grid))
+    return out, grid
+
+
+def run_svm(
+    queries: Sequence[Query], params: dict[str, Any], seed: int
+) -> tuple[list[np.ndarray], int]:
+    """Ranking-SVM per query on the judged documents' pairs (augmented features); a query
+    whose judged documents all share one grade keeps the base ranking. Returns the scores
+    and the number of such queries."""
+    import numpy as np
+
+    from boostrank.ranking.ranksvm import RankSVM, pair_design
+
+    cfg = params["ranksvm"]
+    out, fallback = [], 0
+    for q in queries:
+        Xa = augmented(q)
+        y = q.y[q.judged]
+        if len(np.unique(y)) < 2:
+            out.append(q.g.copy())
+            fallback += 1
+            continue
+        diff, sign = pair_design(None, Xa[q.judged], y, np.zeros(len(y), dtype=np.int64))
+        C = cfg["C"]
+        if C is None:  # SVM-light's default: 1 / mean(||x||)^2 over its training vectors
+            C = 1.0 / max(float(np.linalg.norm(diff, axis=1).mean()) ** 2, 1e-12)
+        model = RankSVM(C=float(C), max_iter=int(cfg["max_iter"]), seed=seed).fit_pairs(diff, sign)
+        out.append(model.predict(Xa))
+    return out, fallback
+
+
+# --------------------------------------------------------------------------- base rankers
+def feature_ranking(
+    data: dict[str, np.ndarray], k_max: int, formula: str, max_queries: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean NDCG@1..k_max over the queries of ranking by each feature alone, and whether the
+    feature varies within at least one query (a candidate base ranker)."""
+    import numpy as np
+
+    from boostrank.metrics.ranking import ndcg_curve
+
+    qid, X, y = data["qid"], data["X"], data["y"]
+    if max_queries is not None:
+        keep = np.isin(qid, np.unique(qid)[:max_queries])
+        qid, X, y = qid[keep], X[keep], y[keep]
+    order = np.argsort(qid, kind="stable")
+    qid, X, y = qid[order], X[order].astype(np.float64), y[order]
+    _, inverse = np.unique(qid, return_inverse=True)
+    varies = np.zeros(X.shape[1], dtype=bool)
+    for k in range(X.shape[1]):
+        lo = np.full(inverse.max() + 1, np.inf)
+        hi = np.full(inverse.max() + 1, -np.inf)
+        np.minimum.at(lo, inverse, X[:, k])
+        np.maximum.at(hi, inverse, X[:, k])
+        varies[k] = bool((hi > lo).any())
+    scores = np.array(
+        [ndcg_curve(y, X[:, k], qid, k_max, formula=formula).mean() for k in range(X.shape[1])]  # type: ignore[arg-type]
+    )
+    return scores, varies
+
+
+def select_base_rankers(
+    dataset: str,
+    npz: Path | str,
+    meta_path: Path | str,
+    k_max: int,
+    formula: str,
+    max_queries: int | None,
+    out: Path | str,
+) -> dict[str, Any]:
+    """Best, median and worst candidate feature (1-based numbers), with every score."""
+    import numpy as np
+
+    from boostrank.io import read_json, write_json
+
+    meta = read_json(meta_path)
+    scores, varies = feature_ranking(load_letor(npz), k_max, formula, max_queries)
+    cand = np.flatnonzero(varies)
+    if len(cand) == 0:
+        raise BoostrankError(f"{dataset}: no feature varies within a query; no base ranker")
+    ranked = cand[np.argsort(-scores[cand], kind="stable")]  # best first, ties by number
+    published = PUBLISHED_BASE.get(dataset)
+    record = {
+        "dataset": dataset,
+        "dataset_label": dataset_label(meta),
+        "rule": f"mean NDCG@1..{k_max} over all queries ({formula} formula); features constant "
+        "within every query excluded",
+        "best": int(ranked[0]) + 1,
+        "medium": int(ranked[len(ranked) // 2]) + 1,
+        "worst": int(ranked[-1]) + 1,
+        "published": published,
+        "agrees": published is not None and int(ranked[0]) + 1 == published,
+        "published_rank": (
+            int(np.flatnonzero(ranked == published - 1)[0]) + 1
+            if published is not None and (published - 1) in ranked
+            else None
+        ),
+        "candidates": len(cand),
+        "scores": {str(k + 1): round(float(scores[k]), 6) for k in range(len(scores))},
+        "data_kind": meta["provenance"]["kind"],
+        "provenance": meta["provenance_line"],
+    }
+    write_json(out, record)
+    return record
+
+
+# --------------------------------------------------------------------------- feedback jobs
+def _frame(rows: list[dict[str, Any]], info: dict[str, Any]) -> pd.DataFrame:
+    import pandas as pd
+
+    frame = pd.DataFrame(rows)
+    for key, value in info.items():
+        frame[key] = value
+    return frame
+
+
+def feedback_job(
+    dataset: str,
+    family: str,
+    npz: Path | str,
+    meta_path: Path | str,
+    base_json: Path | str,
+    params: dict[str, Any],
+    seed: int,
+    out: Path | str,
+    record_path: Path | str,
+) -> pd.DataFrame:
+    """One (data set, method family) of Figures 4.2-4.4: NDCG@1..k rows for both modes."""
+    from boostrank.io import read_json, write_json, write_text
+
+    if family not in FAMILIES:
+        raise BoostrankError(f"unknown family {family!r}; choose from {FAMILIES}")
+    meta = read_json(meta_path)
+    base = read_json(base_json)
+    data = load_letor(npz)
+    k_max, formula = int(params["k_max"]), str(params["ndcg_formula"])
+    m = int(params["feedback"])
+    best = int(base["best"])
+    started = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    notes: dict[str, Any] = {}
+
+    def queries_for(feature: int, n_fb: int = m) -> list[Query]:
+        return letor_queries(data, feature - 1, n_fb, params.get("max_queries"))
+
+    common = {"base_feature": best, "feedback": m, "variant": ""}
+    if family == "baselines":
+        qs = queries_for(best)
+        n = len(qs)
+        rows += rows_for(
+            mean_curves(qs, [q.g for q in qs], k_max, formula), LABELS["base"], n, **common
+        )
+        rscores, grid = run_rocchio(qs, params)
+        rc = mean_curves(qs, rscores, k_max, formula)
+        for mode, col in pick(rc, best=True).items():
+            a, b = grid[col]
+            rows += rows_for(
+                {mode: rc[mode][col]},
+                LABELS["rocchio"],
+                n,
+                **{**common, "variant": f"alpha={a:g},beta={b:g}"},
+            )
+        sscores, fallback = run_svm(qs, params, stable_seed(seed, dataset, "svm"))
+        notes["svm_queries_without_pairs"] = fallback
+        rows += rows_for(mean_curves(qs, sscores, k_max, formula), LABELS["svm"], n, **common)
+    elif family == "lrr":
+        qs = queries_for(best)
+        n = len(qs)
+        gammas = lrr_gammas(params["lrr"])
+        lc = mean_curves(qs, run_lrr(qs, params), k_max, formula)
+        for g, gamma in enumerate(gammas):
+            rows += rows_for(
+                {mode: c[g] for mode, c in lc.items()},
+                LABELS["lrr"],
+                n,
+                **{**common, "variant": f"gamma={gamma:g}"},
+            )
+        for label, which in (("lrr_best", True), ("lrr_worst", False)):
+            for mode, col in pick(lc, best=which).items():
+                rows += rows_for(
+                    {mode: lc[mode][col]},
+                    LABELS[label],
+                    n,
+                    **{**common, "variant": f"gamma={gammas[col]:g}"},
+                )
+    elif family == "mrr":
+        qs = queries_for(best)
+        n = len(qs)
+        cache: dict[int, np.ndarray] = {}
+        scope = params["refinement"]["t_scope"]
+        scores = run_mrr(qs, params, (dataset, "mrr"), seed, W_cache=cache)
+        rows += rows_for(
+            mean_curves(qs, scores, k_max, formula),
+            LABELS["mrr"],
+            n,
+            **{**common, "variant": f"t_scope={scope}"},
+        )
+        other = params.get("mrr_alternative_t_scope")
+        if other and other != scope:
+            alt = run_mrr(qs, params, (dataset, "mrr", other), seed, t_scope=other, W_cache=cache)
+            rows += rows_for(
+                mean_curves(qs, alt, k_max, formula),
+                alt_label(other),
+                n,
+                **{**common, "variant": f"t_scope={other}"},
+            )
+    elif family == "mrr_bases":
+        for which in ("worst", "medium"):
+            feature = int(base[which])
+            qs = queries_for(feature)
+            n = len(qs)
+            extra = {**common, "base_feature": feature, "variant": which}
+            rows += rows_for(
+                mean_curves(qs, [q.g for q in qs], k_max, formula), LABELS["base"], n, **extra
+            )
+            scores = run_mrr(qs, params, (dataset, "mrr_bases", feature), seed)
+            rows += rows_for(mean_curves(qs, scores, k_max, formula), LABELS["mrr"], n, **extra)
+    else:  # mrr_sizes
+        qs0 = queries_for(best)
+        cache = {}
+        for size in params["feedback_sizes"]:
+            if int(size) == m:
+                continue  # the family "mrr" has it
+            qs = with_feedback(qs0, int(size))
+            scores = run_mrr(qs, params, (dataset, "mrr_sizes", size), seed, W_cache=cache)
+            rows += rows_for(
+                mean_curves(qs, scores, k_max, formula),
+                LABELS["mrr"],
+                len(qs),
+                **{**common, "feedback": int(size)},
+            )
+    elapsed = time.perf_counter() - started
+    info = {
+        "dataset": dataset,
+        "dataset_label": dataset_label(meta),
+        "family": family,
+        "formula": formula,
+        "data_kind": meta["provenance"]["kind"],
+        "provenance": meta["provenance_line"],
+    }
+    frame = _frame(rows, info)
+    write_text(out, frame.to_csv(index=False))
+    write_json(
+        record_path,
+        {
+            **info,
+            "params": params,
+            "seed": seed,
+            "base_rankers": {k: base[k] for k in ("best", "medium", "worst")},
+            **notes,
+        },
+    )
+    log.info("%s %s: %d rows in %.1f s", dataset, family, len(frame), elapsed)
+    return frame
+
+
+def objective_job(
+    dataset: str,
+    npz: Path | str,
+    meta_path: Path | str,
+    base_json: Path | str,
+    params: dict[str, Any],
+    iterations: int,
+    seed: int,
+    out: Path | str,
+) -> pd.DataFrame:
+    """Figure 4.1: log L_p per iteration for every query, with the bounds of Theorems 9-10,
+    for the configured reading of T and the alternative one."""
+    import numpy as np
+    import pandas as pd
+
+    from boostrank.io import read_json, write_text
+    from boostrank.ranking.mrr import MRR
+
+    meta = read_json(meta_path)
+    base = read_json(base_json)
+    qs = letor_queries(
+        load_letor(npz), int(base["best"]) - 1, int(params["feedback"]), params.get("max_queries")
+    )
+    scopes = [params["refinement"]["t_scope"]]
+    other = params.get("mrr_alternative_t_scope")
+    if other and other not in scopes:
+        scopes.append(other)
+    frames = []
+    for scope in scopes:
+        kwargs = {**refine_params(params, "mrr"), "n_iterations": int(iterations), "t_scope": scope}
+        for q in qs:
+            model = MRR(**kwargs, seed=stable_seed(seed, dataset, "objective", scope, q.qid))
+            model.fit(q.X, q.g, pairs_of(q), judged=q.judged)
+            t = np.arange(len(model.objective_))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "t_scope": scope,
+                        "qid": q.qid,
+                        "documents": len(q.y),
+                        "pairs": len(pairs_of(q)),
+                        "iteration": t,
+                        "log_lp": model.objective_,
+                        "log_theorem9": model.theorem9_bound(),
+                        "log_theorem10": model.theorem10_bound(),
+                        "edge": np.r_[model.edge_, np.nan],
+                        "mu": np.r_[model.mu_, np.nan],
+                        "nu": np.r_[model.nu_, np.nan],
+                        "alpha": np.r_[model.alpha_, np.nan],
+                    }
+                )
+            )
+    frame = pd.concat(frames, ignore_index=True)
+    frame.insert(0, "dataset", dataset)
+    frame["dataset_label"] = dataset_label(meta)
+    frame["base_feature"] = int(base["best"])
+    frame["data_kind"] = meta["provenance"]["kind"]
+    frame["provenance"] = meta["provenance_line"]
+    write_text(out, frame.to_csv(index=False, float_format="%.8g"))
+    return frame
+
+
+# --------------------------------------------------------------------------- movies
+@dataclass
+class Movies:
+    """MovieLens split: training users' rating matrix and the test users' ratings."""
+
+    train_users: np.ndarray
+    test_users: list[int]
+    R_train: np.ndarray  # (train users, items), NaN = unrated
+    items: dict[int, np.ndarray]  # user -> rated item indices (0-based), in random order
+    ratings: dict[int, np.ndarray]  # user -> ratings in the same order
+    genres: np.ndarray  # (items, 19)
+
+
+def load_movies(npz: Path | str, params: dict[str, Any], seed: int) -> Movies:
+    """The split of section 4.4.1: ``train_users`` random users, the others test users (at
+    most ``max_test_users``, by id), each with its rated movies in a random order."""
+    import numpy as np
+
+    with np.load(npz) as a:
+        missing = {"user", "item", "rating", "item_genres"} - set(a.files)
+        if missing:
+            raise BoostrankError(f"{npz}: not MovieLens (lacks {sorted(missing)})")
+        user, item, rating, genres = a["user"], a["item"], a["rating"], a["item_genres"]
+    users = np.unique(user)
+    rng = np.random.default_rng(stable_seed(seed, "movies", "split"))
+    n_train = int(params["train_users"])
+    if n_train >= len(users):
+        raise BoostrankError(f"movies: {n_train} training users but only {len(users)} users")
+    train = np.sort(rng.choice(users, size=n_train, replace=False))
+    test = [int(u) for u in users if u not in set(train.tolist())]
+    if params.get("max_test_users") is not None:
+        test = test[: int(params["max_test_users"])]
+    R = np.full((n_train, genres.shape[0]), np.nan)
+    pos = {int(u): k for k, u in enumerate(train)}
+    sel = np.isin(user, train)
+    R[[pos[int(u)] for u in user[sel]], item[sel] - 1] = rating[sel]
+    order = np.lexsort((item, user))
+    user, item, rating = user[order], item[order], rating[order]
+    starts = np.searchsorted(user, test)
+    ends = np.searchsorted(user, test, side="right")
+    items, ratings = {}, {}
+    for u, s, e in zip(test, starts, ends, strict=True):
+        perm = np.random.default_rng(stable_seed(seed, "movies", "user", u)).permutation(e - s)
+        items[u] = item[s:e][perm] - 1
+        ratings[u] = rating[s:e][perm].astype(np.int64)
+    return Movies(train, test, R, items, ratings, genres.astype(np.float64))
+
+
+def movie_queries(
+    mv: Movies,
+    params: dict[str, Any],
+    n_feedback: int,
+    eval_from: int | None = None,
+    users: Iterable[int] | None = None,
+) -> list[Query]:
+    """One query per test user: all rated movies, PD scores from the first ``n_feedback`` of
+    the user's random order, evaluated on the movies from position ``eval_from`` (default:
+    every movie not in the feedback)."""
+    import numpy as np
+
+    from boostrank.recommend.personality_diagnosis import PersonalityDiagnosis
+
+    cfg = params["movies"]
+    pd_model = PersonalityDiagnosis(sigma=float(cfg["pd_sigma"]), score=cfg["pd_score"]).fit(
+        mv.R_train
+    )
+    start = n_feedback if eval_from is None else eval_from
+    out = []
+    for u in mv.test_users if users is None else users:
+        it, r = mv.items[u], mv.ratings[u]
+        g = pd_model.predict(it[:n_feedback], r[:n_feedback], it)
+        o = sort_by_base(g)  # ties keep the user's random order
+        position = np.arange(len(it))[o]
+        judged = position < n_feedback
+        out.append(
+            Query(
+                u,
+                mv.genres[it[o]],
+                r[o] - int(cfg["grade_offset"]),
+                g[o],
+                judged,
+                {"held-out": position >= start},
+            )
+        )
+    return out
+
+
+def movies_job(
+    family: str,
+    npz: Path | str,
+    meta_path: Path | str,
+    params: dict[str, Any],
+    seed: int,
+    out: Path | str,
+    record_path: Path | str,
+    timing_out: Path | str | None = None,
+) -> pd.DataFrame:
+    """One method family of Figures 4.5-4.6 on MovieLens."""
+    import numpy as np
+    import pandas as pd
+
+    from boostrank.io import read_json, write_json, write_text
+
+    if family not in MOVIE_FAMILIES:
+        raise BoostrankError(f"unknown movie family {family!r}; choose from {MOVIE_FAMILIES}")
+    cfg = params["movies"]
+    meta = read_json(meta_path)
+    mv = load_movies(npz, cfg, seed)
+    k_max, formula = int(cfg["k_max"]), str(params["ndcg_formula"])
+    m = int(cfg["feedback"])
+    rows: list[dict[str, Any]] = []
+    notes: dict[str, Any] = {
+        "test_users": len(mv.test_users),
+        "train_users": mv.train_users.tolist(),
+    }
+    common = {"feedback": m, "variant": ""}
+    if family == "mrr_sizes":
+        sizes = [int(s) for s in cfg["feedback_sizes"]]
+        top = max(sizes)
+        users = [u for u in mv.test_users if len(mv.items[u]) >= top + k_max]
+        notes["users_sizes"] = len(users)
+        for size in sizes:
+            qs = movie_queries(mv, params, size, eval_from=top, users=users)
+            extra = {**common, "feedback": size}
+            rows += rows_for(
+                mean_curves(qs, [q.g for q in qs], k_max, formula), LABELS["base"], len(qs), **extra
+            )
+            scores = run_mrr(qs, params, ("movies", "mrr_sizes", size), seed)
+            rows += rows_for(
+                mean_curves(qs, scores, k_max, formula), LABELS["mrr"], len(qs), **extra
+            )
+    else:
+        qs = movie_queries(mv, params, m)
+        n = len(qs)
+        if family == "baselines":
+            rows += rows_for(
+                mean_curves(qs, [q.g for q in qs], k_max, formula), LABELS["base"], n, **common
+            )
+            relevant = int(cfg["relevant_rating"]) - int(cfg["grade_offset"])
+            rscores, grid = run_rocchio(qs, params, relevant)
+            rc = mean_curves(qs, rscores, k_max, formula)
+            for mode, col in pick(rc, best=True).items():
+                a, b = grid[col]
+                rows += rows_for(
+                    {mode: rc[mode][col]},
+                    LABELS["rocchio"],
+                    n,
+                    **{**common, "variant": f"alpha={a:g},beta={b:g}"},
+                )
+            sscores, fallback = run_svm(qs, params, stable_seed(seed, "movies", "svm"))
+            notes["svm_users_without_pairs"] = fallback
+            rows += rows_for(mean_curves(qs, sscores, k_max, formula), LABELS["svm"], n, **common)
+        elif family == "lrr":
+            gammas = lrr_gammas(params["lrr"])
+            lc = mean_curves(qs, run_lrr(qs, params), k_max, formula)
+            for g, gamma in enumerate(gammas):
+                rows += rows_for(
+                    {mode: c[g] for mode, c in lc.items()},
+                    LABELS["lrr"],
+                    n,
+                    **{**common, "variant": f"gamma={gamma:g}"},
+                )
+            for label, which in (("lrr_best", True), ("lrr_worst", False)):
+                for mode, col in pick(lc, best=which).items():
+                    rows += rows_for(
+                        {mode: lc[mode][col]},
+                        LABELS[label],
+                        n,
+                        **{**common, "variant": f"gamma={gammas[col]:g}"},
+                    )
+        else:  # mrr, with the running time per user (Figure 4.6)
+            timings: list[float] = []
+            scores = run_mrr(qs, params, ("movies", "mrr"), seed, timings=timings)
+            rows += rows_for(mean_curves(qs, scores, k_max, formula), LABELS["mrr"], n, **common)
+            if timing_out is not None:
+                timing = pd.DataFrame(
+                    {
+                        "user": [q.qid for q in qs],
+                        "rated_movies": [len(q.y) for q in qs],
+                        "seconds": np.round(timings, 6),
+                        "iterations": int(params["refinement"]["n_iterations"]),
+                        "data_kind": meta["provenance"]["kind"],
+                        "provenance": meta["provenance_line"],
+                    }
+                )
+                write_text(timing_out, timing.to_csv(index=False))
+    info = {
+        "dataset": "movielens_100k",
+        "dataset_label": "MovieLens 100K",
+        "family": family,
+        "formula": formula,
+        "data_kind": meta["provenance"]["kind"],
+        "provenance": meta["provenance_line"],
+    }
+    frame = _frame(rows, info)
+    write_text(out, frame.to_csv(index=False))
+    write_json(record_path, {**info, "params": params, "seed": seed, **notes})
+    return frame
+
+
+# --------------------------------------------------------------------------- command line
+def _figure_module() -> Any:
+    return importlib.import_module("boostrank.experiments.chapter4_figure")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``chapter4-*`` sub-commands (Figures 4.1-4.6)."""
+    p = subparsers.add_parser("chapter4-base-rankers", help="Chapter 4: choose the base rankers")
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--npz", required=True)
+    p.add_argument("--meta", required=True)
+    p.add_argument("--k-max", type=int, default=25)
+    p.add_argument("--formula", choices=("letor", "report"), default="letor")
+    p.add_argument("--max-queries", type=int, default=None)
+    p.add_argument("--out", required=True)
+    p.set_defaults(
+        func=lambda a: select_base_rankers(
+            a.dataset, a.npz, a.meta, a.k_max, a.formula, a.max_queries, a.out
+        )
+    )
+
+    p = subparsers.add_parser("chapter4-feedback", help="Figures 4.2-4.4: one method family")
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--family", required=True, choices=FAMILIES)
+    p.add_argument("--npz", required=True)
+    p.add_argument("--meta", required=True)
+    p.add_argument("--base-rankers", required=True)
+    p.add_argument("--params", required=True, help="config chapter4 as JSON")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--record", required=True)
+    p.set_defaults(
+        func=lambda a: feedback_job(
+            a.dataset,
+            a.family,
+            a.npz,
+            a.meta,
+            a.base_rankers,
+            json_object(a.params),
+            a.seed,
+            a.out,
+            a.record,
+        )
+    )
+
+    p = subparsers.add_parser("chapter4-objective", help="Figure 4.1: L_p per iteration")
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--npz", required=True)
+    p.add_argument("--meta", required=True)
+    p.add_argument("--base-rankers", required=True)
+    p.add_argument("--params", required=True)
+    p.add_argument("--iterations", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(
+        func=lambda a: objective_job(
+            a.dataset,
+            a.npz,
+            a.meta,
+            a.base_rankers,
+            json_object(a.params),
+            a.iterations,
+            a.seed,
+            a.out,
+        )
+    )
+
+    p = subparsers.add_parser("chapter4-movies", help="Figures 4.5-4.6: one method family")
+    p.add_argument("--family", required=True, choices=MOVIE_FAMILIES)
+    p.add_argument("--npz", required=True)
+    p.add_argument("--meta", required=True)
+    p.add_argument("--params", required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--record", required=True)
+    p.add_argument("--timing", default=None)
+    p.set_defaults(
+        func=lambda a: movies_job(
+            a.family,
+            a.npz,
+            a.meta,
+            json_object(a.params),
+            a.seed,
+            a.out,
+            a.record,
+            a.timing,
+        )
+    )
+
+    p = subparsers.add_parser("chapter4-figure", help="Figures 4.1-4.6: draw one figure")
+    p.add_argument("--figure", required=True)
+    p.add_argument("--inputs", nargs="+", required=True)
+    p.add_argument("--csv", required=True)
+    p.add_argument("--summary", required=True)
+    p.add_argument("--prefix", required=True)
+    p.add_argument("--evaluated", default="all")
+    p.add_argument("--bin-width", type=int, default=50, help="Figure 4.6: movies per group")
+    p.set_defaults(
+        func=lambda a: _figure_module().make_figure(
+            a.figure, a.inputs, a.csv, a.summary, a.prefix, a.evaluated, a.bin_width
+        )
+    )
+
+
+__all__ = [
+    "DATASETS",
+    "FAMILIES",
+    "MOVIE_FAMILIES",
+    "PUBLISHED_BASE",
+    "family_params",
+    "feedback_job",
+    "letor_queries",
+    "load_movies",
+    "mean_curves",
+    "movie_queries",
+    "movies_job",
+    "objective_job",
+    "register",
+    "select_base_rankers",
+    "stable_seed",
+]

@@ -1,0 +1,191 @@
+"""MRR, Multiplicative Ranking Refinement (Valizadegan, *Boosting and Online Learning for
+Classification and Ranking*, 2010, chapter 4, Algorithm 6): boosting that minimises
+
+    L_p = (sum_ij T_ij exp(F_j - F_i)) (sum_ij W_ij exp(F_j - F_i))          (Eq. 4.10)
+
+for one query's documents, where ``W`` encodes the base ranker's order (Eq. 4.1) and ``T`` the
+judged pairs (Eq. 4.3), see :mod:`boostrank.ranking.refinement`. Each iteration:
+
+3. ``gamma_ij = a_ij + b_ij`` (Eqs. 4.11-4.12, each normalised to sum 1);
+4. ``w_i = sum_j gamma_ij - gamma_ji``; 5. labels ``y_i = sign(w_i)``;
+6. a binary weak learner ``f(x) in {0, 1}`` trained to maximise ``eta_t = sum_i |w_i| f_i y_i``
+   (Eq. 4.13): by default a decision stump on ``s = max(20, n/5)`` instances sampled with
+   probability proportional to ``|w_i|`` (section 4.3.4), or (``weak_learner="thresholds"``)
+   RankBoost's threshold search maximising Eq. 4.13 over all instances exactly;
+8. ``alpha = 1/2 log(mu / nu)``, ``mu = sum gamma_ij [f_i = 1, f_j = 0]``,
+   ``nu = sum gamma_ij [f_i = 0, f_j = 1]`` (Eq. 4.14); 9. ``F <- F + alpha f``.
+
+``F`` starts at 0, so ``L_p^0 = (sum T)(sum W)``. The step-8 ``alpha`` minimises the bound of
+Lemma 5, so ``L_p`` never rises (``alpha`` is shrunk towards 0 by ``smoothing`` only when
+``nu`` or ``mu`` vanishes). Everything is vectorised over the ``n x n`` pair matrices through
+the rank-one form of ``exp(F_j - F_i)``: an iteration costs a few products with ``W``.
+
+Recorded per iteration: ``objective_`` (``log L_p``, length T + 1), ``mu_``, ``nu_``,
+``edge_`` (``eta_t = mu - nu``, Appendix A.12), ``alpha_``. :meth:`theorem9_bound` and
+:meth:`theorem10_bound` give the right-hand sides of Eqs. 4.15 and 4.19 (log scale). Note: the
+proof of Theorem 10 (Appendix A.12) substitutes ``eta_t >= (sqrt(mu) - sqrt(nu))^2`` into
+Theorem 9, which bounds ``L_p`` from above by the *larger* quantity, so Eq. 4.19 does not
+follow; Theorem 9 is what the algorithm guarantees.
+
+``lam``: ``None`` is the dissertation's choice, ``1 / sd`` of the top 10 base scores
+(section 4.3.2); ``0`` makes ``W = 1/2`` and MRR ignores the base ranker. The final ranking
+function is ``F(x) = sum_t alpha_t f_t(x)``; documents with equal ``F`` are left in their
+given order (the experiments pass them in the base ranker's order).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+from boostrank.errors import BoostrankError
+from boostrank.ranking.refinement import (
+    PairModel,
+    Stump,
+    ThresholdBank,
+    base_matrix,
+    check_pairs,
+    fit_sampled_stump,
+    sample_size,
+    top_std_lambda,
+)
+
+WeakLearner = Literal["sampled_stump", "thresholds"]
+TScope = Literal["all", "judged"]
+
+
+def t_mask(t_scope: str, n: int, pairs: np.ndarray, judged: np.ndarray | None) -> np.ndarray | None:
+    """The documents ``T``'s ``eta/2`` part covers: ``all`` (None) or the ``judged`` ones (the
+    given mask, else every document in a pair)."""
+    if t_scope == "all":
+        return None
+    if t_scope != "judged":
+        raise BoostrankError(f"unknown t_scope {t_scope!r}; choose all or judged")
+    if judged is None:
+        mask = np.zeros(n, dtype=bool)
+        mask[np.asarray(pairs, dtype=np.int64).ravel()] = True
+        return mask
+    mask = np.asarray(judged, dtype=bool)
+    if mask.shape != (n,):
+        raise BoostrankError(f"judged mask has shape {mask.shape}, expected ({n},)")
+    return mask
+
+
+class MRR:
+    """Algorithm 6 for one query: ``fit(X, base_scores, pairs)``, ``predict(X)``."""
+
+    def __init__(
+        self,
+        n_iterations: int = 50,
+        *,
+        eta: float = 0.5,
+        lam: float | None = None,
+        lam_top: int = 10,
+        weak_learner: WeakLearner = "sampled_stump",
+        sample_min: int = 20,
+        sample_fraction: float = 0.2,
+        n_thresholds: int = 16,
+        t_scope: TScope = "all",
+        smoothing: float = 1e-12,
+        seed: int = 0,
+    ) -> None:
+        self.n_iterations = n_iterations
+        self.eta = eta
+        self.lam = lam
+        self.lam_top = lam_top
+        self.weak_learner = weak_learner
+        self.sample_min = sample_min
+        self.sample_fraction = sample_fraction
+        self.n_thresholds = n_thresholds
+        self.t_scope = t_scope
+        self.smoothing = smoothing
+        self.seed = seed
+
+    def fit(
+        self,
+        X: np.ndarray,
+        base_scores: np.ndarray,
+        pairs: np.ndarray,
+        *,
+        judged: np.ndarray | None = None,
+        W: np.ndarray | None = None,
+    ) -> MRR:
+        """Refine on one query: ``X`` (n x d), the base ranker's scores ``g`` (n), ``pairs``
+        (m x 2, ``x_i`` preferred to ``x_j``), ``judged`` (mask of the documents with feedback,
+        used when ``t_scope="judged"``). ``W`` may be passed precomputed (Eq. 4.1)."""
+        X = np.asarray(X, dtype=np.float64)
+        n = X.shape[0]
+        if not 0.0 <= self.eta <= 1.0:
+            raise BoostrankError(f"MRR: eta must be in [0, 1], got {self.eta}")
+        if self.weak_learner not in ("sampled_stump", "thresholds"):
+            raise BoostrankError(
+                f"MRR: unknown weak_learner {self.weak_learner!r}; "
+                "choose sampled_stump or thresholds"
+            )
+        pairs = check_pairs(pairs, n)
+        scope = t_mask(self.t_scope, n, pairs, judged)
+        g = np.asarray(base_scores, dtype=np.float64)
+        self.lam_ = top_std_lambda(g, self.lam_top) if self.lam is None else float(self.lam)
+        if W is None:
+            W = base_matrix(g, self.lam_)
+        rng = np.random.default_rng(self.seed)
+        s = sample_size(n, self.sample_min, self.sample_fraction)
+        bank = ThresholdBank(X, self.n_thresholds) if self.weak_learner == "thresholds" else None
+        model = PairModel(W, pairs, self.eta, scope)
+        F = np.zeros(n)
+        self.stumps_: list[Stump] = []
+        self._alphas_kept: list[float] = []
+        alphas, mus, nus, objective = [], [], [], []
+        for _ in range(int(self.n_iterations)):
+            sums = model.sums(F)
+            objective.append(float(sums.log_w[0] + sums.log_t[0]))  # log L_p (Eq. 4.10)
+            # Steps 3-4: w_i = sum_j gamma_ij - gamma_ji, gamma = a + b (Eqs. 4.11-4.12).
+            w = (sums.rw - sums.cw + sums.rt - sums.ct)[:, 0]
+            # Steps 5-6: labels sign(w), a weak learner maximising Eq. 4.13.
+            if bank is None:
+                stump = fit_sampled_stump(X, w, s, rng)
+            else:
+                idx, val = bank.best(w)
+                stump = None if idx[0] < 0 else bank.stump(int(idx[0]), float(val[0]))
+            mu = nu = alpha = 0.0
+            if stump is not None:
+                f = stump.predict(X)  # step 7
+                mu, nu = model.blocks(sums, f)
+                if mu > 0 or nu > 0:  # step 8 (Eq. 4.14); f constant: mu = nu = 0
+                    alpha = 0.5 * float(np.log((mu + self.smoothing) / (nu + self.smoothing)))
+                    F = F + alpha * f  # step 9
+                    self.stumps_.append(stump)
+                    self._alphas_kept.append(alpha)
+            alphas.append(alpha)
+            mus.append(mu)
+            nus.append(nu)
+        sums = model.sums(F)
+        objective.append(float(sums.log_w[0] + sums.log_t[0]))
+        self.alpha_ = np.asarray(alphas)
+        self.mu_ = np.asarray(mus)
+        self.nu_ = np.asarray(nus)
+        self.edge_ = self.mu_ - self.nu_  # eta_t of Eq. 4.13 (Appendix A.12)
+        self.objective_ = np.asarray(objective)  # log L_p^t, t = 0..T
+        self.train_scores_ = F
+        return self
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """``F(x) = sum_t alpha_t f_t(x)``."""
+        X = np.asarray(X, dtype=np.float64)
+        out = np.zeros(X.shape[0])
+        for a, stump in zip(self._alphas_kept, self.stumps_, strict=True):
+            out += a * stump.predict(X)
+        return out
+
+    def theorem9_bound(self) -> np.ndarray:
+        """``log`` of Eq. 4.15's right-hand side after t = 0..T iterations."""
+        gap = (np.sqrt(self.mu_) - np.sqrt(self.nu_)) ** 2
+        return self.objective_[0] - np.r_[0.0, np.cumsum(gap)]
+
+    def theorem10_bound(self) -> np.ndarray:
+        """``log`` of Eq. 4.19's right-hand side after t = 0..T iterations."""
+        return self.objective_[0] - np.r_[0.0, np.cumsum(self.edge_)]
+
+
+__all__ = ["MRR"]

@@ -1,0 +1,1 @@
+"""Recommender-system pieces (collaborative filtering base rankers)."""

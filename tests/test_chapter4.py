@@ -1,0 +1,211 @@
+"""Chapter 4 experiments end to end on tiny data: base-ranker choice, every method family,
+Figure 4.1's objective, the MovieLens jobs and the six figures with their summaries."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from boostrank.experiments import chapter4 as ch4
+from boostrank.experiments import chapter4_figure as fig
+
+PARAMS = {
+    "k_max": 8,
+    "ndcg_formula": "letor",
+    "feedback": 6,
+    "feedback_sizes": [3, 6],
+    "max_queries": None,
+    "refinement": {"n_iterations": 4, "eta": 0.5, "lam": None, "lam_top": 10, "t_scope": "all"},
+    "mrr": {"weak_learner": "sampled_stump", "sample_min": 20, "sample_fraction": 0.2},
+    "mrr_alternative_t_scope": "judged",
+    "lrr": {"gamma_min": 0.1, "gamma_max": 10.0, "n_gammas": 3, "n_thresholds": 4},
+    "rocchio": {"alphas": [1, 2], "betas": [1, 3]},
+    "ranksvm": {"C": None, "max_iter": 200},
+    "movies": {
+        "train_users": 5,
+        "feedback": 4,
+        "feedback_sizes": [2, 4],
+        "k_max": 5,
+        "pd_sigma": 1.0,
+        "pd_score": "expected",
+        "grade_offset": 0,
+        "relevant_rating": 4,
+        "max_test_users": None,
+    },
+}
+
+
+def _meta(path, name, kind):
+    line = f"{kind}: test data"
+    path.write_text(
+        json.dumps({"dataset": name, "provenance": {"kind": kind}, "provenance_line": line})
+    )
+    return path
+
+
+@pytest.fixture(scope="module")
+def letor(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ch4")
+    rng = np.random.default_rng(0)
+    n_q, n_d, n_f = 4, 25, 5
+    qid = np.repeat(np.arange(1, n_q + 1), n_d)
+    X = rng.random((n_q * n_d, n_f)).astype(np.float32)
+    X[:, 4] = 0.5  # constant: not a candidate base ranker
+    y = ((X[:, 1] + 0.3 * rng.random(len(qid))) > 0.9).astype(np.int8) + (X[:, 1] > 0.95)
+    np.savez(
+        d / "toy.npz",
+        X=X,
+        y=y,
+        qid=qid.astype(np.int32),
+        part=np.zeros(len(qid), np.int8),
+        docid=np.array([f"d{i}" for i in range(len(qid))]),
+    )
+    return d, d / "toy.npz", _meta(d / "toy.json", "ohsumed", "real")
+
+
+def test_base_ranker_choice_and_family_params(letor):
+    d, npz, meta = letor
+    rec = ch4.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, d / "base.json")
+    assert rec["candidates"] == 4 and "5" in rec["scores"]
+    assert rec["best"] == 2  # feature 2 (index 1) defines the grades
+    assert rec["published"] == 11 and rec["agrees"] is False
+    scores = {int(k): v for k, v in rec["scores"].items() if int(k) != 5}
+    assert scores[rec["best"]] == max(scores.values()) and scores[rec["worst"]] == min(
+        scores.values()
+    )
+    section = {**PARAMS, "ndcg_formula": None, "movies": PARAMS["movies"]}
+    p = ch4.family_params(section, "baselines", formula="report")
+    assert set(p) == {"k_max", "feedback", "max_queries", "rocchio", "ranksvm", "ndcg_formula"}
+    assert p["ndcg_formula"] == "report"
+
+
+@pytest.fixture(scope="module")
+def families(letor):
+    d, npz, meta = letor
+    base = d / "base.json"
+    if not base.exists():
+        ch4.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, base)
+    out = {}
+    for fam in ch4.FAMILIES:
+        out[fam] = ch4.feedback_job(
+            "ohsumed", fam, npz, meta, base, PARAMS, 7, d / f"{fam}.csv", d / f"{fam}.json"
+        )
+    ch4.objective_job("ohsumed", npz, meta, base, PARAMS, 6, 7, d / "objective.csv")
+    return out
+
+
+def test_families_write_tidy_rows(families, letor):
+    d = letor[0]
+    base = families["baselines"]
+    assert set(base["algorithm"]) == {"Base ranker", "Rocchio", "Ranking-SVM"}
+    assert set(base["evaluated"]) == {"all", "residual"} and base["k"].max() == 8
+    assert (base["data_kind"] == "real").all() and base["ndcg"].between(0, 1).all()
+    lrr = families["lrr"]
+    assert {"LRR", "LRR-Best", "LRR-Worst"} <= set(lrr["algorithm"])
+    means = (
+        lrr[(lrr["algorithm"] == "LRR") & (lrr["evaluated"] == "all")]
+        .groupby("variant")["ndcg"]
+        .mean()
+    )
+    best = lrr[(lrr["algorithm"] == "LRR-Best") & (lrr["evaluated"] == "all")]["ndcg"].mean()
+    assert best == pytest.approx(means.max())
+    assert set(families["mrr"]["algorithm"]) == {"MRR", "MRR (T on judged pairs)"}
+    assert set(families["mrr_bases"]["variant"]) == {"worst", "medium"}
+    assert set(families["mrr_sizes"]["feedback"]) == {3}  # 6 is the main run's
+    again = ch4.feedback_job(
+        "ohsumed",
+        "mrr",
+        letor[1],
+        letor[2],
+        d / "base.json",
+        PARAMS,
+        7,
+        d / "again.csv",
+        d / "again.json",
+    )
+    assert again.equals(families["mrr"])  # seeded: same numbers
+
+
+def test_base_ranker_curve_is_the_feature_ranking(letor, families):
+    d, npz, _meta = letor
+    from boostrank.metrics.ranking import ndcg_curve
+
+    data = ch4.load_letor(npz)
+    best = json.loads((d / "base.json").read_text())["best"]
+    want = ndcg_curve(data["y"], data["X"][:, best - 1], data["qid"], 8).mean(axis=0)
+    got = families["baselines"].query("algorithm == 'Base ranker' and evaluated == 'all'")["ndcg"]
+    assert np.allclose(got.to_numpy(), want, atol=1e-6)
+
+
+def test_letor_figures(letor, families, tmp_path):
+    d = letor[0]
+    inputs = {
+        "thesis-fig4_1": [d / "objective.csv"],
+        "thesis-fig4_2": [d / f"{f}.csv" for f in ("baselines", "lrr", "mrr")],
+        "thesis-fig4_3": [d / f"{f}.csv" for f in ("baselines", "mrr", "mrr_bases")]
+        + [d / "base.json"],
+        "thesis-fig4_4": [d / f"{f}.csv" for f in ("baselines", "mrr", "mrr_sizes")],
+    }
+    for name, files in inputs.items():
+        stats = fig.make_figure(
+            name, files, tmp_path / f"{name}.csv", tmp_path / f"{name}_s.csv", tmp_path / name
+        )
+        assert (tmp_path / f"{name}.png").stat().st_size > 1000
+        assert {"data_kind", "provenance"} <= set(pd.read_csv(tmp_path / f"{name}.csv").columns)
+        assert {"statistic", "dataset", "value", "data_kind", "provenance"} <= set(stats.columns)
+    s1 = pd.read_csv(tmp_path / "thesis-fig4_1_s.csv").set_index("statistic")["value"]
+    assert s1["lp_rises_fraction"] == 0 and s1["theorem9_holds_fraction"] == 1
+    s2 = pd.read_csv(tmp_path / "thesis-fig4_2_s.csv")
+    assert "mrr_beats_base_fraction" in set(s2["statistic"])
+
+
+@pytest.fixture(scope="module")
+def movies(tmp_path_factory):
+    d = tmp_path_factory.mktemp("movies")
+    rng = np.random.default_rng(1)
+    users, items = 14, 30
+    pairs = [(u, i) for u in range(1, users + 1) for i in rng.choice(items, 15, replace=False) + 1]
+    user = np.array([p[0] for p in pairs], np.int32)
+    item = np.array([p[1] for p in pairs], np.int32)
+    genres = (rng.random((items, 4)) > 0.6).astype(np.int8)
+    rating = np.clip(np.round(2 + 2 * genres[item - 1, 0] + rng.random(len(item))), 1, 5).astype(
+        np.int8
+    )
+    np.savez(d / "ml.npz", user=user, item=item, rating=rating, item_genres=genres)
+    return d, d / "ml.npz", _meta(d / "ml.json", "movielens_100k", "mirror")
+
+
+def test_movie_split_and_jobs(movies, tmp_path):
+    d, npz, meta = movies
+    mv = ch4.load_movies(npz, PARAMS["movies"], 3)
+    assert len(mv.train_users) == 5 and len(mv.test_users) == 9
+    assert not set(mv.train_users) & set(mv.test_users)
+    assert (
+        ch4.load_movies(npz, PARAMS["movies"], 3).items[mv.test_users[0]].tolist()
+        == mv.items[mv.test_users[0]].tolist()
+    )
+    qs = ch4.movie_queries(mv, PARAMS, 4)
+    assert all(q.judged.sum() == 4 and (q.evaluate["held-out"] == ~q.judged).all() for q in qs)
+    assert all(np.all(np.diff(q.g) <= 0) for q in qs)  # sorted by the PD base ranker
+    files = []
+    for fam in ch4.MOVIE_FAMILIES:
+        timing = d / "timing.csv" if fam == "mrr" else None
+        frame = ch4.movies_job(
+            fam, npz, meta, PARAMS, 3, d / f"m_{fam}.csv", d / f"m_{fam}.json", timing
+        )
+        assert set(frame["evaluated"]) == {"held-out"} and frame["ndcg"].between(0, 1).all()
+        files.append(d / f"m_{fam}.csv")
+    stats = fig.make_figure(
+        "thesis-fig4_5", [*files, npz], tmp_path / "f5.csv", tmp_path / "f5s.csv", tmp_path / "f5"
+    )
+    assert stats.set_index("statistic").loc["best_rating", "value"] in (1, 5)
+    stats6 = fig.make_figure(
+        "thesis-fig4_6",
+        [d / "timing.csv"],
+        tmp_path / "f6.csv",
+        tmp_path / "f6s.csv",
+        tmp_path / "f6",
+        bin_width=5,
+    )
+    assert "time_linear_r2" in set(stats6["statistic"])

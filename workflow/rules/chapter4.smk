@@ -1,0 +1,210 @@
+# Dissertation chapter 4 (Valizadegan 2010, sections 4.3-4.4), Figures 4.1-4.6: ranking
+# refinement by boosting (MRR, LRR) against the base ranker, Rocchio and Ranking-SVM, for
+# relevance feedback on the seven LETOR 3.0 data sets and for MovieLens 100K recommendations.
+# One job per (data set, method family): baselines (base ranker, Rocchio, Ranking-SVM), lrr
+# (100 gammas at once), mrr (both readings of T), mrr_bases (worst and medium base rankers,
+# Figure 4.3), mrr_sizes (5/10/15 feedback documents, Figure 4.4); one job per figure draws it.
+import json
+
+from boostrank.experiments import chapter4 as CH4_MODULE
+
+CH4 = config["chapter4"]
+CH4_FORMULA = config["chapter3"]["ndcg_formula"]
+CH4_DIR = "results/chapter4"
+# Which figure's benchmark folder each LETOR family's jobs are counted under.
+CH4_FAMILY_FIGURE = {
+    "baselines": "thesis-fig4_2",
+    "lrr": "thesis-fig4_2",
+    "mrr": "thesis-fig4_2",
+    "mrr_bases": "thesis-fig4_3",
+    "mrr_sizes": "thesis-fig4_4",
+}
+
+
+def ch4_params(family, movies=False):
+    """The config keys a family's jobs read, as JSON (editing others does not rerun them)."""
+    return json.dumps(
+        CH4_MODULE.family_params(CH4, family, movies=movies, formula=CH4_FORMULA), sort_keys=True
+    )
+
+
+def ch4_feedback_csv(dataset, family):
+    return f"{CH4_DIR}/{CH4_FAMILY_FIGURE[family]}/{dataset}/{family}.csv"
+
+
+def ch4_base_json(dataset):
+    return f"{CH4_DIR}/thesis-fig4_3/{dataset}/base_rankers.json"
+
+
+def ch4_movie_csv(family):
+    return f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{family}.csv"
+
+
+def ch4_figure_inputs(wildcards):
+    """The result files each figure merges."""
+    fig, ds = wildcards.fig, CH4["datasets"]
+    if fig == "thesis-fig4_1":
+        return [f"{CH4_DIR}/thesis-fig4_1/ohsumed/objective.csv"]
+    families = {
+        "thesis-fig4_2": ["baselines", "lrr", "mrr"],
+        "thesis-fig4_3": ["baselines", "mrr", "mrr_bases"],
+        "thesis-fig4_4": ["baselines", "mrr", "mrr_sizes"],
+    }
+    if fig in families:
+        out = [ch4_feedback_csv(d, f) for d in ds for f in families[fig]]
+        return out + ([ch4_base_json(d) for d in ds] if fig == "thesis-fig4_3" else [])
+    if fig == "thesis-fig4_5":
+        return [ch4_movie_csv(f) for f in ("baselines", "lrr", "mrr", "mrr_sizes")] + [
+            "data/processed/movielens_100k.npz"
+        ]
+    return [f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv"]
+
+
+rule chapter4_base_rankers:
+    input:
+        npz=lambda w: ranking_npz(w.dataset),
+        meta=lambda w: ranking_meta(w.dataset),
+        code=code(*CH4_MODULE.code_modules("base_rankers")),
+    output:
+        f"{CH4_DIR}/thesis-fig4_3/{{dataset}}/base_rankers.json",
+    wildcard_constraints:
+        dataset="|".join(CH4["datasets"]),
+    params:
+        k_max=CH4["k_max"],
+        formula=CH4["ndcg_formula"] or CH4_FORMULA,
+        max_queries=f"--max-queries {CH4['max_queries']}" if CH4["max_queries"] else "",
+    threads: 1
+    log:
+        "logs/thesis-fig4_3/{dataset}/base_rankers.log",
+    benchmark:
+        "benchmarks/thesis-fig4_3/base_rankers/{dataset}.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter4-base-rankers --dataset {wildcards.dataset} --npz {input.npz}"
+        " --meta {input.meta} --k-max {params.k_max} --formula {params.formula}"
+        " {params.max_queries} --out {output} 2> {log}"
+
+
+rule chapter4_feedback:
+    input:
+        npz=lambda w: ranking_npz(w.dataset),
+        meta=lambda w: ranking_meta(w.dataset),
+        base=lambda w: ch4_base_json(w.dataset),
+        code=lambda w: code(*CH4_MODULE.code_modules(w.family)),
+    output:
+        csv=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.csv",
+        record=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.json",
+    wildcard_constraints:
+        fig="thesis-fig4_[234]",
+        dataset="|".join(CH4["datasets"]),
+        family="|".join(CH4_MODULE.FAMILIES),
+    params:
+        params=lambda w: ch4_params(w.family),
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/{fig}/{dataset}/{family}.log",
+    benchmark:
+        "benchmarks/{fig}/feedback/{dataset}/{family}.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter4-feedback --dataset {wildcards.dataset} --family {wildcards.family}"
+        " --npz {input.npz} --meta {input.meta} --base-rankers {input.base}"
+        " --params {params.params:q} --seed {params.seed} --out {output.csv}"
+        " --record {output.record} 2> {log}"
+
+
+rule chapter4_objective:
+    input:
+        npz=ranking_npz("ohsumed"),
+        meta=ranking_meta("ohsumed"),
+        base=ch4_base_json("ohsumed"),
+        code=code(*CH4_MODULE.code_modules("objective")),
+    output:
+        f"{CH4_DIR}/thesis-fig4_1/ohsumed/objective.csv",
+    params:
+        params=ch4_params("objective"),
+        iterations=CH4["objective_iterations"],
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/thesis-fig4_1/objective.log",
+    benchmark:
+        "benchmarks/thesis-fig4_1/objective.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter4-objective --dataset ohsumed --npz {input.npz} --meta {input.meta}"
+        " --base-rankers {input.base} --params {params.params:q}"
+        " --iterations {params.iterations} --seed {params.seed} --out {output} 2> {log}"
+
+
+rule chapter4_movies:
+    input:
+        npz="data/processed/movielens_100k.npz",
+        meta="data/processed/movielens_100k.json",
+        code=lambda w: code(*CH4_MODULE.code_modules(w.family, movies=True)),
+    output:
+        csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.csv",
+        record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.json",
+    wildcard_constraints:
+        family="baselines|lrr|mrr_sizes",
+    params:
+        params=lambda w: ch4_params(w.family, movies=True),
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/thesis-fig4_5/movies/{family}.log",
+    benchmark:
+        "benchmarks/thesis-fig4_5/movies/{family}.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter4-movies --family {wildcards.family} --npz {input.npz}"
+        " --meta {input.meta} --params {params.params:q} --seed {params.seed}"
+        " --out {output.csv} --record {output.record} 2> {log}"
+
+
+rule chapter4_movies_mrr:
+    input:
+        npz="data/processed/movielens_100k.npz",
+        meta="data/processed/movielens_100k.json",
+        code=code(*CH4_MODULE.code_modules("mrr", movies=True)),
+    output:
+        csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.csv",
+        record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.json",
+        timing=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv",
+    params:
+        params=ch4_params("mrr", movies=True),
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/thesis-fig4_5/movies/mrr.log",
+    benchmark:
+        "benchmarks/thesis-fig4_5/movies/mrr.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter4-movies --family mrr --npz {input.npz} --meta {input.meta}"
+        " --params {params.params:q} --seed {params.seed} --out {output.csv}"
+        " --record {output.record} --timing {output.timing} 2> {log}"
+
+
+rule chapter4_figure:
+    input:
+        results=ch4_figure_inputs,
+        code=code("experiments.chapter4", "experiments.chapter4_figure", "plots", "io"),
+    output:
+        figure=multiext("figures/{fig}", ".png", ".pdf"),
+        csv="results/{fig}.csv",
+        summary="results/{fig}_summary.csv",
+    wildcard_constraints:
+        fig="thesis-fig4_[1-6]",
+    params:
+        evaluated=CH4["evaluate"],
+        bin_width=CH4["movies"]["time_bin_width"],
+    log:
+        "logs/{fig}/figure.log",
+    benchmark:
+        "benchmarks/{fig}/figure.tsv"
+    shell:
+        "{PY} chapter4-figure --figure {wildcards.fig} --inputs {input.results}"
+        " --csv {output.csv} --summary {output.summary} --prefix figures/{wildcards.fig}"
+        " --evaluated {params.evaluated} --bin-width {params.bin_width} 2> {log}"
