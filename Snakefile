@@ -21,6 +21,8 @@ include: "workflow/rules/chapter3.smk"
 include: "workflow/rules/chapter4.smk"
 include: "workflow/rules/chapter5_6.smk"
 include: "workflow/rules/topk.smk"
+include: "workflow/rules/qbrank.smk"
+include: "workflow/rules/prank.smk"
 include: "workflow/rules/report.smk"
 
 

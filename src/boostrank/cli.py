@@ -138,6 +138,8 @@ PLUGINS = (
     "boostrank.experiments.chapter4",
     "boostrank.experiments.chapter5",
     "boostrank.experiments.topk",
+    "boostrank.experiments.qbrank",
+    "boostrank.experiments.prank",
 )
 
 # Command-name prefixes whose plugin is imported alone: a job that runs one of these commands
@@ -149,6 +151,8 @@ PLUGIN_PREFIXES = {
     "chapter4-": "boostrank.experiments.chapter4",
     "chapter5-": "boostrank.experiments.chapter5",
     "topk-": "boostrank.experiments.topk",
+    "qbrank-": "boostrank.experiments.qbrank",
+    "prank-": "boostrank.experiments.prank",
 }
 
 

@@ -1,0 +1,355 @@
+"""The PRank family (Crammer & Singer 2005, "Online Ranking by Projecting"), the MCP and WH
+baselines, and the Figure 6 / Figure 7 experiment code."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.optimize import nnls
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments import prank as exp
+from boostrank.online.ordinal_baselines import MCP, WidrowHoff
+from boostrank.online.prank import (
+    MuPRank,
+    NoPRank,
+    PRank,
+    SiPRank,
+    kernel_prank_scores,
+    noprank_dual,
+    poly2_features,
+    poly2_kernel,
+    predict_ranks,
+    rank_signs,
+)
+
+
+def random_stream(n_runs=6, rounds=300, dim=4, k=5, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, (n_runs, rounds, dim))
+    w = rng.normal(size=dim)
+    score = X @ w + rng.normal(0, 0.3, (n_runs, rounds))
+    y = 1 + np.searchsorted(np.quantile(score, np.linspace(0, 1, k + 1)[1:-1]), score)
+    return X, y
+
+
+def test_figure1_worked_example():
+    """k = 5, y = 4, y_hat = 1: b_1..b_3 drop by one, w += 3x, then y_hat = 3."""
+    learner = PRank(1, 3, 5)
+    learner.b[:] = [1.0, 2.0, 4.0, 5.0]
+    x = np.array([[0.5, 0.5, 0.0]])  # |x|^2 = 1/2: w.x rises from 0 to 1.5
+    assert learner.step(x, np.array([4]))[0] == 1
+    assert np.allclose(learner.b, [[0.0, 1.0, 3.0, 5.0]])
+    assert np.allclose(learner.w, 3 * x)
+    assert learner.predict(x)[0] == 3
+
+
+def test_prediction_rule():
+    b = np.array([[-1.0, 0.0, 0.0, 2.0]])
+    assert [predict_ranks(np.array([s]), b)[0] for s in (-2, -1, 0, 1.9, 2, 9)] == [
+        1,
+        2,
+        4,
+        4,
+        5,
+        5,
+    ]
+    assert np.array_equal(rank_signs(np.array([1, 3, 5]), 5)[1], [1, 1, -1, -1])
+
+
+@pytest.mark.parametrize("cls", [PRank, SiPRank, NoPRank, MuPRank])
+def test_thresholds_stay_ordered(cls):
+    X, y = random_stream()
+    if cls is MuPRank:
+        learner = cls(X.shape[0], X.shape[2], 5, eta=2.0)
+    else:
+        learner = cls(X.shape[0], X.shape[2], 5)
+    for t in range(X.shape[1]):
+        learner.step(X[:, t], y[:, t])
+        assert np.all(np.diff(learner.b, axis=1) >= -1e-12)
+        if cls in (PRank, SiPRank):
+            assert np.array_equal(learner.b, np.round(learner.b))  # integers (Lemma 1)
+    if cls is MuPRank:  # normalised ranking rule
+        assert np.allclose(learner.w.sum(1) + learner.b.sum(1), 1.0)
+
+
+def test_si_prank_moves_one_threshold():
+    learner = SiPRank(1, 2, 5)
+    learner.b[:] = [-1.0, 0.0, 1.0, 2.0]
+    x = np.array([[0.5, 0.0]])  # w.x = 0: y_hat = 3
+    learner.step(x, np.array([5]))  # too low: r = y_hat = 3 moves down
+    assert np.allclose(learner.b, [[-1.0, 0.0, 0.0, 2.0]]) and np.allclose(learner.w, x)
+    learner.step(-4 * x, np.array([1]))  # w.x = -1: y_hat = 2 > 1, r = 1 moves up
+    assert np.allclose(learner.b, [[0.0, 0.0, 0.0, 2.0]])
+
+
+def test_vectorised_runs_equal_single_runs():
+    X, y = random_stream(n_runs=4)
+    for make in (
+        lambda n: PRank(n, 4, 5),
+        lambda n: NoPRank(n, 4, 5, beta=0.5),
+        lambda n: MuPRank(n, 4, 5, eta=1.0),
+        lambda n: MCP(n, 4, 5),
+        lambda n: WidrowHoff(n, 4, 5, learning_rate=0.05),
+    ):
+        together = make(4)
+        apart = [make(1) for _ in range(4)]
+        for t in range(X.shape[1]):
+            joint = together.step(X[:, t], y[:, t])
+            single = [a.step(X[r : r + 1, t], y[r : r + 1, t])[0] for r, a in enumerate(apart)]
+            assert np.array_equal(joint, single)
+
+
+def test_kernel_and_explicit_map_agree():
+    rng = np.random.default_rng(3)
+    x = rng.random((400, 2))
+    assert np.allclose(poly2_features(x) @ poly2_features(x).T, poly2_kernel(x, x))
+    _, y = exp.synthetic_sequences(1, 400, seed=4)
+    dual_preds, dual_b = kernel_prank_scores(x, y[0], 5)
+    primal = PRank(1, 6, 5)
+    phi = poly2_features(x)
+    preds = np.array([primal.step(phi[t : t + 1], y[0, t : t + 1])[0] for t in range(400)])
+    assert np.array_equal(preds, dual_preds)
+    assert np.allclose(primal.b[0], dual_b)
+
+
+def separable_stream(n=2000, dim=5, k=5, margin=0.1, seed=0):
+    rng = np.random.default_rng(seed)
+    w = rng.normal(size=dim)
+    b = np.sort(rng.normal(size=k - 1))
+    norm = np.sqrt(w @ w + b @ b)
+    w, b = w / norm, b / norm
+    X, y = [], []
+    while len(X) < n:
+        x = rng.uniform(-1, 1, dim)
+        s = x @ w
+        if np.min(np.abs(s - b)) >= margin:
+            X.append(x)
+            y.append(1 + int((s > b).sum()))
+    X, y = np.array(X), np.array(y)
+    ys = rank_signs(y, k)
+    gamma = float(np.min(((X @ w)[:, None] - b[None, :]) * ys))
+    return X, y, gamma
+
+
+def test_theorem1_mistake_bound_on_separable_data():
+    X, y, gamma = separable_stream()
+    R2 = float((X**2).sum(1).max())
+    bound = (5 - 1) * (R2 + 1) / gamma**2  # Theorem 1
+    for cls in (PRank, SiPRank):  # the bound holds for Si-PRank too (section 3)
+        learner = cls(1, X.shape[1], 5)
+        loss = sum(abs(learner.step(X[t : t + 1], y[t : t + 1])[0] - y[t]) for t in range(len(y)))
+        assert 0 < loss <= bound
+    learner = NoPRank(1, X.shape[1], 5, beta=1.0)  # Corollary 1: mistakes <= 2(R^2+1)/gamma^2
+    mistakes = sum(learner.step(X[t : t + 1], y[t : t + 1])[0] != y[t] for t in range(len(y)))
+    assert mistakes <= 2 * (R2 + 1) / gamma**2
+    assert learner.tau_sum[0] <= 2 * 1.0 / gamma**2 + 1e-9  # Theorem 3
+
+
+def test_noprank_dual_is_exact_and_projects():
+    rng = np.random.default_rng(5)
+    runs, k, beta = 200, 5, 0.7
+    x = rng.normal(size=(runs, 3))
+    y = rng.integers(1, k + 1, runs)
+    w, b = rng.normal(size=(runs, 3)), np.sort(rng.normal(size=(runs, k - 1)), axis=1)
+    ys = rank_signs(y, k)
+    s = np.einsum("rd,rd->r", w, x)
+    c = ys * (s[:, None] - b) - beta
+    a = (x**2).sum(1)
+    tau = noprank_dual(a, ys, c)
+    for r in range(runs):  # scipy's NNLS on the same QP: Q = a yy^T + I = L L^T
+        Q = a[r] * np.outer(ys[r], ys[r]) + np.eye(k - 1)
+        L = np.linalg.cholesky(Q)
+        ref, _ = nnls(L.T, -np.linalg.solve(L, c[r]))
+        assert np.allclose(tau[r], ref, atol=1e-9)
+    w_new = w + (tau * ys).sum(1)[:, None] * x  # (4.3), (4.4): the constraints of (4.1) hold
+    b_new = b - tau * ys
+    margins = ys * (np.einsum("rd,rd->r", w_new, x)[:, None] - b_new)
+    assert np.all(margins >= beta - 1e-9)
+    satisfied = np.all(c >= 0, axis=1)  # Lemma 2: no update when the margin is already met
+    assert np.all(tau[satisfied] == 0)
+
+
+def test_mu_prank_matches_the_plain_update():
+    X, y = random_stream(n_runs=1, rounds=100, dim=3)
+    learner = MuPRank(1, 3, 5, eta=0.5)
+    w, b = np.full(3, 1 / 7), np.full(4, 1 / 7)
+    for t in range(100):
+        x = X[0, t]
+        s = w @ x
+        pred = predict_ranks(np.array([s]), b[None])[0]
+        assert learner.step(X[:, t], y[:, t])[0] == pred
+        if pred != y[0, t]:
+            ys = rank_signs(y[:, t], 5)[0]
+            tau = np.where((s - b) * ys <= 0, ys, 0.0)
+            w, b = w * np.exp(0.5 * x * tau.sum()), b * np.exp(-0.5 * tau)
+            z = w.sum() + b.sum()
+            w, b = w / z, b / z
+        assert np.allclose(learner.w[0], w) and np.allclose(learner.b[0], b)
+    with pytest.raises(BoostrankError):
+        learner.step(np.full((1, 3), 2.0), np.array([1]))
+
+
+def test_mcp_and_widrow_hoff_updates():
+    mcp = MCP(1, 2, 3)
+    x = np.array([[1.0, 2.0]])
+    assert mcp.step(x, np.array([3]))[0] == 1  # all prototypes 0: ties go to rank 1
+    assert np.allclose(mcp.M[0], [[-0.5, -1.0], [-0.5, -1.0], [1.0, 2.0]])  # E = {1, 2}
+    assert mcp.predict(x)[0] == 3
+    top = MCP(1, 2, 3, update="max")
+    top.step(x, np.array([3]))
+    assert np.allclose(top.M[0], [[-1.0, -2.0], [0.0, 0.0], [1.0, 2.0]])
+    wh = WidrowHoff(1, 2, 5, learning_rate=0.1)
+    assert wh.step(x, np.array([4]))[0] == 1  # 0 rounds to 0, clipped to rank 1
+    assert np.allclose(wh.w, 0.1 * 4 * x)  # w += eta (y - w.x) x
+    assert wh.predict(x)[0] == 2  # w.x = 0.4 * 5 = 2.0
+    assert WidrowHoff(1, 2, 5, learning_rate=0.1, intercept=True).step(x, np.array([4]))[0] == 1
+
+
+def test_synthetic_generator_follows_the_recipe():
+    _, y = exp.synthetic_sequences(3, 5000, seed=1)
+    assert y.min() == 1 and y.max() == 5
+    x, y = exp.synthetic_sequences(1, 20000, seed=2)
+    f = 10 * (x[0, :, 0] - 0.5) * (x[0, :, 1] - 0.5)
+    clear = np.abs(f[:, None] - np.array([-1, -0.1, 0.25, 1])).min(1) > 0.6  # noise < 4.8 sd
+    assert np.array_equal(y[0, clear], 1 + (f[clear, None] > [-1, -0.1, 0.25, 1]).sum(1))
+
+
+def test_crossover_round():
+    ours = {
+        "a": np.array([3.0, 2, 1, 1]),
+        "b": np.array([3.0, 3, 0.5, 1]),
+        "c": np.array([1.0, 2.5, 2, 2]),
+    }
+    assert exp.crossover_round(ours, ["a", "b"], ["c"]) == 3
+    assert exp.crossover_round(ours, ["c"], ["a"]) == 5  # never below at the end
+
+
+def test_rating_matrix_and_runs():
+    data = {
+        "user": np.array([1, 1, 2, 2, 2, 3]),
+        "item": np.array([1, 2, 1, 2, 3, 3]),
+        "rating": np.array([5, 3, 2, 4, 3, 1]),
+    }
+    M = exp.rating_matrix(data, "user_mean", 0.25)
+    assert M.shape == (3, 3)
+    assert np.allclose(M[:, 0], [0.25, -0.25, 0.0])  # user 1: mean 4, unrated movie 3 is 0
+    assert np.allclose(M.sum(0), 0.0)
+    targets, movies, _ = exp.movie_runs(data, 3, 5, seed=0)
+    assert np.all(targets == 1) and movies.shape == (5, 3)
+    assert np.array_equal(np.sort(movies, 1), np.tile([0, 1, 2], (5, 1)))
+    with pytest.raises(BoostrankError):
+        exp.movie_runs(data, 4, 5, seed=0)
+
+
+def fig_settings():
+    return {
+        "runs": 6,
+        "rounds": 300,
+        "algorithms": ["prank", "siprank", "mcp", "wh", "noprank"],
+        "noprank_beta": 1.0,
+        "mcp_update": "uniform",
+        "early_rounds": 50,
+        "wh": {"step": 0.1, "intercept": False, "sensitivity": [4]},
+    }
+
+
+def test_fig6_outputs(tmp_path):
+    stats = exp.make_fig6(
+        fig_settings(), 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
+    )
+    curves = pd.read_csv(tmp_path / "c.csv")
+    assert set(curves["key"]) == {"prank", "siprank", "mcp", "wh", "noprank", "wh_x4", "wh_flip"}
+    assert (curves["data_kind"] == "generated").all()
+    final = stats[stats["statistic"] == "final_loss"].set_index("key")["value"]
+    last = curves[curves["round"] == 300].set_index("key")["mean_loss"]
+    assert np.allclose(final.sort_index(), last.sort_index())
+    assert (tmp_path / "fig.png").exists()
+
+
+def test_fig7_on_a_tiny_ratings_set(tmp_path):
+    rng = np.random.default_rng(0)
+    users, items = 12, 40
+    mask = rng.random((users, items)) < 0.6
+    u, i = np.nonzero(mask)
+    taste = rng.normal(size=items)
+    rating = np.clip(np.round(3 + taste[i] + rng.normal(0, 0.5, len(i))), 1, 5).astype(np.int8)
+    npz = tmp_path / "ml.npz"
+    np.savez(npz, user=(u + 1).astype(np.int32), item=(i + 1).astype(np.int32), rating=rating)
+    meta = tmp_path / "ml.json"
+    meta.write_text(
+        json.dumps(
+            {
+                "dataset": "movielens_100k",
+                "provenance": {"kind": "mirror"},
+                "provenance_line": "mirror: toy",
+            }
+        )
+    )
+    settings = {
+        **fig_settings(),
+        "runs": 8,
+        "min_ratings": [15, 20],
+        "mu_etas": [0.5, 4],
+        "centre": "user_mean",
+        "scale": 0.25,
+        "algorithms": ["prank", "siprank", "mcp", "wh"],
+    }
+    stats = exp.make_fig7(
+        npz, meta, settings, 1, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
+    )
+    curves = pd.read_csv(tmp_path / "c.csv")
+    assert set(curves["panel"]) == {">=15", ">=20"}
+    assert curves[curves["panel"] == ">=20"]["round"].max() == 20
+    assert "mu_eta_spread_over_ci" in set(stats["statistic"])
+    assert (tmp_path / "fig.png").exists()
+
+
+def test_fig7_stand_in_too_small_uses_its_most_active_users(tmp_path):
+    rng = np.random.default_rng(1)
+    u, i = np.nonzero(rng.random((10, 30)) < 0.5)
+    npz = tmp_path / "ml.npz"
+    rating = rng.integers(1, 6, len(u)).astype(np.int8)
+    np.savez(npz, user=(u + 1).astype(np.int32), item=(i + 1).astype(np.int32), rating=rating)
+    meta = tmp_path / "ml.json"
+    meta.write_text(
+        json.dumps(
+            {
+                "dataset": "movielens_100k",
+                "provenance": {"kind": "synthetic"},
+                "provenance_line": "synthetic: toy",
+            }
+        )
+    )
+    settings = {
+        **fig_settings(),
+        "runs": 4,
+        "min_ratings": [100],
+        "mu_etas": [1],
+        "centre": "user_mean",
+        "scale": 0.25,
+        "algorithms": ["prank", "wh"],
+    }
+    stats = exp.make_fig7(
+        npz, meta, settings, 1, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
+    )
+    note = stats.loc[stats["statistic"] == "eligible_users", "note"].iloc[0]
+    assert "stand-in" in note
+    curves = pd.read_csv(tmp_path / "c.csv")
+    assert curves["round"].max() == np.bincount(u).max() and set(curves["panel"]) == {">=100"}
+    meta.write_text(
+        json.dumps(
+            {
+                "dataset": "movielens_100k",
+                "provenance": {"kind": "mirror"},
+                "provenance_line": "mirror: toy",
+            }
+        )
+    )
+    with pytest.raises(BoostrankError):
+        exp.make_fig7(
+            npz, meta, settings, 1, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
+        )

@@ -1,0 +1,240 @@
+"""QBRank and GBT (Zheng et al. 2007, NIPS) and the Table 1 / Figure 1 experiment code."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.optimize import minimize_scalar
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments import qbrank as exp
+from boostrank.experiments import qbrank_figure
+from boostrank.metrics.ranking import ndcg_at_k
+from boostrank.ranking.gbt import GBT
+from boostrank.ranking.pairs import query_pairs
+from boostrank.ranking.qbrank import QBRank, line_search, regression_set
+
+
+def letor_like(n_queries: int = 24, docs: int = 8, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    qid = np.repeat(np.arange(n_queries), docs)
+    X = rng.normal(size=(len(qid), 5))
+    y = np.clip(np.round(X[:, 0] + 0.5 * X[:, 1] + rng.normal(0, 0.5, len(qid))), 0, 2)
+    y = y.astype(np.int64)
+    y[qid < 4] = 0  # four single-grade queries (L1)
+    return X, y, qid
+
+
+@pytest.mark.parametrize("w", [0.5, 0.3])
+@pytest.mark.parametrize("duplicates", ["count", "single"])
+def test_qbrank_without_pairs_is_gbt_bit_for_bit(w, duplicates):
+    X, y, qid = letor_like()
+    gbt = GBT(30, seed=7).fit(X, y)
+    qb = QBRank(30, seed=7, w=w, duplicates=duplicates).fit(
+        X, y, qid, pair_mask=np.zeros(len(y), bool), label_mask=np.ones(len(y), bool)
+    )
+    assert np.array_equal(gbt.predict(X), qb.predict(X))
+    assert np.array_equal(gbt.staged_predict(X, [1, 10, 30]), qb.staged_predict(X, [1, 10, 30]))
+    assert gbt.model_.steps == qb.model_.steps
+
+
+def test_gbt_is_least_squares_boosting():
+    X, y, _ = letor_like()
+    gbt = GBT(60, learning_rate=0.1, seed=1).fit(X, y)
+    stages = gbt.staged_predict(X, range(61))
+    assert np.allclose(stages[0], y.mean())
+    mse = ((stages - y) ** 2).mean(axis=1)
+    assert np.all(np.diff(mse) <= 1e-12)  # training error never grows
+    assert np.allclose(np.array(gbt.model_.steps) / 0.1, 1.0)  # rho = 1 for an LS tree
+    assert all(t.get_n_leaves() <= 20 for t in gbt.model_.trees)
+
+
+def test_staged_predictions_equal_shorter_runs():
+    X, y, qid = letor_like()
+    long = QBRank(40, seed=3).fit(X, y, qid)
+    short = QBRank(15, seed=3).fit(X, y, qid)
+    assert np.allclose(long.staged_predict(X, [15])[0], short.predict(X))
+    with pytest.raises(BoostrankError):
+        long.staged_predict(X, [20, 10])
+
+
+def test_line_search_is_the_exact_minimiser():
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        P, L = rng.integers(0, 25), rng.integers(0, 15)
+        if P + L == 0:
+            continue
+        c, d = rng.normal(size=P), rng.normal(size=P) * (rng.random(P) > 0.2)
+        r, g = rng.normal(size=L), rng.normal(size=L)
+        pw, lw = 0.2 + rng.random(), 0.2 + rng.random()
+
+        def f(s, c=c, d=d, r=r, g=g, pw=pw, lw=lw):
+            return pw / 2 * np.sum(np.maximum(0, c + s * d) ** 2) + lw / 2 * np.sum(
+                (r - s * g) ** 2
+            )
+
+        s = line_search(c, d, r, g, pw, lw)
+        ref = minimize_scalar(f, bounds=(-100, 100), method="bounded", options={"xatol": 1e-10})
+        assert f(s) <= ref.fun + 1e-8
+
+
+def test_regression_set_worked_example():
+    # a > b and a > c (tau 1, 2), h = 0; d labelled 2. v = 1 and 2.
+    h = np.zeros(4)
+    pi, pj, tau = np.array([0, 0]), np.array([1, 2]), np.array([1.0, 2.0])
+    lz, labels = np.array([3]), np.array([2.0])
+    t, w = regression_set(h, pi, pj, tau, lz, labels, 0.5, 0.5, "single")
+    assert np.allclose(t, [1.5, -1.0, -2.0, 2.0])  # a: mean of +1 and +2
+    assert np.allclose(w, 0.5)
+    t, w = regression_set(h, pi, pj, tau, lz, labels, 0.5, 0.5, "count")
+    assert np.allclose(t, [1.5, -1.0, -2.0, 2.0])
+    assert np.allclose(w, [1.0, 0.5, 0.5, 0.5])  # a occurs twice
+    # satisfied pairs contribute 0: h(a) - h(b) = 3 >= tau
+    t, _ = regression_set(np.array([3.0, 0, 0, 2]), pi, pj, tau, lz, labels, 0.5, 0.5)
+    assert np.allclose(t, [0.0, 0.0, 0.0, 0.0])
+
+
+def test_qbrank_decreases_its_objective_and_ranks():
+    X, y, qid = letor_like(seed=2)
+    model = QBRank(40, learning_rate=0.3, seed=0).fit(X, y, qid)
+    i, j = query_pairs(y, qid)
+    tau = (y[i] - y[j]).astype(float)
+    staged = model.staged_predict(X, range(41))
+    risk = 0.5 * (np.maximum(0, staged[:, j] - staged[:, i] + tau) ** 2).sum(axis=1)
+    assert np.all(np.diff(risk) <= 1e-9)
+    assert risk[-1] < 0.5 * risk[0]
+    assert np.mean(staged[-1, i] > staged[-1, j]) > 0.8
+
+
+def test_qbrank_rejects_bad_inputs():
+    X, y, qid = letor_like()
+    with pytest.raises(BoostrankError):
+        QBRank(w=1.5)
+    with pytest.raises(BoostrankError):
+        QBRank(5, w=1.0).fit(X, y, qid, label_mask=np.ones(len(y), bool))
+
+
+def test_make_split_follows_the_paper():
+    _, y, qid = letor_like()
+    sets = exp.make_split(y, qid, 0.5, seed=11)
+    assert np.array_equal(sets == 1, qid < 4)  # single-grade queries
+    for q in np.unique(qid):
+        assert len(np.unique(sets[qid == q])) == 1  # by query
+    assert {2, 3} <= set(sets.tolist())
+    assert np.array_equal(sets, exp.make_split(y, qid, 0.5, seed=11))
+    assert not np.array_equal(sets, exp.make_split(y, qid, 0.5, seed=12))
+
+
+def test_dcg_worked_example():
+    y = np.array([2, 0, 1, 0, 1, 2])
+    scores = np.array([0.9, 0.8, 0.1, 0.5, 0.4, 0.3])
+    qid = np.array([1, 1, 1, 2, 2, 2])
+    dcg = exp.dcg_at_k(y, scores, qid, 5)
+    q1 = 3 + 0 + 1 / np.log2(4)  # ranked 2, 0, 1
+    q2 = 0 + 1 / np.log2(3) + 3 / np.log2(4)  # ranked 0, 1, 2
+    assert np.allclose(dcg, [q1, q2])
+    ideal = exp.dcg_at_k(y, y.astype(float), qid, 5)
+    assert np.allclose(dcg / ideal, ndcg_at_k(y, scores, qid, 5, formula="report"))
+
+
+def test_precision_at_percent_worked_example():
+    diff = np.array([[3.0, -2.0, 1.0, 0.0]])  # sorted |diff|: 3 (+), 2 (-), 1 (+), 0 (tie)
+    p = exp.precision_at_percent(diff, [25, 50, 75, 100], "half")
+    assert np.allclose(p, [[1.0, 0.5, 2 / 3, 2.5 / 4]])
+    assert np.allclose(exp.precision_at_percent(diff, [100], "wrong"), [[0.5]])
+    assert np.allclose(exp.precision_at_percent(diff, [100], "right"), [[0.75]])
+
+
+def test_train_and_merge_end_to_end(tmp_path):
+    X, y, qid = letor_like(n_queries=30)
+    npz = tmp_path / "toy.npz"
+    np.savez(npz, X=X.astype(np.float32), y=y.astype(np.int8), qid=qid)
+    meta = tmp_path / "toy.json"
+    meta.write_text(
+        json.dumps(
+            {"dataset": "toy", "provenance": {"kind": "mirror"}, "provenance_line": "mirror: toy"}
+        )
+    )
+    params = {
+        "l2_fraction": 0.5,
+        "stages": [5, 10],
+        "trees": {"max_leaf_nodes": 4, "learning_rate": 0.1},
+        "qbrank": {"w": 0.5, "margin": "grade_difference", "duplicates": "count"},
+        "ranksvm": {"C": 1.0},
+        "ties": "half",
+        "dcg_k": 5,
+    }
+    outs = []
+    for m in exp.MODELS:
+        out = tmp_path / f"{m.key}.csv"
+        exp.train_model("toy", m.key, 1, npz, meta, params, 5, out, tmp_path / f"{m.key}.json")
+        outs.append(out)
+    record = json.loads((tmp_path / "qbrank_p2l1.json").read_text())
+    assert record["queries"]["L1"] >= 4 and record["train_pairs"] > 0
+    p = tmp_path
+    qbrank_figure.make_outputs(
+        outs,
+        "config/claims.yaml",
+        10,
+        p / "t.csv",
+        p / "ts.csv",
+        p / "f.csv",
+        p / "fs.csv",
+        p / "table",
+        p / "fig",
+    )
+    table = pd.read_csv(p / "t.csv")
+    assert set(table["model"]) == {"qbrank_p2", "gbt_l2", "ranksvm_p2"}
+    assert len(table) == 30 and table["value"].between(0, 1).all()
+    curves = pd.read_csv(p / "f.csv", keep_default_na=False)
+    assert set(curves["model"]) == {m.key for m in exp.MODELS}
+    stats = pd.read_csv(p / "fs.csv")
+    best = stats[stats["statistic"] == "best_fraction"]
+    assert np.isclose(best["value"].sum(), 1.0)
+    assert (p / "fig.png").exists() and (p / "table.md").exists()
+
+
+def test_a_stand_in_without_single_grade_queries(tmp_path):
+    X, y, qid = letor_like(n_queries=20)
+    y[::8], y[1::8] = 0, 2  # every query has two grades: L1 is empty
+    npz = tmp_path / "toy.npz"
+    np.savez(npz, X=X.astype(np.float32), y=y.astype(np.int8), qid=qid)
+    meta = tmp_path / "toy.json"
+    meta.write_text(
+        json.dumps(
+            {"dataset": "toy", "provenance": {"kind": "synthetic"}, "provenance_line": "syn"}
+        )
+    )
+    params = {
+        "l2_fraction": 0.5,
+        "stages": [3],
+        "trees": {"max_leaf_nodes": 4, "learning_rate": 0.1},
+        "qbrank": {"w": 0.5, "margin": 1.0, "duplicates": "count"},
+        "ranksvm": {"C": 1.0},
+        "ties": "half",
+        "dcg_k": 5,
+    }
+    outs = []
+    for m in exp.MODELS:
+        out = tmp_path / f"{m.key}.csv"
+        exp.train_model("toy", m.key, 1, npz, meta, params, 5, out, tmp_path / f"{m.key}.json")
+        outs.append(out)
+    l1 = pd.read_csv(tmp_path / "gbt_l1.csv")
+    assert l1["value"].isna().all() and (l1["note"] == "L1 empty on this data set").all()
+    p = tmp_path
+    qbrank_figure.make_outputs(
+        outs,
+        "config/claims.yaml",
+        3,
+        p / "t.csv",
+        p / "ts.csv",
+        p / "f.csv",
+        p / "fs.csv",
+        p / "table",
+        p / "fig",
+    )
+    stats = pd.read_csv(p / "fs.csv")
+    assert "gbt_l1" not in set(stats["model"])

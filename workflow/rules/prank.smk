@@ -1,0 +1,54 @@
+# Crammer & Singer (2005), "Online Ranking by Projecting", section 6: Figure 6 (the paper's
+# synthetic data, degree-2 polynomial kernel) and Figure 7 (MovieLens 100K substituting for
+# EachMovie). One job per figure: every sequence of a figure runs at once (arrays over runs),
+# then its curves, summary statistics and figure are written.
+import json
+
+PR = config["prank"]
+PR_CODE = ["experiments.prank", "online.prank", "online.ordinal_baselines", "plots", "errors",
+           "io"]
+
+
+rule prank_fig6:
+    input:
+        code=code(*PR_CODE),
+    output:
+        csv="results/prank-fig6.csv",
+        summary="results/prank-fig6_summary.csv",
+        figure=multiext("figures/prank-fig6", ".png", ".pdf"),
+    params:
+        params=json.dumps(PR["fig6"], sort_keys=True),
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/prank-fig6/run.log",
+    benchmark:
+        "benchmarks/prank-fig6/run.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} prank-fig6 --params {params.params:q} --seed {params.seed} --csv {output.csv}"
+        " --summary {output.summary} --figure-prefix figures/prank-fig6 2> {log}"
+
+
+rule prank_fig7:
+    input:
+        npz="data/processed/movielens_100k.npz",
+        meta=processed_meta("movielens_100k"),
+        code=code(*PR_CODE),
+    output:
+        csv="results/prank-fig7.csv",
+        summary="results/prank-fig7_summary.csv",
+        figure=multiext("figures/prank-fig7", ".png", ".pdf"),
+    params:
+        params=json.dumps(PR["fig7"], sort_keys=True),
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/prank-fig7/run.log",
+    benchmark:
+        "benchmarks/prank-fig7/run.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} prank-fig7 --npz {input.npz} --meta {input.meta} --params {params.params:q}"
+        " --seed {params.seed} --csv {output.csv} --summary {output.summary}"
+        " --figure-prefix figures/prank-fig7 2> {log}"

@@ -1,0 +1,81 @@
+# Zheng et al. (2007), NIPS, section 4: Table 1 (precision at K% on P3) and Figure 1 (DCG-5 on
+# L3 against the number of trees) of QBRank, GBT and RankSVM, on LETOR 4.0 in place of the
+# proprietary Yahoo! data. One job per (data set, random L1/L2/L3 split, model) trains once and
+# scores every tree count by staged predictions; one job merges them into the table, the figure
+# and the summary statistics the claims read.
+import json
+
+from boostrank.experiments import qbrank as QB_MODULE
+
+QB = config["qbrank"]
+QB_RUNS = "results/qbrank"
+QB_MODELS = [m.key for m in QB_MODULE.MODELS]
+QB_SPLITS = list(range(1, QB["splits"] + 1))
+QB_JOB_KEYS = ("l2_fraction", "stages", "dcg_k", "ties", "trees", "qbrank", "ranksvm")
+
+
+def qb_params(wildcards):
+    """The protocol a training job runs, as JSON: editing it reruns the training jobs."""
+    return json.dumps({k: QB[k] for k in QB_JOB_KEYS}, sort_keys=True)
+
+
+rule qbrank_train:
+    input:
+        npz=lambda w: ranking_npz(w.dataset),
+        meta=lambda w: ranking_meta(w.dataset),
+        code=code("experiments.qbrank", "ranking.gbt", "ranking.qbrank", "ranking.ranksvm",
+                  "ranking.pairs", "ranking.validation", "metrics.ranking", "errors", "io"),
+    output:
+        csv=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.csv",
+        record=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.json",
+    wildcard_constraints:
+        dataset="|".join(QB["datasets"]),
+        model="|".join(QB_MODELS),
+        split=r"\d+",
+    params:
+        params=qb_params,
+        seed=config["seed"],
+    threads: 1
+    log:
+        "logs/qbrank-table1/{dataset}/split{split}/{model}.log",
+    benchmark:
+        "benchmarks/qbrank-table1/train/{dataset}/split{split}/{model}.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} qbrank-train --dataset {wildcards.dataset} --model {wildcards.model}"
+        " --split {wildcards.split} --npz {input.npz} --meta {input.meta}"
+        " --params {params.params:q} --seed {params.seed} --out {output.csv}"
+        " --record {output.record} 2> {log}"
+
+
+rule qbrank_figure:
+    input:
+        runs=expand(
+            f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.csv",
+            dataset=QB["datasets"],
+            split=QB_SPLITS,
+            model=QB_MODELS,
+        ),
+        claims=config["claims"],
+        code=code("experiments.qbrank", "experiments.qbrank_figure", "plots", "report.render",
+                  "io"),
+    output:
+        table_csv="results/qbrank-table1.csv",
+        table_summary="results/qbrank-table1_summary.csv",
+        figure_csv="results/qbrank-fig1.csv",
+        figure_summary="results/qbrank-fig1_summary.csv",
+        table=multiext("figures/tables/qbrank-table1", ".csv", ".md", ".tex"),
+        figure=multiext("figures/qbrank-fig1", ".png", ".pdf"),
+    params:
+        table_trees=QB["table_trees"],
+    threads: 1
+    log:
+        "logs/qbrank-fig1/figure.log",
+    benchmark:
+        "benchmarks/qbrank-fig1/figure.tsv"
+    shell:
+        "{PY} qbrank-figure --inputs {input.runs} --claims {input.claims}"
+        " --table-trees {params.table_trees} --table-csv {output.table_csv}"
+        " --table-summary {output.table_summary} --figure-csv {output.figure_csv}"
+        " --figure-summary {output.figure_summary} --table-prefix figures/tables/qbrank-table1"
+        " --figure-prefix figures/qbrank-fig1 2> {log}"
