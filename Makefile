@@ -6,7 +6,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.boostrank-installed
 SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 
-.PHONY: install reproduce quick test lint bench dry-run figure list-figures clean
+.PHONY: install reproduce quick test test-slurm lint bench dry-run figure list-figures \
+  slurm-resources clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,13 +37,24 @@ bench: $(STAMP)  ## speed benchmarks (pytest-benchmark); prints the figures
 dry-run: $(STAMP)  ## show the DAG without running it
 	$(SNAKEMAKE) -n
 
-list-figures: $(STAMP)  ## every figure and table with its Snakemake target
-	@$(BIN)/python -m boostrank figures
+list-figures: $(STAMP)  ## every figure and table: source (paper, number), rule, targets
+	@$(BIN)/python -m boostrank figures --rules
 
-figure: $(STAMP)  ## regenerate one figure or table: make figure NAME=thesis-table1_1 [FORCE=1]
-	@test -n "$(NAME)" || { echo "usage: make figure NAME=<id>   (ids: make list-figures)"; exit 2; }
-	@targets=$$($(BIN)/python -m boostrank figures $(NAME)) && \
-	  $(SNAKEMAKE) $(if $(FORCE),--force,) $$targets results/report.html
+# One figure or table, from cached results: only its own jobs and what they need that is out of
+# date run (not the report, which needs every figure). FIG=<id> (NAME=<id> also works);
+# FORCE=1 reruns its final job even if up to date. Ids: make list-figures.
+# ARGS: more snakemake options, after the targets (e.g. ARGS="--configfile config/quick.yaml").
+FIG ?= $(NAME)
+figure: $(STAMP)  ## regenerate one figure or table: make figure FIG=thesis-fig3_1 [FORCE=1]
+	@test -n "$(FIG)" || { echo "usage: make figure FIG=<id>   (ids: make list-figures)"; exit 2; }
+	@targets=$$($(BIN)/python -m boostrank figures $(FIG)) && \
+	  $(SNAKEMAKE) $(if $(FORCE),--force,) $$targets $(ARGS)
+
+slurm-resources: $(STAMP)  ## per-rule mem_mb/runtime for profiles/slurm from benchmarks/
+	$(BIN)/python -m boostrank.cluster_resources
+
+test-slurm: $(STAMP)  ## the cluster test alone (root: installs and starts a one-node SLURM)
+	$(BIN)/pytest tests/test_slurm.py -v
 
 clean:  ## remove generated data, results and figures (keeps .venv)
 	rm -rf data/raw data/interim data/processed results figures/*.png figures/*.pdf \

@@ -65,3 +65,15 @@ def http_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Loc
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def tiny_reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished local run (-j2, no mirror) of the small two-family target set of
+    tests/e2e_helpers.py in a temporary copy of the repository; shared by the end-to-end tests
+    (SLURM, review workflow, fault tolerance), which compare with it or copy it."""
+    from e2e_helpers import TINY_TARGETS, copy_repo, run_ok
+
+    repo = copy_repo(tmp_path_factory.mktemp("tiny_reference"))
+    run_ok(repo, "-j2", *TINY_TARGETS)
+    return repo

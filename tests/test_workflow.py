@@ -113,18 +113,7 @@ def test_with_mirror_real_data_sets_come_from_it_and_verify(tmp_path):
         assert claims.loc[f"thesis.table1_2.ohsumed_{col}", "verdict"] == "PASS"
 
 
-def test_misspelt_config_key_stops_with_a_clear_message(tmp_path):
-    repo = _copy_repo(tmp_path)
-    proc = _run(repo, "-n", "--config", "seeed=1")
-    assert proc.returncode != 0
-    assert "seeed" in proc.stdout + proc.stderr
-
-
-def test_wrong_config_type_stops_with_a_clear_message(tmp_path):
-    repo = _copy_repo(tmp_path)
-    proc = _run(repo, "-n", "--config", "seed=many")
-    assert proc.returncode != 0
-    assert "'many' is not of type 'integer'" in proc.stdout + proc.stderr
+# Config mistakes (unknown key, wrong type, unknown data set): tests/test_fault_tolerance.py.
 
 
 def test_strict_refuses_a_stand_in(tmp_path):

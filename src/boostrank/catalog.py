@@ -64,5 +64,29 @@ def get_figure(catalog: dict[str, Figure], name: str) -> Figure:
     try:
         return catalog[name]
     except KeyError:
-        known = "\n  ".join(catalog)
-        raise BoostrankError(f"unknown figure or table '{name}'. Known ones:\n  {known}") from None
+        raise BoostrankError(
+            f"unknown figure or table '{name}'; use one of the ids `make list-figures` shows: "
+            + ", ".join(catalog)
+        ) from None
+
+
+def producing_rules(outputs: list[str], workdir: Path | str = ".") -> dict[str, str]:
+    """The Snakemake rule that makes each output file, from ``snakemake --summary``.
+
+    Files Snakemake cannot place (e.g. the workflow does not parse) map to ``"?"``.
+    """
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--summary", "--nolock", *outputs],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+    )
+    rules = {}
+    for line in proc.stdout.splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 3 and fields[0] != "output_file":
+            rules[fields[0]] = fields[2]
+    return {out: rules.get(out, "?") for out in outputs}

@@ -94,18 +94,21 @@ def _cmd_report(args: argparse.Namespace) -> None:
 
 
 def _cmd_figures(args: argparse.Namespace) -> None:
-    from boostrank.catalog import get_figure, load_catalog
+    from boostrank.catalog import get_figure, load_catalog, producing_rules
 
     catalog = load_catalog(args.catalog)
     if args.name:
         print(" ".join(get_figure(catalog, args.name).outputs))
         return
+    rules = producing_rules([f.outputs[0] for f in catalog.values()]) if args.rules else {}
     width = max(map(len, catalog), default=0)
+    pad = " " * width
     for figure in catalog.values():
-        print(
-            f"{figure.id:<{width}}  {figure.title}\n{'':<{width}}  snakemake "
-            + " ".join(figure.outputs)
-        )
+        print(f"{figure.id:<{width}}  {figure.title}\n{pad}  source: {figure.source}")
+        if args.rules:
+            rule = rules[figure.outputs[0]]
+            print(f"{pad}  rule:   {rule}   (make figure FIG={figure.id})")
+        print(f"{pad}  snakemake " + " ".join(figure.outputs))
 
 
 def _cmd_registry_hashes(args: argparse.Namespace) -> None:
@@ -217,6 +220,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     p = sub.add_parser("figures", help="list every figure and table with its Snakemake target")
     p.add_argument("name", nargs="?", help="print only this figure's target files")
+    p.add_argument("--rules", action="store_true", help="also name the rule that makes each")
     p.add_argument("--catalog", default="config/figures.yaml")
     p.set_defaults(func=_cmd_figures)
 

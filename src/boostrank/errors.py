@@ -11,3 +11,9 @@ class ChecksumError(BoostrankError):
 
 class SourceUnavailable(BoostrankError):
     """A data source cannot provide a data set (not configured, offline, file missing)."""
+
+
+class FormatError(BoostrankError, ValueError):
+    """A data file's content is malformed: the message names the file and, for text, the line.
+
+    Also a ValueError, as the parsers raised before it existed."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import tempfile
@@ -13,9 +14,15 @@ from typing import Any, BinaryIO, TextIO
 
 @contextlib.contextmanager
 def atomic_path(path: Path | str) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; it replaces ``path`` if the block succeeds."""
+    """Yield a temporary path beside ``path``; it replaces ``path`` if the block succeeds.
+
+    Temporary files of ``path`` left by a killed writer (``kill -9``, power loss) are removed
+    first; one output has one writer at a time (Snakemake's jobs own their outputs).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.????????.part"):
+        stale.unlink(missing_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     os.close(fd)
     tmp_path = Path(tmp)

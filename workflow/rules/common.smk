@@ -7,8 +7,10 @@ import sys
 from snakemake.utils import validate
 
 from boostrank.catalog import load_catalog
+from boostrank.config_check import check_config
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import resolve_mirror
+from boostrank.errors import BoostrankError
 
 
 def _bool_from_cli(section, key):
@@ -20,6 +22,9 @@ def _bool_from_cli(section, key):
 
 _bool_from_cli(config, "strict")
 _bool_from_cli(config.get("data", {}), "allow_synthetic")
+# One line naming the key and the fix (Snakemake's validate would print the whole schema); then
+# Snakemake's validate fills in the schema's defaults.
+check_config(config, Path(workflow.basedir, "workflow/schemas/config.schema.yaml"))
 validate(config, schema="../schemas/config.schema.yaml")
 
 PY = f"{sys.executable} -m boostrank"
@@ -33,9 +38,9 @@ _unknown = [
     if ds not in REGISTRY
 ]
 if _unknown:
-    raise ValueError(
-        f"config names data set(s) {sorted(set(_unknown))} that {config['registry']} lacks; "
-        f"known: {', '.join(sorted(REGISTRY))}"
+    raise BoostrankError(
+        f"config names unknown data set(s) {sorted(set(_unknown))} (not in {config['registry']}); "
+        f"use one of: {', '.join(sorted(REGISTRY))}, or add the data set to the registry"
     )
 
 

@@ -5,7 +5,8 @@ the gzip file is read instead (see :func:`resolve_path`). Whether a file is gzip
 decided by its first two bytes, so a canonical ``*.gz`` name (MNIST) can be passed directly.
 
 Errors: a missing file raises :class:`FileNotFoundError` naming both candidates; malformed content
-raises :class:`ValueError` naming the file, the 1-based line number (text formats) and the problem.
+raises :class:`~boostrank.errors.FormatError` (a ``ValueError`` and a user-facing
+``BoostrankError``) naming the file, the 1-based line number (text formats) and the problem.
 
 The heavy lifting is done by libraries: scikit-learn's ``load_svmlight_file`` (LIBSVM, LETOR) and
 pandas (delimited text). Where a library reports an error without a line number, a slow scan runs
@@ -29,6 +30,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
+
+from boostrank.errors import FormatError
 
 __all__ = [
     "LetorTable",
@@ -97,7 +100,7 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def _fail(path: Path, line: int, what: str) -> NoReturn:
-    raise ValueError(f"{path}, line {line}: {what}")
+    raise FormatError(f"{path}, line {line}: {what}")
 
 
 # --------------------------------------------------------------------------- SVMlight family
@@ -180,9 +183,9 @@ def _load_svmlight(
         X, y = load_svmlight_file(io.BytesIO(data), dtype=dtype, zero_based=False)
     except ValueError as exc:
         _scan_svmlight(path, raw, letor=letor, n_features=n_features)
-        raise ValueError(f"{path}: {exc}") from exc
+        raise FormatError(f"{path}: {exc}") from exc
     if X.shape[0] != len(rows_line):  # cannot happen unless the two line splits disagree
-        raise ValueError(f"{path}: read {X.shape[0]} rows, expected {len(rows_line)}")
+        raise FormatError(f"{path}: read {X.shape[0]} rows, expected {len(rows_line)}")
     width = X.shape[1] if n_features is None else n_features
     if n_features is not None and X.shape[1] > n_features:
         position = int(np.flatnonzero(X.indices >= n_features)[0])
@@ -352,9 +355,9 @@ def _ints(path: Path, table: pd.DataFrame, column: int, lines: np.ndarray, name:
 
 def _label_index(path: Path, label_column: int, n_columns: int) -> int:
     if n_columns == 0:
-        raise ValueError(f"{path}: no data rows")
+        raise FormatError(f"{path}: no data rows")
     if not -n_columns <= label_column < n_columns:
-        raise ValueError(
+        raise FormatError(
             f"{path}: label_column {label_column} is out of range for {n_columns} columns"
         )
     return label_column % n_columns
@@ -416,18 +419,18 @@ def read_idx(path: Path) -> np.ndarray:
     path = Path(path)
     data = _read_bytes(path)
     if len(data) < 4:
-        raise ValueError(f"{path}: {len(data)} bytes, too short for an IDX header")
+        raise FormatError(f"{path}: {len(data)} bytes, too short for an IDX header")
     (magic,) = struct.unpack(">i", data[:4])
     if magic not in _IDX_MAGIC:
-        raise ValueError(f"{path}: bad IDX magic number {magic} (expected 2051 or 2049)")
+        raise FormatError(f"{path}: bad IDX magic number {magic} (expected 2051 or 2049)")
     ndim = _IDX_MAGIC[magic]
     header = 4 + 4 * ndim
     if len(data) < header:
-        raise ValueError(f"{path}: {len(data)} bytes, too short for a {ndim}-d IDX header")
+        raise FormatError(f"{path}: {len(data)} bytes, too short for a {ndim}-d IDX header")
     shape = struct.unpack(f">{ndim}i", data[4:header])
     expected = int(np.prod(shape))
     if len(data) - header != expected:
-        raise ValueError(
+        raise FormatError(
             f"{path}: header says {'x'.join(map(str, shape))} = {expected} bytes "
             f"of data, file has {len(data) - header}"
         )
@@ -448,7 +451,7 @@ def _mulan_labels(path: Path) -> list[str]:
         root = ET.parse(handle).getroot()
     names = [el.get("name", "") for el in root.iter() if el.tag in (f"{_MULAN_NS}label", "label")]
     if not names or "" in names:
-        raise ValueError(f"{path}: no <label name=...> elements in the MULAN label file")
+        raise FormatError(f"{path}: no <label name=...> elements in the MULAN label file")
     return names
 
 
@@ -484,16 +487,21 @@ def read_arff_multilabel(
             elif keyword != "@relation":
                 _fail(path, number, f"unexpected header line {stripped!r}")
     if data_line is None:
-        raise ValueError(f"{path}: no @data section")
+        raise FormatError(f"{path}: no @data section")
     position = {name: i for i, name in enumerate(names)}
     missing = [name for name in label_names if name not in position]
     if missing:
-        raise ValueError(f"{path}: labels {missing} from {labels_xml} are not ARFF attributes")
+        _fail(
+            path,
+            data_line,
+            f"the header declares no attribute {missing}, which {labels_xml.name} lists as "
+            "labels (an attribute is missing)",
+        )
     label_columns = [position[name] for name in label_names]
     for name, column in zip(label_names, label_columns, strict=True):
         values = [_unquote(v.strip()) for v in kinds[column].strip("{}").split(",")]
         if not kinds[column].startswith("{") or sorted(values) != ["0", "1"]:
-            raise ValueError(f"{path}: label {name!r} is declared {kinds[column]!r}, not {{0,1}}")
+            raise FormatError(f"{path}: label {name!r} is declared {kinds[column]!r}, not {{0,1}}")
     labelled = set(label_columns)
     feature_columns = [
         c for c, kind in enumerate(kinds) if c not in labelled and kind.lower() in _ARFF_NUMERIC
@@ -538,7 +546,7 @@ def read_movielens(ratings: Path, items: Path, genres: Path) -> MovieLens:
     genre_table, genre_lines = _read_table(genres, "|", n_fields=2)
     order = _ints(genres, genre_table, 1, genre_lines, "genre index")
     if sorted(order.tolist()) != list(range(len(order))):
-        raise ValueError(f"{genres}: genre indices {order.tolist()} are not 0..{len(order) - 1}")
+        raise FormatError(f"{genres}: genre indices {order.tolist()} are not 0..{len(order) - 1}")
     genre_names = [""] * len(order)
     for name, index in zip(genre_table[0], order, strict=True):
         genre_names[index] = name
@@ -547,7 +555,7 @@ def read_movielens(ratings: Path, items: Path, genres: Path) -> MovieLens:
     item_table, item_lines = _read_table(items, "|", encoding="latin-1", n_fields=24, strip=False)
     n_genres = item_table.shape[1] - 5
     if len(genre_names) != n_genres:
-        raise ValueError(f"{genres}: {len(genre_names)} genres, but {items} has {n_genres} flags")
+        raise FormatError(f"{genres}: {len(genre_names)} genres, but {items} has {n_genres} flags")
     ids = _ints(items, item_table, 0, item_lines, "item id")
     wrong = np.flatnonzero(ids != np.arange(1, len(ids) + 1))
     if len(wrong):

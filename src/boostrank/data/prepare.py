@@ -17,7 +17,7 @@ from boostrank.data import formats, synthetic
 from boostrank.data.folds import part_of_fold_test
 from boostrank.data.provenance import Provenance
 from boostrank.data.registry import DatasetSpec
-from boostrank.errors import BoostrankError
+from boostrank.errors import BoostrankError, FormatError
 from boostrank.io import read_json, save_npz, write_json
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,13 @@ def prepare_dataset(
         loader = spec.embedded["loader"] if prov.kind == "embedded" else spec.loader
         if not loader:
             raise BoostrankError(f"data set '{spec.name}' has no loader in the registry")
-        arrays, extra = _load(Path(raw_dir), loader, spec)
+        try:
+            arrays, extra = _load(Path(raw_dir), loader, spec)
+        except FormatError as exc:
+            raise FormatError(
+                f"{exc} -- data set '{spec.name}': fix or replace that file, or delete "
+                f"{raw_dir} so that the next run fetches it again"
+            ) from None
         stats = {**_stats(spec.task, arrays), **extra}
         if prov.kind == "embedded":
             split = prov.detail.get("split", "all")

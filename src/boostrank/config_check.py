@@ -1,0 +1,65 @@
+"""Check the workflow configuration against its JSON schema with one clear message.
+
+Snakemake's own ``validate`` prints the whole schema on a mistake (hundreds of lines); this
+check runs first and names the key, what is wrong and how to fix it, in one line. Snakemake's
+``validate`` still runs afterwards to fill in the schema's defaults.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from boostrank.errors import BoostrankError
+
+HINT = "fix it in config/config.yaml or in the --configfile / --config you passed"
+
+
+def _location(path: Any) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def config_problem(config: dict[str, Any], schema: dict[str, Any]) -> str | None:
+    """The most relevant violation of ``schema`` by ``config`` as one line, or None."""
+    import jsonschema  # a dependency of snakemake
+
+    validator = jsonschema.validators.validator_for(schema)(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(config))
+    if error is None:
+        return None
+    where = _location(error.absolute_path)
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        keys = ", ".join(repr(k) for k in extra)
+        place = "at the top level" if where == "(top level)" else f"in '{where}'"
+        return (
+            f"config: unknown key {keys} {place}; known keys there: {', '.join(allowed)} "
+            f"({HINT}: correct the spelling or remove it)"
+        )
+    if error.validator == "enum":
+        choices = ", ".join(map(str, error.validator_value))
+        return (
+            f"config '{where}': {error.instance!r} is not allowed; choose from {choices} ({HINT})"
+        )
+    if error.validator == "required":
+        return f"config '{where}': {error.message} ({HINT}: add the key)"
+    return f"config '{where}': {error.message} ({HINT})"
+
+
+def check_config(config: dict[str, Any], schema_path: Path | str) -> None:
+    """Raise :class:`BoostrankError` with a one-line message if ``config`` breaks the schema."""
+    schema_path = Path(schema_path)
+    schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
+    problem = config_problem(config, schema)
+    if problem:
+        try:
+            shown = schema_path.resolve().relative_to(Path.cwd().resolve())
+        except ValueError:
+            shown = schema_path
+        raise BoostrankError(f"{problem}; every key is described in {shown}")

@@ -1,0 +1,87 @@
+"""The cluster profile on a real single-node SLURM: the same results as a local run.
+
+tests/slurm/start_slurm.sh installs slurm-wlm and munge (Debian packages) when missing, writes
+the munge key and /etc/slurm/slurm.conf, and starts munged, slurmctld and slurmd; the fixture
+stops exactly those daemons (by PID) afterwards. Needs root; skipped elsewhere, except under CI
+(CI=true), where a set-up failure fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from e2e_helpers import ROOT, TINY_TARGETS, assert_same_csvs, copy_repo, run
+
+SLURM_DIR = ROOT / "tests" / "slurm"
+# Without accounting (no sacct), squeue reports job status; MinJobAge=600 in slurm.conf keeps
+# finished jobs visible to it. No account on this test cluster.
+SLURM_ARGS = [
+    "--slurm-no-account",
+    "--slurm-status-command",
+    "squeue",
+    "--slurm-init-seconds-before-status-checks",
+    "1",
+    "--seconds-between-status-checks",
+    "2",
+    "-j",
+    "4",
+]
+
+
+def _unavailable_reason() -> str | None:
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return "needs root to install and start SLURM"
+    if not (shutil.which("slurmctld") or shutil.which("apt-get")):
+        return "no SLURM and no apt-get to install it"
+    return None
+
+
+@pytest.fixture(scope="module")
+def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    reason = _unavailable_reason()
+    if reason:
+        if os.environ.get("CI"):
+            pytest.fail(f"the SLURM test cannot run in CI: {reason}")
+        pytest.skip(reason)
+    state = tmp_path_factory.mktemp("slurm")
+    start = subprocess.run(
+        ["bash", str(SLURM_DIR / "start_slurm.sh"), str(state)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    try:
+        if start.returncode != 0:
+            message = f"SLURM set-up failed ({start.returncode}): {start.stderr[-3000:]}"
+            if os.environ.get("CI") or start.returncode not in (4,):
+                pytest.fail(message)
+            pytest.skip(message)  # 4: a SLURM not ours is running here
+        yield state
+    finally:
+        subprocess.run(["bash", str(SLURM_DIR / "stop_slurm.sh"), str(state)], timeout=60)
+
+
+@pytest.mark.e2e
+def test_slurm_profile_gives_the_local_results(slurm_cluster, tiny_reference, tmp_path):
+    repo = copy_repo(tmp_path)
+    started = time.monotonic()
+    proc = run(repo, *SLURM_ARGS, *TINY_TARGETS, profile="profiles/slurm")
+    elapsed = time.monotonic() - started
+    out = proc.stdout + proc.stderr
+    logs = "\n".join(p.read_text()[-2000:] for p in (slurm_cluster / "log").glob("*.log"))
+    assert proc.returncode == 0, out[-6000:] + logs[-3000:]
+    # Every job went through SLURM (the profile has no local rules among these targets).
+    submitted = out.count("has been submitted with SLURM jobid")
+    finished = out.count("Finished jobid")
+    assert submitted >= 15 and submitted == finished, out[-3000:]
+    assert_same_csvs(repo, tiny_reference)
+    print(f"SLURM run: {submitted} jobs in {elapsed:.0f} s")
+    # The daemons we started are still ours to stop: their PIDs are alive.
+    pids = (slurm_cluster / "pids").read_text().split()
+    assert all(Path(f"/proc/{pid}").exists() for pid in pids)
