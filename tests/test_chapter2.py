@@ -2,6 +2,7 @@
 small data set, the figures, the summary statistics and the claims that read them."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -149,7 +150,9 @@ def test_figures_are_drawn_from_run_files(tmp_path):
 
 
 def test_config_section_is_complete():
-    config = yaml.safe_load(open("config/config.yaml"))["chapter2"]
+    config = yaml.safe_load(
+        (Path(__file__).resolve().parents[1] / "config" / "config.yaml").read_text()
+    )["chapter2"]
     assert config["datasets"] == list(ch2.DATASETS)
     assert set(config["methods"]) == set(ch2.BY_KEY)
     assert json.dumps(config["methods"])  # serialisable, as the rules pass it
