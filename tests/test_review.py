@@ -44,7 +44,7 @@ def _rules(jobs: list[tuple[str, dict[str, str]]]) -> list[str]:
 def test_profiles_use_content_aware_rerun_triggers():
     for profile in ("local", "slurm"):
         settings = yaml.safe_load((ROOT / "profiles" / profile / "config.yaml").read_text())
-        triggers = settings.get("rerun-triggers", ["mtime", "params", "input", "code"])
+        triggers = settings["rerun-triggers"]
         assert {"mtime", "params", "input", "code"} <= set(triggers), profile
 
 
