@@ -9,7 +9,9 @@ Each test works on a copy of the finished small run (tests/e2e_helpers.py).
 
 from __future__ import annotations
 
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,3 +122,25 @@ def test_snakemake_on_one_pdf_reruns_only_its_plot(reviewed):
     assert _rules(dry_run_jobs(reviewed, "figures/thesis-fig3_1.pdf")) == ["chapter3_figure"]
     out = run_ok(reviewed, "figures/thesis-fig3_1.pdf")
     assert "1 of 1 steps (100%) done" in out
+
+
+def test_list_figures_shows_source_and_rule_of_every_figure():
+    out = subprocess.run(
+        [sys.executable, "-m", "boostrank", "figures", "--rules"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    catalog = yaml.safe_load((ROOT / "config/figures.yaml").read_text())["figures"]
+    blocks = out.stdout.split("\n" + " " * max(map(len, catalog)) + "  snakemake ")
+    assert len(blocks) == len(catalog) + 1  # every entry once
+    text = out.stdout
+    for fid, entry in catalog.items():
+        assert re.search(rf"^{re.escape(fid)} +{re.escape(entry['title'])}$", text, re.M), fid
+        assert f"source: {entry['source']}" in text
+        assert f"(make figure FIG={fid})" in text
+    assert "rule:   ?" not in text  # Snakemake placed every figure's first output
+    assert "rule:   chapter3_figure   (make figure FIG=thesis-fig3_1)" in text
+    assert "rule:   chapter5_figure   (make figure FIG=thesis-fig5_1)" in text
