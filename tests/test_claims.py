@@ -79,6 +79,13 @@ def test_ambiguous_reference_is_an_error(results):
         evaluate([bad], results)
 
 
+def test_a_row_the_run_left_out_is_not_comparable(results):
+    """A smaller configuration (config/quick.yaml) runs fewer data sets: their claims say so."""
+    absent = _claim("w.t1.absent", 10, "n", dataset="not-run")
+    row = evaluate([absent], results).iloc[0]
+    assert row["verdict"] == "NOT-COMPARABLE" and "not part of this run" in row["note"]
+
+
 def test_registry_rejects_duplicate_and_malformed_ids(tmp_path):
     path = tmp_path / "c.yaml"
     entry = "- {id: %s, source: s, statement: s, published: 1, reproduce: {file: f, column: c}}\n"

@@ -92,6 +92,11 @@ def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+class _RowAbsent(Exception):
+    """The results file exists but has no row for the claim (e.g. a data set this run's
+    configuration leaves out, as config/quick.yaml does)."""
+
+
 def _lookup(ref: dict[str, Any], root: Path, cache: dict[str, pd.DataFrame]) -> pd.Series | None:
     file = ref["file"]
     if file not in cache:
@@ -104,6 +109,8 @@ def _lookup(ref: dict[str, Any], root: Path, cache: dict[str, pd.DataFrame]) -> 
     for key, value in (ref.get("row") or {}).items():
         mask &= table[key] == str(value)
     hits = table[mask]
+    if len(hits) == 0:
+        raise _RowAbsent(f"{file} has no row {ref.get('row')} (not part of this run)")
     if len(hits) != 1:
         raise BoostrankError(f"claim reference {ref} matches {len(hits)} rows of {file}; need 1")
     return hits.iloc[0]
@@ -128,7 +135,10 @@ def _evaluate_one(claim: Claim, root: Path, cache: dict[str, pd.DataFrame]) -> d
         "provenance": "",
         "note": claim.erratum,
     }
-    found = _lookup(claim.reproduce, root, cache)
+    try:
+        found = _lookup(claim.reproduce, root, cache)
+    except _RowAbsent as absent:
+        return {**row, "verdict": "NOT-COMPARABLE", "note": _join(row["note"], str(absent))}
     if found is None:
         return {
             **row,
@@ -176,7 +186,10 @@ def _apply_rule(claim: Claim, value: Any, root: Path, cache: dict[str, pd.DataFr
         if "value" in claim.rule:  # a threshold: "more than half of the cells"
             ok = relation(float(value), float(claim.rule["value"]))
         else:
-            other = _lookup(claim.rule["other"], root, cache)
+            try:
+                other = _lookup(claim.rule["other"], root, cache)
+            except _RowAbsent:
+                return "NOT-COMPARABLE"
             if other is None or other[claim.rule["other"]["column"]] == "":
                 return "NOT-COMPARABLE"
             ok = relation(float(value), float(other[claim.rule["other"]["column"]]))
