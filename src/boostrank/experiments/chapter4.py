@@ -387,6 +387,36 @@ def run_lrr(queries: Sequence[Query], params: dict[str, Any]) -> list[np.ndarray
     return out
 
 
+def lrr_rows(
+    queries: Sequence[Query],
+    params: dict[str, Any],
+    k_max: int,
+    formula: str,
+    n: int,
+    common: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """LRR's curve for every gamma, then LRR-Best and LRR-Worst (per evaluation mode)."""
+    gammas = lrr_gammas(params["lrr"])
+    lc = mean_curves(queries, run_lrr(queries, params), k_max, formula)
+    rows: list[dict[str, Any]] = []
+    for g, gamma in enumerate(gammas):
+        rows += rows_for(
+            {mode: c[g] for mode, c in lc.items()},
+            LABELS["lrr"],
+            n,
+            **{**common, "variant": f"gamma={gamma:g}"},
+        )
+    for label, which in (("lrr_best", True), ("lrr_worst", False)):
+        for mode, col in pick(lc, best=which).items():
+            rows += rows_for(
+                {mode: lc[mode][col]},
+                LABELS[label],
+                n,
+                **{**common, "variant": f"gamma={gammas[col]:g}"},
+            )
+    return rows
+
+
 def augmented(q: Query) -> np.ndarray:
     """Features plus the base ranker's score as an extra feature (section 4.4.1)."""
     import numpy as np
@@ -575,23 +605,7 @@ def feedback_job(
     elif family == "lrr":
         qs = queries_for(best)
         n = len(qs)
-        gammas = lrr_gammas(params["lrr"])
-        lc = mean_curves(qs, run_lrr(qs, params), k_max, formula)
-        for g, gamma in enumerate(gammas):
-            rows += rows_for(
-                {mode: c[g] for mode, c in lc.items()},
-                LABELS["lrr"],
-                n,
-                **{**common, "variant": f"gamma={gamma:g}"},
-            )
-        for label, which in (("lrr_best", True), ("lrr_worst", False)):
-            for mode, col in pick(lc, best=which).items():
-                rows += rows_for(
-                    {mode: lc[mode][col]},
-                    LABELS[label],
-                    n,
-                    **{**common, "variant": f"gamma={gammas[col]:g}"},
-                )
+        rows += lrr_rows(qs, params, k_max, formula, n, common)
     elif family == "mrr":
         qs = queries_for(best)
         n = len(qs)
@@ -878,23 +892,7 @@ def movies_job(
             notes["svm_users_without_pairs"] = fallback
             rows += rows_for(mean_curves(qs, sscores, k_max, formula), LABELS["svm"], n, **common)
         elif family == "lrr":
-            gammas = lrr_gammas(params["lrr"])
-            lc = mean_curves(qs, run_lrr(qs, params), k_max, formula)
-            for g, gamma in enumerate(gammas):
-                rows += rows_for(
-                    {mode: c[g] for mode, c in lc.items()},
-                    LABELS["lrr"],
-                    n,
-                    **{**common, "variant": f"gamma={gamma:g}"},
-                )
-            for label, which in (("lrr_best", True), ("lrr_worst", False)):
-                for mode, col in pick(lc, best=which).items():
-                    rows += rows_for(
-                        {mode: lc[mode][col]},
-                        LABELS[label],
-                        n,
-                        **{**common, "variant": f"gamma={gammas[col]:g}"},
-                    )
+            rows += lrr_rows(qs, params, k_max, formula, n, common)
         else:  # mrr, with the running time per user (Figure 4.6)
             timings: list[float] = []
             scores = run_mrr(qs, params, ("movies", "mrr"), seed, timings=timings)
