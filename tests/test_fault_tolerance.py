@@ -162,6 +162,23 @@ def test_an_interrupted_writer_leaves_no_half_written_file(tmp_path):
     assert sorted(p.name for p in target.parent.iterdir()) == ["table.csv"]
 
 
+def test_atomic_outputs_get_the_mode_a_plain_open_would_give(tmp_path):
+    """mkstemp's private 0600 must not reach the outputs: collaborators on a shared file
+    system read the figures and results."""
+    import os
+
+    from boostrank.io import write_text
+
+    old = os.umask(0o022)
+    try:
+        write_text(tmp_path / "r.csv", "a\n")
+        (tmp_path / "plain.csv").write_text("a\n")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "r.csv").stat().st_mode & 0o777 == 0o644
+    assert (tmp_path / "r.csv").stat().st_mode == (tmp_path / "plain.csv").stat().st_mode
+
+
 # --------------------------------------------------------------------------- bad input
 
 

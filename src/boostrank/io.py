@@ -12,6 +12,12 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: Path | str) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; it replaces ``path`` if the block succeeds.
@@ -28,6 +34,7 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, 0o666 & ~_umask())  # mkstemp makes 0600; outputs get open()'s mode
         os.replace(tmp_path, path)
     finally:
         tmp_path.unlink(missing_ok=True)
