@@ -351,18 +351,47 @@ def test_combination_weight_edge_cases():
     assert nb.combination_weight(1.0, 2.0) < 0
 
 
-def test_skip_draws_again_where_stop_ends_and_keeps_the_objective_falling():
-    """Reading 10: on noisy labels some sampled stump gets alpha <= 0; "stop" ends there,
-    "skip" drops the round and goes on, and every kept alpha is positive with Mbar falling."""
+def test_alpha_of_the_flipped_stump_is_minus_alpha():
+    """Reading 10: w sums to 0 within each query, so 1 - f swaps alpha_1 and alpha_2."""
+    X, y, qid = _letor_like(n_queries=5, seed=4)
+    rng = np.random.default_rng(0)
+    scores = rng.normal(size=len(y))
+    w = nb.document_weights(scores, y, qid)
+    for q in np.unique(qid):
+        assert abs(w[qid == q].sum()) < 1e-12
+    f = X[:, 0] > np.median(X[:, 0])
+    a1, a2 = nb.alpha_terms(scores, y, qid, f)
+    b1, b2 = nb.alpha_terms(scores, y, qid, ~f)
+    assert (b1, b2) == pytest.approx((a2, a1))
+    assert nb.combination_weight(b1, b2) == pytest.approx(-nb.combination_weight(a1, a2))
+
+
+def test_the_default_runs_every_iteration_where_a_stump_has_negative_alpha():
+    """Algorithm 5 loops "until reach the maximum number of iterations": on noisy labels
+    sampled stumps get alpha < 0, "stop" ends there, and the default keeps the flipped stump
+    and runs all 100 iterations (100 stumps, each alpha > 0, Mbar falling)."""
     X, y, qid = _letor_like(n_queries=8, noise=6.0, seed=3)
-    stop = NDCGBoost(n_iterations=60, sample_size=20, random_state=1).fit(X, y, qid)
-    skip = NDCGBoost(
-        n_iterations=60, sample_size=20, random_state=1, on_nonpositive_alpha="skip"
-    ).fit(X, y, qid)
-    assert stop.stop_reason_ == "alpha <= 0"
-    assert skip.stop_reason_ == "n_iterations" and skip.n_skipped_ > 0
-    assert skip.n_iterations_ > stop.n_iterations_
-    assert (skip.alphas_ > 0).all()
-    assert (np.diff(skip.objective_) <= 1e-12).all()
+    kw = dict(n_iterations=100, sample_size=20, random_state=1)
+    stop = NDCGBoost(**kw, on_nonpositive_alpha="stop").fit(X, y, qid)
+    flip = NDCGBoost(**kw).fit(X, y, qid)
+    redraw = NDCGBoost(**kw, on_nonpositive_alpha="redraw").fit(X, y, qid)
+    skip = NDCGBoost(**kw, on_nonpositive_alpha="skip").fit(X, y, qid)
+    assert stop.stop_reason_ == "alpha <= 0" and stop.n_iterations_ < 100
+    assert flip.on_nonpositive_alpha == "flip" and flip.n_flipped_ > 0
+    for model in (flip, redraw):
+        assert model.n_iterations_ == 100 and model.stop_reason_ == "n_iterations"
+        assert model.n_skipped_ == 0
+        assert (model.alphas_ > 0).all()
+        assert (np.diff(model.objective_) <= 1e-12).all()
+    assert redraw.n_redrawn_ > 0 and redraw.n_flipped_ == 0
+    assert skip.n_skipped_ > 0 and skip.n_iterations_ == 100 - skip.n_skipped_
     with pytest.raises(BoostrankError, match="on_nonpositive_alpha"):
         NDCGBoost(on_nonpositive_alpha="continue").fit(X, y, qid)
+
+
+def test_redraws_are_bounded():
+    """A problem no stump can split (one feature, constant) ends after max_redraws draws."""
+    _X, y, qid = _letor_like(n_queries=3, seed=5)
+    model = NDCGBoost(n_iterations=10, max_redraws=7).fit(np.zeros((len(y), 1)), y, qid)
+    assert model.n_iterations_ == 0 and model.n_redrawn_ == 7
+    assert model.stop_reason_ == "no usable stump in 7 draws"

@@ -81,13 +81,24 @@ each choice below was derived from the dissertation's own proofs and checked num
    index and then the lowest threshold wins (scikit-learn breaks such ties by a random
    feature order). f = 1 where the stump predicts +1.
 9. **No validation set**, 100 iterations (section 3.4.1); ``validation`` is accepted and ignored.
-10. **alpha <= 0.** Algorithm 5 stops there (``on_nonpositive_alpha="stop"``, the default). The
-   stump is trained on a random sample, so alpha <= 0 says that one draw produced a weak
-   learner no better than chance on the whole training set (chapter 3's Remark), not that
-   no stump could help; ``"skip"`` drops that round (counted in ``n_skipped_``) and draws a
-   new sample. On OHSUMED (five folds, config seed) "stop" ended 4 of 5 folds after 42-63
-   iterations; over config seeds 1-4 the mean test NDCG@3 was 0.465-0.492 either way (seed
-   spread ~0.012), so the choice moves the result less than the sampling does.
+10. **alpha <= 0.** Algorithm 5 has no exit: it loops "until reach the maximum number of
+   iterations" (step 10) and section 3.4.1 sets "the maximum number of iteration to 100". Eq.
+   3.17's w sums to 0 within each query (theta is symmetric, 2^r_i - 2^r_j antisymmetric), so
+   for the flipped stump ``1 - f`` alpha_1 and alpha_2 of Eq. 3.15 trade places: a stump with
+   alpha < 0 *is* the flipped stump with weight -alpha > 0 (``s + alpha f`` and
+   ``s - alpha (1 - f)`` differ by a constant per query and rank alike), and the flipped stump
+   has the larger eta_t of Eq. 3.18 (``eta(1 - f) = -eta(f) > 0``), which step 5 asks the
+   classifier to maximise. ``on_nonpositive_alpha="flip"`` (the default) therefore keeps the
+   flipped stump; a round whose stump is constant, whose alpha is undefined (reading 6) or
+   exactly 0 draws a new sample without using up an iteration (``n_redrawn_``), so 100
+   iterations means 100 stumps. ``"redraw"`` re-draws every alpha <= 0 instead of flipping.
+   The two older readings stay: ``"stop"`` ends the loop at the first alpha <= 0 (the Remark's
+   "in order to have this boosting algorithm continue the iterations, the weak learner needs
+   to produce models better than random guessing", read as an exit; it ended 4 of 5 OHSUMED
+   folds after 42-63 iterations), and ``"skip"`` drops such a round; both let a constant or
+   undefined round use up an iteration (``n_skipped_``). ``max_redraws`` consecutive draws
+   without a usable stump end the loop (``stop_reason_``); the fold records carry
+   ``n_iterations_``, ``n_flipped_``, ``n_redrawn_`` and ``n_skipped_``.
 
 Computation (vectorised per query; the Python loops run over queries and tiles, never pairs).
 Every pair term needs only ``P_ij = exp(s_i - s_j)``: ``S = 1/(1 + P)`` is the logistic term of
@@ -482,13 +493,15 @@ class NDCGBoost:
     documents). Keyword options (module docstring): ``block``, the largest tile side of a
     query's pair matrix (``None``: whole queries at once); ``dtype`` of the pair terms;
     ``max_alpha`` (reading 6); ``refresh``, iterations between full recomputations of the
-    pair sums (``None``: never); ``on_nonpositive_alpha``, ``"stop"`` or ``"skip"`` (reading 10).
+    pair sums (``None``: never); ``on_nonpositive_alpha``, ``"flip"`` (default), ``"redraw"``,
+    ``"stop"`` or ``"skip"``, and ``max_redraws`` (reading 10).
 
     Attributes after ``fit``: ``alphas_`` (Eq. 3.15 of each kept stump), ``stumps_``
     (:class:`Stump`) and the same as arrays ``features_``, ``thresholds_``, ``leaf_values_``
     (f of the left and right leaf); ``objective_``, Mbar (3.11) at F = 0 and after each
-    iteration (``n_iterations_ + 1`` values); ``n_iterations_``, stumps kept; ``n_skipped_``,
-    rounds whose stump was constant (reading 6); ``stop_reason_``.
+    iteration (``n_iterations_ + 1`` values); ``n_iterations_``, stumps kept; ``n_flipped_``,
+    stumps kept flipped; ``n_redrawn_``, samples drawn again; ``n_skipped_``, rounds used up
+    without a stump (``"stop"``/``"skip"`` only); ``stop_reason_``.
     """
 
     def __init__(
@@ -501,7 +514,8 @@ class NDCGBoost:
         dtype: Dtype = "float32",
         max_alpha: float = 10.0,
         refresh: int | None = 25,
-        on_nonpositive_alpha: Literal["stop", "skip"] = "stop",
+        on_nonpositive_alpha: Literal["flip", "redraw", "stop", "skip"] = "flip",
+        max_redraws: int = 100,
     ) -> None:
         self.n_iterations = n_iterations
         self.sample_size = sample_size
@@ -511,12 +525,13 @@ class NDCGBoost:
         self.max_alpha = max_alpha
         self.refresh = refresh
         self.on_nonpositive_alpha = on_nonpositive_alpha
+        self.max_redraws = max_redraws
 
     def fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, *, validation: Any = None
     ) -> NDCGBoost:
-        """Algorithm 5 for ``n_iterations`` rounds or until alpha <= 0; ``validation`` is
-        ignored (the dissertation uses none, section 3.4.1)."""
+        """Algorithm 5 for ``n_iterations`` iterations (reading 10 for alpha <= 0);
+        ``validation`` is ignored (the dissertation uses none, section 3.4.1)."""
         X = np.asarray(X, dtype=np.float32)
         y, qid = np.asarray(y), np.asarray(qid)
         if X.ndim != 2 or not (len(X) == len(y) == len(qid)):
@@ -527,10 +542,12 @@ class NDCGBoost:
         size = max(20, n // 5) if self.sample_size is None else int(self.sample_size)
         if size < 1:
             raise BoostrankError(f"sample_size must be >= 1, got {self.sample_size}")
-        if self.on_nonpositive_alpha not in ("stop", "skip"):
+        mode = self.on_nonpositive_alpha
+        if mode not in ("flip", "redraw", "stop", "skip"):
             raise BoostrankError(
-                f"on_nonpositive_alpha must be 'stop' or 'skip', not {self.on_nonpositive_alpha!r}"
+                f"on_nonpositive_alpha must be 'flip', 'redraw', 'stop' or 'skip', not {mode!r}"
             )
+        full_run = mode in ("flip", "redraw")  # every iteration adds a stump (reading 10)
         rng = np.random.default_rng(self.random_state)
         pairs = _Pairs(y, qid, self.block, self.dtype)
         Xs = X[pairs.order]
@@ -540,8 +557,10 @@ class NDCGBoost:
         alphas: list[float] = []
         self.objective_ = [pairs.objective(sums)]
         self.stop_reason_ = "n_iterations"
-        self.n_skipped_ = 0
-        for t in range(self.n_iterations):
+        self.n_skipped_ = self.n_flipped_ = self.n_redrawn_ = 0
+        t = 0  # iterations run (the counter of step 10); "stop"/"skip" count lost rounds too
+        misses = 0  # consecutive draws without a usable stump
+        while t < self.n_iterations:
             w = pairs.weights(sums)  # step 4, Eq. 3.17 (theta of step 3 inside the sums)
             total = float(np.abs(w).sum())
             if total <= 0.0:
@@ -551,25 +570,36 @@ class NDCGBoost:
             draws = rng.choice(n, size=size, p=np.abs(w) / total)
             idx, counts = np.unique(draws, return_counts=True)  # duplicates as counts
             stump = fit_stump(Xs[idx], np.sign(w[idx]), counts)
-            if stump is None or stump.left == stump.right:
-                self.n_skipped_ += 1  # constant f: alpha undefined, nothing to add (reading 6)
-                continue
-            f = stump.predict(Xs).astype(bool)  # step 7
-            before = pairs.cross_sums(s, f)  # the only pair terms that alpha f changes
-            alpha = combination_weight(*pairs.alpha_terms(before, f), self.max_alpha)  # (3.15)
-            if math.isnan(alpha):
-                self.n_skipped_ += 1
-                continue
-            if alpha <= 0.0:
-                if self.on_nonpositive_alpha == "skip":  # reading 10: draw a new sample
-                    self.n_skipped_ += 1
+            alpha = math.nan  # constant f: alpha undefined, nothing to add (reading 6)
+            if stump is not None and stump.left != stump.right:
+                f = stump.predict(Xs).astype(bool)  # step 7
+                before = pairs.cross_sums(s, f)  # the only pair terms that alpha f changes
+                alpha = combination_weight(*pairs.alpha_terms(before, f), self.max_alpha)  # 3.15
+                if alpha < 0.0 and mode == "flip":  # 1 - f with weight -alpha (reading 10)
+                    stump = Stump(stump.feature, stump.threshold, 1 - stump.left, 1 - stump.right)
+                    f = ~f  # the pairs with f_i != f_j, and so ``before``, stay the same
+                    alpha = combination_weight(*pairs.alpha_terms(before, f), self.max_alpha)
+                    self.n_flipped_ += 1
+            if not alpha > 0.0:  # NaN, 0, or < 0 where not flipped
+                if full_run:
+                    self.n_redrawn_ += 1
+                    misses += 1
+                    if misses >= self.max_redraws:
+                        self.stop_reason_ = f"no usable stump in {misses} draws"
+                        break
                     continue
-                self.stop_reason_ = "alpha <= 0"  # Algorithm 5 as printed
+                if math.isnan(alpha) or mode == "skip":
+                    self.n_skipped_ += 1
+                    t += 1
+                    continue
+                self.stop_reason_ = "alpha <= 0"  # the Remark read as an exit
                 break
+            misses = 0
+            t += 1
             s += alpha * f  # step 9, Eq. 3.12
             stumps.append(stump)
             alphas.append(alpha)
-            if self.refresh and (t + 1) % self.refresh == 0:
+            if self.refresh and t % self.refresh == 0:
                 sums = pairs.sums(s)
             else:
                 sums += pairs.cross_sums(s, f) - before
