@@ -12,7 +12,7 @@ from scipy.optimize import minimize
 from boostrank.errors import BoostrankError
 from boostrank.metrics.ranking import mean_average_precision, mean_ndcg, ndcg_at_k
 from boostrank.ranking.adarank import AdaRank, adarank_alpha, query_weights
-from boostrank.ranking.frank import FRank, fidelity_loss
+from boostrank.ranking.frank import FRank, fidelity_loss, reference_round
 from boostrank.ranking.listnet import ListNet, listnet_loss_and_grad
 from boostrank.ranking.ranksvm import RankSVM
 from boostrank.ranking.svm_map import SVMMAP, most_violated_ranking, solve_working_set
@@ -243,3 +243,20 @@ def test_baselines_are_deterministic(name):
     a = make().fit(X, y, qid, validation=val).predict(X)
     b = make().fit(X, y, qid, validation=val).predict(X)
     assert np.array_equal(a, b)
+
+
+def test_frank_with_all_pairs_equals_the_per_pair_objective():
+    """Issue 14: FRank uses every within-query pair by default; its recorded objective after
+    each round equals J written pair by pair (query-normalised fidelity loss at P* = 1)."""
+    X, y, qid = _noisy(n_queries=3, docs=12, seed=4)
+    model = FRank(6, n_thresholds=6).fit(X, y, qid)
+    n_pairs = sum(int((y[qid == q][:, None] > y[qid == q][None, :]).sum()) for q in np.unique(qid))
+    assert model.max_pairs_per_query is None and model.n_pairs_ == n_pairs
+    H = np.zeros(len(y))
+    assert model.loss_curve_[0] == pytest.approx(reference_round(X, y, qid, H, 0, 0.0, 0.0))
+    for t, (k, theta, alpha) in enumerate(model.learners_, start=1):
+        assert model.loss_curve_[t] == pytest.approx(
+            reference_round(X, y, qid, H, k, theta, alpha), rel=1e-12
+        )
+        H = H + alpha * (X[:, k] > theta)
+    assert np.all(np.diff(model.loss_curve_) < 0)

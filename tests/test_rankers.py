@@ -133,3 +133,26 @@ def test_linear_ranker_is_ridge_on_the_labels():
         X.T @ (residual - residual.mean()), 0, atol=1e-6
     )
     assert model.coef_ @ w > 0
+
+
+def test_ranksvm_default_c_follows_svm_light():
+    """SVM-light's default C on the pair differences d: svm_learn.c computes
+    1 / (mean_k sqrt(d_k . d_k))^2 (estimate_r_delta_average); its usage text says
+    "[avg. x*x]^-1", 1 / mean(d . d). Both by hand on a two-query example."""
+    from boostrank.ranking.ranksvm import RankSVM, pair_design, svm_light_default_C
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [3.0, 4.0], [1.0, 1.0], [0.0, 0.0]])
+    y = np.array([1, 0, 2, 1, 0])
+    qid = np.array([1, 1, 2, 2, 2])
+    diff, _sign = pair_design(None, X, y, qid)
+    d = [X[0] - X[1], X[2] - X[3], X[2] - X[4], X[3] - X[4]]  # every within-query pair
+    norms = [float(np.sqrt(v @ v)) for v in d]
+    code = 1.0 / (sum(norms) / 4) ** 2
+    usage = 1.0 / (sum(float(v @ v) for v in d) / 4)
+    assert svm_light_default_C(diff) == pytest.approx(code)
+    assert svm_light_default_C(diff, "usage") == pytest.approx(usage)
+    assert usage < code
+    assert pytest.approx(code) == RankSVM(C=None).fit(X, y, qid).C_
+    assert pytest.approx(usage) == RankSVM(C=None, default_C="usage").fit(X, y, qid).C_
+    with pytest.raises(BoostrankError, match="default_C"):
+        RankSVM(C=None, default_C="mean").fit(X, y, qid)

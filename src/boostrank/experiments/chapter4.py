@@ -460,10 +460,12 @@ def run_svm(
             fallback += 1
             continue
         diff, sign = pair_design(None, Xa[q.judged], y, np.zeros(len(y), dtype=np.int64))
-        C = cfg["C"]
-        if C is None:  # SVM-light's default: 1 / mean(||x||)^2 over its training vectors
-            C = 1.0 / max(float(np.linalg.norm(diff, axis=1).mean()) ** 2, 1e-12)
-        model = RankSVM(C=float(C), max_iter=int(cfg["max_iter"]), seed=seed).fit_pairs(diff, sign)
+        model = RankSVM(  # C null: SVM-light's default (ranking/ranksvm.py)
+            C=cfg["C"],
+            default_C=cfg.get("default_C", "code"),
+            max_iter=int(cfg["max_iter"]),
+            seed=seed,
+        ).fit_pairs(diff, sign)
         out.append(model.predict(Xa))
     return out, fallback
 

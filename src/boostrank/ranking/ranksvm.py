@@ -21,6 +21,18 @@ C on a validation fold (LETOR 3.0's RankSVM baseline, Figure 3.1 of the disserta
 design for each C of the grid and the C with the best validation score (``metric``, default
 NDCG@10 with LETOR's formula; first of equal maxima) is kept as ``C_``. Without a grid or
 without validation, ``C`` is used, as before.
+
+SVM-light's default C (``C=None``; SVM-light is what LETOR's RankSVM baseline and the
+dissertation's Ranking-SVM ran): its training vectors in ranking mode (``-z p``) are the pair
+differences d = x_i - x_j (``svm_learn_ranking`` passes them to
+``svm_learn_classification``). Two texts of SVM-light disagree on the rule, so it is a reading,
+``default_C``:
+
+- ``"code"`` (default): what ``svm_learn.c`` computes, ``svm_c = 1.0/(r_delta_avg*r_delta_avg)``
+  with ``r_delta_avg`` from ``estimate_r_delta_average``, the mean of ``sqrt(k(d, d))``: C = 1 /
+  mean(||d||)^2, the value the program actually used;
+- ``"usage"``: the program's usage text, "-c float: C: trade-off between training error and
+  margin (default [avg. x*x]^-1)", read as C = 1 / mean(d . d), which is never larger (Jensen).
 """
 
 from __future__ import annotations
@@ -40,6 +52,20 @@ from boostrank.ranking.pairs import balanced_signs, query_pairs
 from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
 
 KernelMap = Literal["nystroem", "rff"]
+DefaultC = Literal["code", "usage"]
+
+
+def svm_light_default_C(vectors: np.ndarray, rule: DefaultC = "code") -> float:
+    """SVM-light's default C on its training vectors (module docstring): ``"code"``,
+    1 / mean(||x||)^2 (``svm_learn.c``); ``"usage"``, 1 / mean(x . x) (its usage text)."""
+    v = np.asarray(vectors, dtype=np.float64)
+    if rule == "code":
+        scale = float(np.linalg.norm(v, axis=1).mean()) ** 2
+    elif rule == "usage":
+        scale = float(np.einsum("ij,ij->i", v, v).mean())
+    else:
+        raise BoostrankError(f"default_C must be 'code' or 'usage', not {rule!r}")
+    return 1.0 / max(scale, 1e-12)
 
 
 def make_kernel_map(kind: str, n_components: int, gamma: float, seed: int) -> Any:
@@ -76,12 +102,13 @@ class RankSVM:
 
     ``feature_map`` may be given already fitted (e.g. shared by several C values); otherwise it
     is built from ``kernel_map``, ``n_components``, ``gamma`` and ``seed`` and fitted on X.
-    ``C_grid`` (with ``fit(..., validation=...)``) chooses C on the validation fold.
+    ``C_grid`` (with ``fit(..., validation=...)``) chooses C on the validation fold; ``C=None``
+    is SVM-light's default on the pair differences (``default_C``, module docstring).
     """
 
     def __init__(
         self,
-        C: float = 1.0,
+        C: float | None = 1.0,
         *,
         kernel_map: KernelMap | None = None,
         n_components: int = 500,
@@ -93,6 +120,7 @@ class RankSVM:
         feature_map: Any = None,
         C_grid: Sequence[float] | None = None,
         metric: str = "ndcg@10",
+        default_C: DefaultC = "code",
     ) -> None:
         self.C = C
         self.kernel_map = kernel_map
@@ -105,6 +133,7 @@ class RankSVM:
         self.feature_map = feature_map
         self.C_grid = C_grid
         self.metric = metric
+        self.default_C = default_C
 
     def fit(
         self,
@@ -143,8 +172,11 @@ class RankSVM:
 
     def fit_pairs(self, diff: np.ndarray, sign: np.ndarray, *, C: float | None = None) -> RankSVM:
         """Fit the SVM on a ready pair design (from :func:`pair_design` with this map), with
-        ``C`` (default: the constructor's); the C used is ``C_``."""
-        self.C_ = float(self.C if C is None else C)
+        ``C`` (default: the constructor's, or SVM-light's default where that is None); the C
+        used is ``C_``."""
+        if C is None:
+            C = self.C if self.C is not None else svm_light_default_C(diff, self.default_C)
+        self.C_ = float(C)
         svm = LinearSVC(
             C=self.C_,
             loss="hinge",
