@@ -21,7 +21,7 @@ def _data(n_per=30, m=3, seed=0, n_labelled=3, spread=1.2):
     return X, y, yy
 
 
-def _reference(X, yy, m, T, depth, share, seed):
+def _reference(X, yy, m, T, depth, share, seed, rule="samme"):
     """Algorithm 2 step by step (loops), with Bennett et al.'s initial weights and labels."""
     rng = np.random.default_rng(seed)
     n = len(yy)
@@ -43,7 +43,10 @@ def _reference(X, yy, m, T, depth, share, seed):
         tree = fit_sample(X, target, idx, m, depth, rng)
         pred = tree.predict(X)
         eps = sum(w[i] for i in range(n) if pred[i] != target[i])  # step 6
-        a = 10.0 if eps == 0 else min(0.5 * np.log((1 - eps) / eps), 10.0)  # step 7, capped
+        if rule == "printed":
+            a = 10.0 if eps == 0 else min(0.5 * np.log((1 - eps) / eps), 10.0)  # step 7, capped
+        else:  # SAMME (Zhu et al. 2009)
+            a = 10.0 if eps == 0 else min(np.log((1 - eps) / eps) + np.log(m - 1), 10.0)
         if a <= 0:
             break
         for i in range(n):
@@ -56,10 +59,12 @@ def _reference(X, yy, m, T, depth, share, seed):
 
 
 @pytest.mark.parametrize("share", [0.9, 1.0])
-def test_matches_algorithm_2_written_as_loops(share):
+@pytest.mark.parametrize("rule", ["samme", "printed"])
+def test_matches_algorithm_2_written_as_loops(share, rule):
     X, _, yy = _data(seed=1, spread=2.5)  # overlapping classes: every eps_t > 0
-    alphas, F = _reference(X, yy, 3, 8, 2, share, seed=5)
-    model = Assemble(n_iterations=8, labelled_share=share, random_state=5).fit(X, yy)
+    alphas, F = _reference(X, yy, 3, 8, 2, share, seed=5, rule=rule)
+    model = Assemble(n_iterations=8, labelled_share=share, alpha_rule=rule, random_state=5)
+    model.fit(X, yy)
     assert len(alphas) >= 2
     np.testing.assert_allclose(model.alphas_, alphas, rtol=1e-9)
     np.testing.assert_allclose(model.decision_function(X), F, rtol=1e-9, atol=1e-12)
@@ -76,10 +81,21 @@ def test_nearest_labelled_is_the_closest_labelled_row():
         assert got[i] == want
 
 
+def test_ten_classes_keep_more_than_one_tree():
+    """Reading 4: with ten classes the first depth-2 tree errs on more than half the weight;
+    the SAMME weight stays positive (better than chance, 9/10) and boosting goes on."""
+    X, _y, yy = _data(n_per=20, m=10, seed=3, n_labelled=2, spread=2.5)
+    model = Assemble(n_iterations=10, depth=2, random_state=0).fit(X, yy)
+    assert model.errors_[0] > 0.5
+    assert model.n_iterations_ > 1 and all(a > 0 for a in model.alphas_)
+    printed = Assemble(n_iterations=10, depth=2, alpha_rule="printed", random_state=0)
+    assert printed.fit(X, yy).n_iterations_ == 1
+
+
 def test_first_tree_is_kept_when_its_error_exceeds_one_half():
     # ten classes and stumps: the weighted error of the first tree is far above 1/2
     X, _y, yy = _data(n_per=20, m=10, seed=3, n_labelled=2, spread=2.5)
-    model = Assemble(n_iterations=10, depth=1, random_state=0).fit(X, yy)
+    model = Assemble(n_iterations=10, depth=1, alpha_rule="printed", random_state=0).fit(X, yy)
     assert model.errors_[0] > 0.5
     assert model.n_iterations_ == 1 and model.alphas_ == [1.0]
     assert model.stop_reason_ == "alpha<=0"
@@ -97,5 +113,7 @@ def test_options_and_errors():
     np.testing.assert_array_equal(a, Assemble(n_iterations=5, random_state=2).fit(X, yy).predict(X))
     with pytest.raises(BoostrankError):
         Assemble(init="knn").fit(X, yy)
+    with pytest.raises(BoostrankError, match="alpha_rule"):
+        Assemble(alpha_rule="m1").fit(X, yy)
     with pytest.raises(BoostrankError):
         Assemble(labelled_share=0).fit(X, yy)

@@ -33,10 +33,32 @@ def test_labelled_order_puts_every_class_first_and_is_nested():
     assert set(y[order[:4]]) == {0, 1, 2, 3}
     half = np.bincount(y[order[:43]], minlength=4)
     assert abs(half[0] - 25) <= 2 and abs(half[1] - 15) <= 2
-    assert ch2.n_labelled(1000, 0.02, 26) == 26 and ch2.n_labelled(1000, 0.04, 10) == 40
+    assert ch2.n_labelled(1000, 0.02, 26, "stratified") == 26
+    assert ch2.n_labelled(1000, 0.04, 10, "stratified") == 40
+    assert ch2.n_labelled(1000, 0.02, 26, "random") == 20
     sub = ch2.subset_rows(y, 43, seed=1)
     assert len(sub) == 43 and len(set(y[sub])) == 4
     assert len(ch2.subset_rows(y, None, seed=1)) == len(y)
+
+
+def test_random_labelled_sample_is_plain_and_records_missing_classes(tmp_path):
+    """Issue 14, item 8: section 2.4.1 draws "a small percentage of training instances"; the
+    default is a plain random order (nested prefixes), and each run names the classes that
+    got no labelled row."""
+    y = np.array([0] * 50 + [1] * 30 + [2] * 5 + [3] * 1)
+    order = ch2.labelled_rows(y, 3, "random")
+    np.testing.assert_array_equal(order, np.random.default_rng(3).permutation(len(y)))
+    np.testing.assert_array_equal(ch2.labelled_rows(y, 3, "stratified"), ch2.labelled_order(y, 3))
+    with pytest.raises(Exception, match="labelled_sample"):
+        ch2.labelled_rows(y, 3, "one-per-class")
+    npz, meta = _dataset(tmp_path, m=8, n=400)
+    table = ch2.run_job("thesis-fig2_1", "optdigits", "tree", npz, meta, [2, 10], [1e4], ["2"],
+                        3, 5, None, {}, 7, tmp_path / "r.csv")  # fmt: skip
+    assert set(table["labelled_sample"]) == {"random"}
+    small = table[table["fraction"] == 2]
+    assert (small["n_labelled"] == 2).all()  # round(0.02 * 80): fewer rows than classes
+    for _, row in small.iterrows():
+        assert len(str(row["missing_classes"]).split(";")) >= 6
 
 
 def _dataset(tmp_path, kind="embedded", n=300, m=3, seed=0):

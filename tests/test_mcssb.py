@@ -293,3 +293,47 @@ def test_tree_baseline_fits_labelled_rows_only_with_global_classes():
     assert set(tree.predict(X)) <= {0, 1, 2}
     assert tree.predict_proba(X).shape == (len(X), 4)
     assert TreeClassifier(depth=1, random_state=0).fit(X, yy).depth_ == 1
+
+
+def test_labelled_rows_keep_their_own_label_by_default(monkeypatch):
+    """Issue 14, item 7: Algorithm 3 step 5 assigns k* to the *unlabelled* rows; the default
+    ("own") trains the tree on every labelled row's own label, "argmin" on k*."""
+    X, _, yy = _blobs(n_per=20, m=4, seed=11, n_labelled=[1, 2, 3, 4])
+    labelled = yy >= 0
+    seen = []
+
+    def spy(X_, target, idx, *args, **kwargs):
+        seen.append(target.copy())
+        return fit_sample(X_, target, idx, *args, **kwargs)
+
+    monkeypatch.setattr(mc, "fit_sample", spy)
+    MCSSB(n_iterations=5, random_state=0).fit(X, yy)
+    assert seen and all(np.array_equal(t[labelled], yy[labelled]) for t in seen)
+    seen.clear()
+    argmin = MCSSB(n_iterations=5, C=1.0, labelled_targets="argmin", random_state=0).fit(X, yy)
+    shares = [rec["labelled_argmin_own"] for rec in argmin.history_]
+    assert any(not np.array_equal(t[labelled], yy[labelled]) for t in seen) == (min(shares) < 1)
+
+
+def test_uniform_similarity_with_unbalanced_labels_targets_the_largest_class():
+    """Issue 14, item 6: S_ij = 1 and H = 0 give g_i^k = C/2 (N_l - m N_k) for every row
+    (alpha = 0, since Z_ij = 1/m), so every unlabelled row's k* is the most frequent labelled
+    class: the weak learner sees one class and MCSSB-Uniform predicts a constant class."""
+    X, _y, yy = _blobs(n_per=20, m=4, seed=3, n_labelled=[1, 2, 5, 2])
+    C = 10.0
+    B, P = mc.softmax_and_inverse(np.zeros((len(X), 4)))
+    sim = Similarity.make("uniform", n=len(X))
+    Y = np.zeros((len(X), 4))
+    Y[yy >= 0] = one_hot(yy[yy >= 0], 4)
+    M = sim.labelled_mass(Y, yy >= 0)
+    r, qb = sim.pair_terms(B)
+    alpha, beta = mc.gradient_terms(B, P, r, qb, M)
+    counts = np.bincount(yy[yy >= 0], minlength=4)
+    np.testing.assert_allclose(alpha, 0, atol=1e-9)
+    np.testing.assert_allclose(
+        alpha + C * beta, np.tile(C / 2 * (counts.sum() - 4 * counts), (len(X), 1))
+    )
+    model = MCSSB(
+        n_iterations=5, C=C, similarity="uniform", labelled_targets="argmin", random_state=0
+    ).fit(X, yy)
+    assert len(set(model.predict(X))) == 1 and model.predict(X)[0] == 2

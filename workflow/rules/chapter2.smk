@@ -76,6 +76,7 @@ rule chapter2_run:
         repeats=CH2["repeats"],
         parts=CH2["parts"],
         rows=lambda w: (CH2.get("rows") or {}).get(w.dataset) or 0,
+        labelled_sample=CH2["labelled_sample"],
         seed=config["seed"],
     threads: 1
     log:
@@ -89,7 +90,7 @@ rule chapter2_run:
         " --fractions {params.grid[fractions]} --C {params.grid[C]}"
         " --depths {params.grid[depths]} --repeats {params.repeats} --parts {params.parts}"
         " --rows {params.rows} --params {params.params:q} --seed {params.seed}"
-        " --out {output} 2> {log}"
+        " --labelled-sample {params.labelled_sample} --out {output} 2> {log}"
 
 
 rule chapter2_figure:

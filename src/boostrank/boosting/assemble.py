@@ -11,7 +11,7 @@ The algorithm, as implemented (F the N x m ensemble scores)::
       y_i   = argmax_k F^k(x_i) for unlabelled i (t = 1: the initial pseudo-labels)  (step 5)
       draw s = max(20, N/5) rows with probability w_t; fit the tree h_t on (x_i, y_i)
       eps_t = sum_i w_t(i) I(y_i != h_t(x_i))            over every row            (step 6)
-      a_t   = 1/2 ln((1 - eps_t) / eps_t); stop when a_t <= 0                       (step 7)
+      a_t   = ln((1 - eps_t) / eps_t) + ln(m - 1)     (SAMME; printed: 1/2 ln(...))  (step 7)
       F    += a_t onehot(h_t(x))                                                    (step 8)
       w_t+1(i) = w_t(i) exp(a_t I(y_i != h_t(x_i))) / Z_t                            (step 9)
 
@@ -27,10 +27,21 @@ Readings (configurable):
 3. **The weak learner** gets a weighted resample of s = max(20, N/5) rows (Algorithm 2's input
    "s: the number of sampled examples", the same rule as MCSSB) or, with
    ``sampling="weights"``, every row with its weight.
-4. **Stopping.** Step 7 gives a_t <= 0 once eps_t >= 1/2, which multi-class trees with few
-   leaves often reach; the loop then stops (AdaBoost.M1's rule). If that happens at t = 1 the
-   first tree is kept with weight 1, so the model is never empty. eps_t = 0 caps a_t at
-   ``max_alpha``. ``n_iterations_`` and ``stop_reason_`` record what happened.
+4. **The tree's weight.** Step 7 prints AdaBoost's binary weight 1/2 ln((1 - eps_t) / eps_t),
+   which is <= 0 once eps_t >= 1/2. A multi-class tree of depth 2 on 10 or more classes has a
+   first-round weighted error of 0.62-0.70, so the printed weight is negative at once, and
+   Algorithm 2 has no rule for that (it loops "until reach the maximum number of iterations").
+   ``alpha_rule="samme"`` (default) uses the standard multi-class generalisation, SAMME (Zhu,
+   Zou, Rosset and Hastie, "Multi-class AdaBoost", Statistics and Its Interface 2, 2009,
+   Algorithm 2): a_t = ln((1 - eps_t) / eps_t) + ln(m - 1), positive for any tree better than
+   chance (eps_t < (m - 1)/m), with step 9's update as printed; for m = 2 it is twice the
+   printed weight, which scales F and the weights alike. A tree no better than chance ends the
+   loop (SAMME's own rule; scikit-learn's AdaBoostClassifier does the same).
+   ``alpha_rule="printed"`` uses step 7 as printed and stops at a_t <= 0 (AdaBoost.M1's rule),
+   which keeps a single tree on the 10-class sets. Either way, if the first tree is no better
+   than that rule allows it is kept with weight 1, so the model is never empty; eps_t = 0 caps
+   a_t at ``max_alpha``. ``n_iterations_`` (trees kept) and ``stop_reason_`` record what
+   happened.
 """
 
 from __future__ import annotations
@@ -78,6 +89,7 @@ class Assemble:
         sample_min: int = 20,
         sample_fraction: float = 0.2,
         max_alpha: float = 10.0,
+        alpha_rule: str = "samme",
         random_state: int | None = None,
     ) -> None:
         self.n_iterations = n_iterations
@@ -88,12 +100,15 @@ class Assemble:
         self.sample_min = sample_min
         self.sample_fraction = sample_fraction
         self.max_alpha = max_alpha
+        self.alpha_rule = alpha_rule
         self.random_state = random_state
 
     def fit(self, X: Any, y: Any, n_classes: int | None = None) -> Assemble:
         """Fit on all rows; ``y = -1`` marks unlabelled rows."""
         if self.init not in ("nearest", "tree") or self.sampling not in ("resample", "weights"):
             raise BoostrankError("init must be nearest|tree and sampling resample|weights")
+        if self.alpha_rule not in ("samme", "printed"):
+            raise BoostrankError(f"alpha_rule must be samme or printed, not {self.alpha_rule!r}")
         if not 0 < self.labelled_share <= 1:
             raise BoostrankError("labelled_share must be in (0, 1]")
         X, y, m = check_semi_supervised(X, y, n_classes)
@@ -129,8 +144,8 @@ class Assemble:
             wrong = pred != target
             eps = float(w[wrong].sum())  # step 6
             self.errors_.append(eps)
-            alpha = self.max_alpha if eps <= 0 else 0.5 * np.log((1 - eps) / eps)  # step 7
-            alpha = float(min(alpha, self.max_alpha))
+            alpha = self.tree_weight(eps, m)  # step 7
+
             if alpha <= 0:
                 self.stop_reason_ = "alpha<=0"
                 if not self.trees_:  # keep the first tree so the model predicts something
@@ -145,6 +160,16 @@ class Assemble:
         self.n_classes_ = m
         self.n_iterations_ = len(self.trees_)
         return self
+
+    def tree_weight(self, eps: float, n_classes: int) -> float:
+        """a_t of step 7 (module docstring, reading 4), capped at ``max_alpha``."""
+        if eps <= 0:
+            return float(self.max_alpha)
+        if self.alpha_rule == "printed":
+            alpha = 0.5 * np.log((1 - eps) / eps)
+        else:  # SAMME (Zhu et al. 2009)
+            alpha = np.log((1 - eps) / eps) + np.log(max(n_classes - 1, 1))
+        return float(min(alpha, self.max_alpha))
 
     def decision_function(self, X: Any) -> np.ndarray:
         """F(x) = sum_t a_t onehot(h_t(x))."""

@@ -19,11 +19,14 @@ Protocol (section 2.4.1), as implemented:
   rows are dealt one per partition from a random start); a class absent from the training
   partition can be neither labelled nor predicted, and its test rows count as errors.
 - The labelled rows are the first ``round(f N)`` of a per-repeat order of the training
-  partition (:func:`labelled_order`) that puts one row of every class present first, then the
-  rest stratified: the 2% set is inside the 4% set and so on, and every class present has a
-  labelled row (at least as many labelled rows as classes). The rest of the partition is
-  unlabelled (``y = -1``). Partitions and labelled sets depend on (data set, repeat) only, so
-  every method sees the same ones.
+  partition, so the 2% set is inside the 4% set and so on; the rest of the partition is
+  unlabelled (``y = -1``). Section 2.4.1 uses "a small percentage (between 2 to 10 percent) of
+  training instances as labeled examples", with no word on classes: config
+  ``chapter2.labelled_sample: random`` (default) takes a plain random order, so a class may
+  have no labelled row (each run records them in ``missing_classes``); ``stratified``
+  (:func:`labelled_order`) puts one row of every class present first, then the rest
+  stratified (at least as many labelled rows as classes). Partitions and labelled sets depend
+  on (data set, repeat) only, so every method sees the same ones.
 - Methods (:data:`METHODS`): Tree (labelled rows only), ASSEMBLE, MCSSB (Gaussian S),
   MCSSB-Uniform, MCSSB-Absolute; T = 50, C = 10^4, trees of depth 2 unless the figure varies
   them; constructor arguments from config ``chapter2.methods``.
@@ -159,9 +162,27 @@ def labelled_order(y: np.ndarray, seed: int) -> np.ndarray:
     return order[np.argsort(key, kind="stable")]
 
 
-def n_labelled(n_train: int, fraction: float, n_classes_present: int) -> int:
-    """round(fraction N) labelled rows, at least one per class present."""
-    return max(round(fraction * n_train), n_classes_present)
+LABELLED_SAMPLES = ("random", "stratified")
+
+
+def labelled_rows(y: np.ndarray, seed: int, sample: str = "random") -> np.ndarray:
+    """The order whose prefixes are the labelled sets: a random permutation (``random``) or
+    :func:`labelled_order` (``stratified``)."""
+    import numpy as np
+
+    if sample == "random":
+        return np.random.default_rng(seed).permutation(len(y))
+    if sample == "stratified":
+        return labelled_order(y, seed)
+    raise BoostrankError(
+        f"config chapter2.labelled_sample: {sample!r} is not one of {LABELLED_SAMPLES}"
+    )
+
+
+def n_labelled(n_train: int, fraction: float, n_classes_present: int, sample: str) -> int:
+    """round(fraction N) labelled rows, at least one (``random``) or one per class present
+    (``stratified``)."""
+    return max(round(fraction * n_train), n_classes_present if sample == "stratified" else 1)
 
 
 def subset_rows(y: np.ndarray, rows: int | None, seed: int) -> np.ndarray:
@@ -245,9 +266,10 @@ def run_job(
     params: dict[str, Any],
     seed: int,
     out: Path | str,
+    labelled_sample: str = "random",
 ) -> pd.DataFrame:
     """Run one method on one data set for every (repeat, fraction, C, depth); write one CSV
-    row per run (test error, sizes, iterations, provenance)."""
+    row per run (test error, sizes, labelled classes, iterations, provenance)."""
     import numpy as np
     import pandas as pd
 
@@ -267,8 +289,8 @@ def run_job(
         part = stratified_parts(y, n_parts, job_seed(seed, "partition", dataset, repeat))
         train, test = np.flatnonzero(part == 0), np.flatnonzero(part != 0)
         Xtr, ytr = X[train], y[train]
-        order = labelled_order(ytr, job_seed(seed, "labelled", dataset, repeat))
-        present = len(np.unique(ytr))
+        order = labelled_rows(ytr, job_seed(seed, "labelled", dataset, repeat), labelled_sample)
+        classes = np.unique(ytr)
         full = (
             fully_grown_depth(Xtr, ytr, job_seed(seed, "full", dataset, repeat))
             if measure_full
@@ -286,9 +308,10 @@ def run_job(
                 time.perf_counter() - t0,
             )
         for fraction, C, depth in settings:
-            n_l = n_labelled(len(train), fraction / 100.0, present)
+            n_l = n_labelled(len(train), fraction / 100.0, len(classes), labelled_sample)
             yy = np.full(len(train), -1, dtype=np.int64)
             yy[order[:n_l]] = ytr[order[:n_l]]
+            missing = np.setdiff1d(classes, yy[order[:n_l]])
             row: dict[str, Any] = {
                 "figure": figure,
                 "dataset": dataset,
@@ -302,6 +325,8 @@ def run_job(
                 "n_rows": len(y),
                 "n_train": len(train),
                 "n_labelled": n_l,
+                "labelled_sample": labelled_sample,
+                "missing_classes": ";".join(str(int(c)) for c in missing),
                 "n_test": len(test),
                 "full_depth": full if full is not None else "",
             }
@@ -323,11 +348,19 @@ def run_job(
             else:
                 model.fit(Xtr, yy, n_classes)
             fit_s = time.perf_counter() - t0
-            error = float(np.mean(model.predict(X[test]) != y[test]))
+            predicted = model.predict(X[test])
+            error = float(np.mean(predicted != y[test]))
+            history = getattr(model, "history_", [])
             row.update(
                 error=round(error, 6),
                 n_iterations=getattr(model, "n_iterations_", 1),
                 stop_reason=getattr(model, "stop_reason_", ""),
+                predicted_classes=len(np.unique(predicted)),  # 1: a constant-class predictor
+                labelled_argmin_own=(
+                    round(float(np.mean([h["labelled_argmin_own"] for h in history])), 6)
+                    if history
+                    else ""
+                ),
                 note="",
             )
             records.append(row)
@@ -383,6 +416,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--rows", type=_rows, default=None, help="stratified subset size (0: all)")
     p.add_argument("--params", required=True, help="constructor arguments as JSON")
     p.add_argument("--seed", type=int, required=True, help="root seed (config 'seed')")
+    p.add_argument("--labelled-sample", choices=LABELLED_SAMPLES, default="random")
     p.add_argument("--out", required=True)
     p.set_defaults(
         func=lambda a: run_job(
@@ -400,6 +434,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             json_object(a.params),
             a.seed,
             a.out,
+            a.labelled_sample,
         )
     )
 
