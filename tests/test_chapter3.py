@@ -176,10 +176,16 @@ def test_evaluation_of_a_hand_made_run(letor_tiny, tmp_path):
     # query 1 ranked (0, 1, 2): DCG 0, 1, 1 + 3/log2(3); ideal 3, 4, 4 + 0 -> LETOR NDCG
     q1 = [0.0, 1 / 4, (1 + 3 / math.log2(3)) / 4]
     q2 = [1.0, 1.0, 0.0]  # tie in file order: d (1) first; a 2-document query scores 0 at k=3
-    mean = table[table["fold"] == "mean"].set_index("k")["ndcg"]
+    means = table[table["fold"] == "mean"]
+    mean = means[means["tie_break"] == "file_order"].set_index("k")["ndcg"]
     assert mean.tolist() == pytest.approx(
         [(a + b) / 2 for a, b in zip(q1, q2, strict=True)], abs=1e-6
     )
+    # the random tie break puts e (0) or d (1) first in query 2: one of the two orders
+    shuffled = means[means["tie_break"] == "random"].set_index("k")["ndcg"].tolist()
+    e_first = [(a + b) / 2 for a, b in zip(q1, [0.0, 1.0, 0.0], strict=True)]  # LETOR: p 1-2 flat
+    assert shuffled in (pytest.approx(mean.tolist()), pytest.approx(e_first))
+    assert (table["tied_share"] == 0.4).all()  # d and e of five documents
     assert (table["dataset_label"] == "OHSUMED").all() and (table["data_kind"] == "mirror").all()
     assert pd.read_csv(out)["queries"].iloc[0] == 2
 

@@ -191,3 +191,21 @@ def test_a_run_that_misses_or_adds_documents_is_refused(tmp_path):
         evaluate_run(read_run(tmp_path / "alien"), qrels, 3)
     with pytest.raises(BoostrankError, match="without spaces"):
         write_run(tmp_path / "bad", qid, np.array(["a b", "c", "d"]), np.zeros(3), "t")
+
+
+def test_random_tie_break_shuffles_equal_scores_only():
+    from boostrank.metrics.trec import Run, random_tie_break, tied_share
+
+    qid = np.array(["1"] * 6 + ["2"] * 2)
+    score = np.array([3.0, 1.0, 1.0, 1.0, 0.5, 2.0, 1.0, 1.0])
+    run = Run(qid, np.array(list("abcdefgh")), np.arange(1, 9), score, "t")
+    seen = set()
+    for seed in range(30):
+        ranked = random_tie_break(run, seed)
+        r = dict(zip(run.docid, ranked.rank, strict=True))
+        assert (r["a"], r["f"], r["e"]) == (1, 2, 6)  # distinct scores keep their places
+        assert sorted([r["b"], r["c"], r["d"]]) == [3, 4, 5]
+        seen.add((r["b"], r["c"], r["d"]))
+        np.testing.assert_array_equal(ranked.rank, random_tie_break(run, seed).rank)
+    assert len(seen) == 6  # every order of the three tied documents occurs
+    assert tied_share(run) == 5 / 8

@@ -16,7 +16,7 @@ from boostrank.errors import BoostrankError
 
 UNKNOWN = "unknown"
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_TASKS = {"classification", "ranking", "multilabel", "ratings", "text"}
+_TASKS = {"classification", "ranking", "multilabel", "ratings", "text", "reference"}
 _KEYS = {
     "title", "task", "citation", "homepage", "mirror_folder", "downloads", "files",
     "optional_files", "loader", "published", "embedded", "synthetic",

@@ -26,6 +26,10 @@ Protocol (section 3.4.1):
   scores 0 at k; :mod:`boostrank.metrics.ranking`). The dissertation compares NDCG_Boost with
   the baselines LETOR publishes, which that script scored, so its measure keeps the comparison
   like for like; ``report`` is the ``1/log2(1 + p)`` form ``trec_eval`` computes.
+- Ties: stump ensembles and threshold rankers give many equal scores. Each run is scored twice,
+  with ties in file order (LETOR's script) and with a seeded random order of equal scores
+  (``tie_break`` column), and carries the share of tied documents (``tied_share``); config
+  ``chapter3.tie_break`` (default ``random``) is the one drawn and claimed.
 - Seeds: every job's seed derives from config ``seed`` and (data set, algorithm, fold)
   (:func:`job_seed`); the same config gives the same numbers.
 """
@@ -57,6 +61,7 @@ FIGURE_ID = "thesis-fig3_1"
 SOURCE = "Valizadegan (2010), section 3.4.2, Figure 3.1"
 DATASETS = ("ohsumed", "td2003", "td2004", "hp2003", "hp2004", "np2003", "np2004")
 TABLE_KS = (1, 3, 5, 10)
+TIE_BREAKS = ("random", "file_order")
 RANKING_PACKAGE = "boostrank.ranking"
 
 
@@ -70,6 +75,7 @@ class Algorithm:
     cls: str  # class name in it ("A|B": the first that the module defines)
     validation: bool  # pass the fold's validation part to fit()
     reference: bool = False  # not in the dissertation: drawn dashed, left out of the ranks
+    letor_name: str = ""  # the baseline's name in LETOR 3.0's published table (letor3_baselines)
 
     @property
     def import_path(self) -> str:
@@ -81,12 +87,19 @@ class Algorithm:
 # baselines choose their parameters on it, NDCG_Boost does not); LambdaMART is the reference.
 ALGORITHMS: tuple[Algorithm, ...] = (
     Algorithm("ndcg_boost", "NDCG_Boost", "ndcg_boost", "NDCGBoost", validation=False),
-    Algorithm("adarank_ndcg", "AdaRank-NDCG", "adarank", "AdaRankNDCG|AdaRank", validation=True),
-    Algorithm("regression", "Regression", "linear", "LinearRanker", validation=False),
-    Algorithm("ranksvm", "RankSVM", "ranksvm", "RankSVM", validation=True),
-    Algorithm("frank", "FRank", "frank", "FRank", validation=True),
-    Algorithm("listnet", "ListNet", "listnet", "ListNet", validation=True),
-    Algorithm("svm_map", "SVM_MAP", "svm_map", "SVMMAP", validation=True),
+    Algorithm(
+        "adarank_ndcg",
+        "AdaRank-NDCG",
+        "adarank",
+        "AdaRankNDCG|AdaRank",
+        True,
+        letor_name="AdaRank-NDCG",
+    ),
+    Algorithm("regression", "Regression", "linear", "LinearRanker", False, letor_name="Regression"),
+    Algorithm("ranksvm", "RankSVM", "ranksvm", "RankSVM", True, letor_name="RankSVM"),
+    Algorithm("frank", "FRank", "frank", "FRank", True, letor_name="FRank"),
+    Algorithm("listnet", "ListNet", "listnet", "ListNet", True, letor_name="ListNet"),
+    Algorithm("svm_map", "SVM_MAP", "svm_map", "SVMMAP", True, letor_name="SVMMAP"),
     Algorithm("lambdamart", "LambdaMART", "lambdamart", "LambdaMART", True, reference=True),
 )
 BY_KEY = {a.key: a for a in ALGORITHMS}
@@ -337,14 +350,22 @@ def evaluate_dataset(
     k_max: int,
     formula: str,
     out: Path | str,
+    seed: int = 0,
 ) -> pd.DataFrame:
-    """NDCG@1..k_max of every run of one data set: per fold (mean over the test queries) and
-    the mean and sd over the folds. Run paths end ``<algorithm>/fold<k>.run``."""
+    """NDCG@1..k_max of every run of one data set under each tie break (:data:`TIE_BREAKS`):
+    per fold (mean over the test queries) and the mean and sd over the folds, with the share
+    of tied documents. Run paths end ``<algorithm>/fold<k>.run``."""
     import numpy as np
     import pandas as pd
 
     from boostrank.io import read_json, write_text
-    from boostrank.metrics.trec import evaluate_run, read_qrels, read_run
+    from boostrank.metrics.trec import (
+        evaluate_run,
+        random_tie_break,
+        read_qrels,
+        read_run,
+        tied_share,
+    )
 
     meta = read_json(meta_path)
     qrels_by_fold = {int(f): read_qrels(p) for f, p in zip(folds, qrels, strict=True)}
@@ -356,29 +377,40 @@ def evaluate_dataset(
         if fold not in qrels_by_fold:
             raise BoostrankError(f"{path}: no qrels given for fold {fold}")
         qrels_f = qrels_by_fold[fold]
-        _, curve = evaluate_run(read_run(path), qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
+        run = read_run(path)
+        tied = tied_share(run)
         rel_q = np.unique(qrels_f.qid[qrels_f.rel >= 1])
-        for k in range(1, k_max + 1):
-            rows.append(
-                {
-                    "dataset": dataset,
-                    "algorithm": algorithm.label,
-                    "algorithm_id": algorithm.key,
-                    "fold": str(fold),
-                    "k": k,
-                    "ndcg": float(curve[:, k - 1].mean()),
-                    "queries": int(curve.shape[0]),
-                    "queries_without_relevant": int(curve.shape[0] - len(rel_q)),
-                }
-            )
+        for tie_break in TIE_BREAKS:
+            ranked = run
+            if tie_break == "random":
+                ranked = random_tie_break(
+                    run, job_seed(seed, dataset, f"{algorithm.key}:ties", fold)
+                )
+            _, curve = evaluate_run(ranked, qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
+            for k in range(1, k_max + 1):
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "algorithm": algorithm.label,
+                        "algorithm_id": algorithm.key,
+                        "tie_break": tie_break,
+                        "fold": str(fold),
+                        "k": k,
+                        "ndcg": float(curve[:, k - 1].mean()),
+                        "tied_share": round(tied, 6),
+                        "queries": int(curve.shape[0]),
+                        "queries_without_relevant": int(curve.shape[0] - len(rel_q)),
+                    }
+                )
     per_fold = pd.DataFrame(rows)
     if per_fold.empty:
         raise BoostrankError(f"{dataset}: no run files to evaluate")
-    grouped = per_fold.groupby(["algorithm_id", "k"], sort=False)
+    grouped = per_fold.groupby(["algorithm_id", "tie_break", "k"], sort=False)
     means = grouped.agg(
         algorithm=("algorithm", "first"),
         ndcg=("ndcg", "mean"),
         sd=("ndcg", lambda v: float(v.std(ddof=1)) if len(v) > 1 else float("nan")),
+        tied_share=("tied_share", "mean"),
         n_folds=("ndcg", "size"),
         queries=("queries", "sum"),
         queries_without_relevant=("queries_without_relevant", "sum"),
@@ -388,6 +420,7 @@ def evaluate_dataset(
     table = pd.concat([per_fold, means], ignore_index=True)
     table["ndcg"] = table["ndcg"].round(6)
     table["sd"] = table["sd"].round(6)
+    table["tied_share"] = table["tied_share"].round(6)
     table["n_folds"] = table["n_folds"].fillna(1).astype(int)
     table["formula"] = formula
     table["dataset_label"] = dataset_label(meta)
@@ -398,10 +431,12 @@ def evaluate_dataset(
         "dataset_label",
         "algorithm",
         "algorithm_id",
+        "tie_break",
         "fold",
         "k",
         "ndcg",
         "sd",
+        "tied_share",
         "n_folds",
         "queries",
         "queries_without_relevant",
@@ -459,10 +494,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--folds", type=int, nargs="+", required=True)
     p.add_argument("--k-max", type=int, default=10)
     p.add_argument("--formula", choices=("letor", "report"), default="letor")
+    p.add_argument("--seed", type=int, default=0, help="root seed of the random tie break")
     p.add_argument("--out", required=True)
     p.set_defaults(
         func=lambda a: evaluate_dataset(
-            a.dataset, a.meta, a.runs, a.qrels, a.folds, a.k_max, a.formula, a.out
+            a.dataset, a.meta, a.runs, a.qrels, a.folds, a.k_max, a.formula, a.out, a.seed
         )
     )
 
@@ -470,13 +506,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--evaluations", nargs="+", required=True)
     p.add_argument("--claims", default="config/claims.yaml")
     p.add_argument("--tolerance", type=float, default=0.005)
+    p.add_argument("--tie-break", choices=TIE_BREAKS, default="random", help="drawn and claimed")
     p.add_argument("--csv", required=True)
     p.add_argument("--summary", required=True)
     p.add_argument("--figure-prefix", required=True)
     p.add_argument("--table-prefix", required=True)
+    p.add_argument(
+        "--letor-published", default=None, help="provenance.json of the fetched letor3_baselines"
+    )
     p.set_defaults(
         func=lambda a: _figure_module().make_figure(
-            a.evaluations, a.claims, a.tolerance, a.csv, a.summary, a.figure_prefix, a.table_prefix
+            a.evaluations,
+            a.claims,
+            a.tolerance,
+            a.csv,
+            a.summary,
+            a.figure_prefix,
+            a.table_prefix,
+            a.letor_published,
+            a.tie_break,
         )
     )
 

@@ -3,6 +3,13 @@ evaluations (:mod:`boostrank.experiments.chapter3`) into the tidy results, the s
 the claims read, the figure (one panel per LETOR 3.0 data set, NDCG@k against k = 1..10, one
 line per algorithm, LambdaMART dashed) and its table of NDCG@1, 3, 5, 10.
 
+The dissertation compares NDCG_Boost with "the baseline results published with LETOR" (sections
+1.6.2, 3.4.1). Those numbers are the registry's ``letor3_baselines`` data set (fetched like any
+other, from the mirror); each retrained baseline's cell carries LETOR's value
+(``letor_published``, one per cell, sources preferred in :data:`LETOR_SOURCES` order) and the
+figure draws it as an open marker of the baseline's colour. Where the data are a stand-in (the
+.Gov panels here) those markers are the only real numbers in the panel.
+
 Kept apart from the training code so that redrawing never retrains: only the figure job lists
 this module among its inputs.
 """
@@ -13,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter3 import ALGORITHMS, BY_KEY, FIGURE_ID, TABLE_KS
 
 if TYPE_CHECKING:
@@ -31,11 +39,46 @@ STYLE = {
 }
 
 
+# Which transcription of LETOR's table wins where several give a cell (they agree after rounding
+# on every cell of the baselines retrained here; see letor3_baselines/PROVENANCE.md).
+LETOR_SOURCES = ("tax2015", "rankbca2016", "liu2011_table11_1")
+
+
+def letor_published(provenance: Path | str | None) -> pd.DataFrame:
+    """LETOR 3.0's published NDCG@k per (dataset, algorithm_id, k) of the baselines retrained
+    here, one value per cell; empty (with the columns) when the data set was not fetched."""
+    import pandas as pd
+
+    from boostrank.io import read_json
+
+    cols = ["dataset", "algorithm_id", "k", "letor_published", "letor_source"]
+    if provenance is None:
+        return pd.DataFrame(columns=cols)
+    prov = read_json(provenance)
+    entry = prov.get("files", {}).get("ndcg.csv", {})
+    table = pd.read_csv(Path(provenance).parent / entry.get("stored_as", "ndcg.csv"))
+    need = {"dataset", "algorithm", "cutoff", "value", "source"}
+    if not need <= set(table.columns):
+        raise BoostrankError(f"{provenance}: ndcg.csv lacks columns {sorted(need - set(table))}")
+    by_name = {a.letor_name: a.key for a in ALGORITHMS if a.letor_name}
+    table = table[table["algorithm"].isin(by_name)].copy()
+    table["algorithm_id"] = table["algorithm"].map(by_name)
+    table["dataset"] = table["dataset"].str.lower()
+    rank = {s: i for i, s in enumerate(LETOR_SOURCES)}
+    table["order"] = table["source"].map(lambda s: rank.get(s, len(rank)))
+    table = table.sort_values(["dataset", "algorithm_id", "cutoff", "order"], kind="stable")
+    table = table.drop_duplicates(["dataset", "algorithm_id", "cutoff"])
+    table = table.rename(
+        columns={"cutoff": "k", "value": "letor_published", "source": "letor_source"}
+    )
+    return table[cols].reset_index(drop=True)
+
+
 def _formula_note(formula: str) -> str:
     if formula == "letor":
         return (
             "NDCG of LETOR's evaluation script (gain 2^r-1; positions 1-2 undiscounted, then "
-            "1/log2(p); ties in file order; no-relevant queries score 0)"
+            "1/log2(p); no-relevant queries score 0)"
         )
     return "NDCG with gain 2^r-1 and discount 1/log2(1+p) (trec_eval's ndcg_cut)"
 
@@ -58,9 +101,12 @@ def summarise(
     claims_path: Path | str,
     tolerance: float,
     expected: Iterable[str] | None = None,
+    letor: pd.DataFrame | None = None,
+    tie_break: str = "random",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The tidy results (one row per data set, algorithm and k; missing algorithms with empty
-    values) and the summary statistics the claims read."""
+    values; LETOR's published value of a retrained baseline where ``letor`` has one) and the
+    summary statistics the claims read."""
     import numpy as np
     import pandas as pd
 
@@ -68,9 +114,14 @@ def summarise(
 
     frames = [pd.read_csv(p, dtype={"fold": str}, keep_default_na=False) for p in evaluations]
     evals = pd.concat(frames, ignore_index=True)
-    means = evals[evals["fold"] == "mean"].copy()
-    for col in ("ndcg", "sd"):
-        means[col] = pd.to_numeric(means[col], errors="coerce")
+    all_means = evals[evals["fold"] == "mean"].copy()
+    for col in ("ndcg", "sd", "tied_share"):
+        all_means[col] = pd.to_numeric(all_means[col], errors="coerce")
+    means = all_means[all_means["tie_break"] == tie_break]  # drawn and claimed
+    other_ties = {
+        (r.dataset, r.algorithm_id, int(r.k)): float(r.ndcg)
+        for r in all_means[all_means["tie_break"] != tie_break].itertuples()
+    }
     k_max = int(means["k"].max())
     datasets = list(dict.fromkeys(means["dataset"]))
     wanted = [BY_KEY[k] for k in (expected or [a.key for a in ALGORITHMS])]
@@ -91,6 +142,9 @@ def summarise(
                     "k": k,
                     "ndcg": float(cell["ndcg"].iloc[0]) if len(cell) else np.nan,
                     "sd": float(cell["sd"].iloc[0]) if len(cell) else np.nan,
+                    "tie_break": tie_break,
+                    "ndcg_other_tie_break": other_ties.get((ds, alg.key, k), np.nan),
+                    "tied_share": float(cell["tied_share"].iloc[0]) if len(cell) else np.nan,
                     "n_folds": int(cell["n_folds"].iloc[0]) if len(cell) else 0,
                     "formula": info["formula"],
                     "data_kind": info["data_kind"],
@@ -119,8 +173,12 @@ def summarise(
         float(v) if isinstance(v, int | float) and not isinstance(v, bool) else np.nan
         for v in published
     ]
-    tidy["ndcg"] = tidy["ndcg"].round(6)
-    tidy["sd"] = tidy["sd"].round(6)
+    if letor is None:
+        letor = letor_published(None)
+    tidy = tidy.merge(letor, on=["dataset", "algorithm_id", "k"], how="left", validate="1:1")
+    tidy["letor_source"] = tidy["letor_source"].fillna("")
+    for col in ("ndcg", "sd", "ndcg_other_tie_break", "tied_share"):
+        tidy[col] = tidy[col].round(6)
     tidy["rank"] = tidy["rank"].astype("Int64")
 
     stats = []
@@ -216,6 +274,22 @@ def draw_figure(tidy: pd.DataFrame, prefix: Path | str, formula: str) -> None:
                     label="value stated in section 3.4.2",
                 )
                 handles.setdefault("published", star)
+        for alg in ALGORITHMS:
+            pub = part[(part["algorithm_id"] == alg.key) & part["letor_published"].notna()]
+            if pub.empty:
+                continue
+            mark = ax.scatter(
+                pub["k"],
+                pub["letor_published"].astype(float),
+                marker=STYLE[alg.key][1],
+                s=46,
+                facecolors="none",
+                edgecolors=STYLE[alg.key][0],
+                linewidths=1.4,
+                zorder=4,
+                label="LETOR 3.0 published value (open marker, same colour)",
+            )
+            handles.setdefault("letor", mark)
         label = part["dataset_label"].iloc[0]
         folds = int(part["n_folds"].max())
         ax.set_title(
@@ -235,8 +309,27 @@ def draw_figure(tidy: pd.DataFrame, prefix: Path | str, formula: str) -> None:
     ordered = [handles[a.key] for a in ALGORITHMS if a.key in handles]
     if "published" in handles:
         ordered.append(handles["published"])
+    if "letor" in handles:
+        ordered.append(handles["letor"])
     missing = [a.label for a in ALGORITHMS if a.key not in handles]
-    text = _formula_note(formula) + "; mean over each fold's test queries, then over the folds."
+    tie = str(tidy["tie_break"].iloc[0]) if "tie_break" in tidy else "random"
+    text = (
+        _formula_note(formula)
+        + "; mean over each fold's test queries, then over the folds; equal scores in "
+        + ("a seeded random order." if tie == "random" else "file order.")
+    )
+    if "letor" in handles:
+        text += (
+            " Open markers: the NDCG LETOR 3.0 published for its baselines (the reference the "
+            "dissertation compares with); lines: our retrained baselines."
+        )
+        if (tidy["data_kind"] == "synthetic").any():
+            text += (
+                " On the panels marked [synthetic stand-in] our lines are made from stand-in "
+                "data: only the published markers there are real numbers."
+            )
+    else:
+        text += " LETOR's published baseline values: not fetched (no mirror holds them)."
     if missing:
         text += " Not available yet: " + ", ".join(missing) + "."
     if legend_ax is not None:
@@ -319,11 +412,15 @@ def make_figure(
     summary_csv: Path | str,
     figure_prefix: Path | str,
     table_prefix: Path | str,
+    letor_provenance: Path | str | None = None,
+    tie_break: str = "random",
 ) -> pd.DataFrame:
-    """Merge the data sets' evaluations into the results CSVs, Figure 3.1 and its table."""
+    """Merge the data sets' evaluations into the results CSVs, Figure 3.1 and its table;
+    ``letor_provenance``: the fetched ``letor3_baselines`` (LETOR's published values)."""
     from boostrank.io import write_text
 
-    tidy, stats = summarise(evaluations, claims_path, tolerance)
+    letor = letor_published(letor_provenance)
+    tidy, stats = summarise(evaluations, claims_path, tolerance, letor=letor, tie_break=tie_break)
     formula = str(tidy["formula"].iloc[0])
     write_text(results_csv, tidy.to_csv(index=False))
     write_text(summary_csv, stats.to_csv(index=False))

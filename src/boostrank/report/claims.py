@@ -7,6 +7,12 @@ constant, ``value``). A claim whose value was
 made from synthetic stand-in data, or that the data cannot establish, is NOT-COMPARABLE; so is
 one whose claim names ``requires_dataset`` while its row's ``dataset`` column names another
 (e.g. a value measured on MQ2008 standing in for the published MQ2007).
+
+A claim with ``expand`` is a family: one claim per row of its results file whose column
+``expand.published`` holds a published value (a number that arrives as data, e.g. LETOR 3.0's
+baseline table), identified by ``expand.id`` and the row's ``expand.keys``; its statement may
+name any column in braces. If no row has a published value, the family is one NOT-COMPARABLE
+row that says so.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ class Claim:
     rule: dict[str, Any] = field(default_factory=lambda: {"type": "equal"})
     erratum: str = ""
     requires_dataset: str = ""  # the data set the published value is for, if it matters
+    expand: dict[str, Any] | None = None  # a family: one claim per row (module docstring)
 
     @property
     def figure(self) -> str:
@@ -88,8 +95,68 @@ def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
     """Check every claim against the results under ``root``; one row per claim."""
     root = Path(root)
     cache: dict[str, pd.DataFrame] = {}
-    rows = [_evaluate_one(claim, root, cache) for claim in claims]
+    rows = []
+    for claim in claims:
+        if claim.expand is None:
+            rows.append(_evaluate_one(claim, root, cache))
+            continue
+        members = expand_family(claim, root, cache)
+        rows.extend(_evaluate_one(member, root, cache) for member in members)
+        if not members:
+            rows.append(
+                {
+                    "claim_id": claim.id,
+                    "source": claim.source,
+                    "statement": claim.statement,
+                    "published": "",
+                    "reproduced": "",
+                    "verdict": "NOT-COMPARABLE",
+                    "provenance": "",
+                    "figure": claim.figure,
+                    "note": _join(
+                        claim.erratum,
+                        f"no published values in {claim.reproduce['file']} (the data set that "
+                        "holds them was not fetched, or the run has no matching row)",
+                    ),
+                }
+            )
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def expand_family(
+    claim: Claim, root: Path | str, cache: dict[str, pd.DataFrame] | None = None
+) -> list[Claim]:
+    """The member claims of a family (``claim.expand``): one per row with a published value."""
+    spec = claim.expand or {}
+    file = claim.reproduce["file"]
+    cache = {} if cache is None else cache
+    if file not in cache:
+        path = Path(root) / file
+        cache[file] = pd.read_csv(path, dtype=str, keep_default_na=False) if path.exists() else None
+    table = cache[file]
+    column = spec.get("published", "published")
+    if table is None or column not in table.columns:
+        return []
+    work, item, _ = claim.id.split(".")
+    members = []
+    for _, row in table[table[column] != ""].iterrows():
+        fields = row.to_dict()
+        members.append(
+            Claim(
+                id=f"{work}.{item}." + spec["id"].format(**fields),
+                source=claim.source,
+                statement=claim.statement.format(**fields),
+                published=_number(fields[column]),
+                reproduce={
+                    "file": file,
+                    "row": {key: fields[key] for key in spec["keys"]},
+                    "column": claim.reproduce["column"],
+                },
+                rule=claim.rule,
+                erratum=_join(claim.erratum, spec.get("note", "").format(**fields)),
+            )
+        )
+    return members
 
 
 class _RowAbsent(Exception):
