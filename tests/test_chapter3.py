@@ -286,3 +286,27 @@ def test_cli_fast_path_loads_only_the_chapter3_plugin():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_letor_published_values_one_per_cell_in_source_order(tmp_path):
+    from boostrank.experiments.chapter3_figure import letor_published
+    from boostrank.io import write_json
+
+    (tmp_path / "ndcg.csv").write_text(
+        "dataset,algorithm,cutoff,value,source\n"
+        "OHSUMED,FRank,3,0.4812,tax2015\n"
+        "OHSUMED,RankSVM,3,0.4207,rankbca2016\n"
+        "OHSUMED,RankSVM,3,0.4207,tax2015\n"
+        "OHSUMED,RankBoost,3,0.4555,tax2015\n"  # not retrained here: left out
+        "TD2003,SVMMAP,10,0.3,tax2015\n"
+    )
+    write_json(tmp_path / "provenance.json", {"files": {"ndcg.csv": {"stored_as": "ndcg.csv"}}})
+    table = letor_published(tmp_path / "provenance.json")
+    got = {(r.dataset, r.algorithm_id, r.k): (r.letor_published, r.letor_source)
+           for r in table.itertuples()}  # fmt: skip
+    assert got == {
+        ("ohsumed", "frank", 3): (0.4812, "tax2015"),
+        ("ohsumed", "ranksvm", 3): (0.4207, "tax2015"),
+        ("td2003", "svm_map", 10): (0.3, "tax2015"),
+    }
+    assert letor_published(None).empty

@@ -138,3 +138,47 @@ def test_requires_dataset_makes_another_data_set_not_comparable(tmp_path):
     assert "MQ2008 (substitute for MQ2007)" in out.loc["w.t2.sub", "note"]
     assert out.loc["w.t2.sub", "reproduced"] == "0.45"
     assert out.loc["w.t2.same", "verdict"] == "PASS"
+
+
+def test_a_claim_family_expands_to_one_claim_per_published_row(tmp_path):
+    """Published values that arrive as data (LETOR's baseline table): one claim per row with a
+    value; stand-in rows are NOT-COMPARABLE; no value at all leaves one NOT-COMPARABLE row."""
+    (tmp_path / "results").mkdir()
+    pd.DataFrame(
+        {
+            "dataset": ["ohsumed", "ohsumed", "td2003", "ohsumed"],
+            "algorithm": ["FRank", "FRank", "FRank", "NDCG_Boost"],
+            "k": [3, 5, 3, 3],
+            "ndcg": [0.47, 0.40, 0.30, 0.47],
+            "letor_published": ["0.4812", "0.4588", "0.2", ""],
+            "data_kind": ["mirror", "mirror", "synthetic", "mirror"],
+        }
+    ).to_csv(tmp_path / "results" / "fig.csv", index=False)
+    family = Claim(
+        id="thesis.fig3_1.letor",
+        source="LETOR",
+        statement="{algorithm} reaches NDCG@{k} on {dataset}",
+        published=None,
+        reproduce={"file": "results/fig.csv", "column": "ndcg"},
+        rule={"type": "abs", "tol": 0.03},
+        expand={
+            "published": "letor_published",
+            "keys": ["dataset", "algorithm", "k"],
+            "id": "letor_{dataset}_{k}",
+        },
+    )
+    table = evaluate([family], tmp_path).set_index("claim_id")
+    assert list(table.index) == [
+        "thesis.fig3_1.letor_ohsumed_3",
+        "thesis.fig3_1.letor_ohsumed_5",
+        "thesis.fig3_1.letor_td2003_3",
+    ]
+    assert table["verdict"].tolist() == ["PASS", "FAIL", "NOT-COMPARABLE"]
+    assert (
+        table.loc["thesis.fig3_1.letor_ohsumed_3", "statement"] == "FRank reaches NDCG@3 on ohsumed"
+    )
+    assert table.loc["thesis.fig3_1.letor_ohsumed_5", "published"] == pytest.approx(0.4588)
+    (tmp_path / "results" / "fig.csv").unlink()
+    alone = evaluate([family], tmp_path)
+    assert len(alone) == 1 and alone["verdict"].iloc[0] == "NOT-COMPARABLE"
+    assert "no published values" in alone["note"].iloc[0]
