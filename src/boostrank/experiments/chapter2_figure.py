@@ -56,9 +56,13 @@ def read_runs(paths: Sequence[Path | str]) -> pd.DataFrame:
 def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
     """Mean and sd of the test error over the repeats, per (data set, method, setting)."""
     import numpy as np
+    import pandas as pd
 
     keys = ["dataset", "method_id", "fraction", "C", "depth"]
-    done = runs[runs["error"].notna()]
+    done = runs[runs["error"].notna()].copy()
+    # runs that predict one class only, and runs whose labelled sample misses a class
+    done["constant"] = pd.to_numeric(done.get("predicted_classes", np.nan), errors="coerce") == 1
+    done["missing"] = done.get("missing_classes", pd.Series("", index=done.index)).astype(str) != ""
     grouped = done.groupby(keys, sort=False)
     tidy = grouped.agg(
         dataset_label=("dataset_label", "first"),
@@ -70,11 +74,14 @@ def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
         n_labelled=("n_labelled", "mean"),
         n_iterations=("n_iterations", lambda v: float(np.mean(v.astype(float)))),
         full_depth=("full_depth", "mean"),
+        constant_share=("constant", "mean"),
+        missing_class_share=("missing", "mean"),
         data_kind=("data_kind", "first"),
         provenance=("provenance", "first"),
     ).reset_index()
     tidy["accuracy"] = (1 - tidy["error"]).round(6)
-    for col in ("error", "sd", "n_labelled", "n_iterations", "full_depth", "n_train"):
+    for col in ("error", "sd", "n_labelled", "n_iterations", "full_depth", "n_train",
+                "constant_share", "missing_class_share"):  # fmt: skip
         tidy[col] = tidy[col].round(6)
     order = {d: i for i, d in enumerate(DATASETS)}
     morder = {m.key: i for i, m in enumerate(METHODS)}
@@ -447,7 +454,7 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
     ordered = [handles[m.key] for m in METHODS if m.key in handles]
     text = (
         "Mean test error over the repeats; one of five stratified partitions trains, four "
-        "test. " + (note + "." if note else "")
+        "test. " + (note + ". " if note else "") + _uniform_note(cells)
     )
     legend_ax = flat[len(datasets)]
     legend_ax.legend(handles=ordered, loc="upper left", frameon=False, fontsize=9)
@@ -463,6 +470,21 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
     fig.suptitle(TITLES[figure], fontsize=12)
     fig.tight_layout()
     save_figure(fig, prefix, cells["provenance"])
+
+
+def _uniform_note(cells: pd.DataFrame) -> str:
+    """What MCSSB-Uniform's curve is: with S_ij = 1 (section 2.4.1) every row gets the same
+    target, so it can only predict one class (tests/test_mcssb.py gives the closed form)."""
+    part = cells[cells["method_id"] == "mcssb_uniform"]
+    if part.empty or "constant_share" not in part:
+        return ""
+    share = float(part["constant_share"].mean())
+    if share == 1.0:
+        return (
+            "MCSSB-Uniform (S_ij = 1) predicted a single class in every run: its curve is a "
+            "constant-class error."
+        )
+    return f"MCSSB-Uniform (S_ij = 1) predicted a single class in {share:.0%} of its runs."
 
 
 def _wrap(text: str, width: int) -> str:

@@ -334,19 +334,13 @@ def draw_figure(tidy: pd.DataFrame, prefix: Path | str, formula: str) -> None:
         text += " Not available yet: " + ", ".join(missing) + "."
     if legend_ax is not None:
         legend_ax.legend(handles=ordered, loc="upper left", frameon=False, fontsize=9)
-        legend_ax.text(
-            0.0,
-            0.0,
-            _wrap(text, 52),
-            fontsize=7,
-            va="bottom",
-            color="#444444",
-            transform=legend_ax.transAxes,
-        )
     else:
         fig.legend(handles=ordered, loc="lower center", ncol=4, frameon=False, fontsize=9)
+    caption = _wrap(text, 40 * n_cols)
+    bottom = (0.13 * (caption.count("\n") + 1) + 0.15) / fig.get_figheight()  # room for it
     fig.suptitle("Figure 3.1 (Valizadegan 2010): NDCG@1-10 on the LETOR 3.0 data sets", fontsize=12)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    fig.text(0.01, bottom - 0.01, caption, fontsize=7.5, va="top", color="#444444")
     save_figure(fig, prefix, tidy["provenance"])
 
 
