@@ -209,3 +209,23 @@ def test_movie_split_and_jobs(movies, tmp_path):
         bin_width=5,
     )
     assert "time_linear_r2" in set(stats6["statistic"])
+
+
+def test_letor_queries_group_shuffled_non_monotone_qids():
+    """Issue 15, item 1: the rows of a query need not be adjacent or in qid order; each Query
+    holds exactly its own documents, whatever the row order."""
+    rng = np.random.default_rng(0)
+    qid = np.repeat([7, 3, 11], [5, 8, 6])
+    X = rng.random((len(qid), 4))
+    X[:, 0] = qid * 100 + np.arange(len(qid))  # each row's query is readable from feature 0
+    y = rng.integers(0, 3, len(qid))
+    perm = rng.permutation(len(qid))
+    assert (np.diff(qid[perm]) < 0).any()
+    shuffled = {"qid": qid[perm], "X": X[perm], "y": y[perm]}
+    queries = ch4.letor_queries(shuffled, 1, n_feedback=3)
+    assert [q.qid for q in queries] == [3, 7, 11]
+    for q in queries:
+        assert ((q.X[:, 0] // 100) == q.qid).all() and len(q.y) == int((qid == q.qid).sum())
+        ordered = ch4.letor_queries({"qid": qid, "X": X, "y": y}, 1, n_feedback=3)
+        same = next(o for o in ordered if o.qid == q.qid)
+        np.testing.assert_array_equal(np.sort(q.X[:, 0]), np.sort(same.X[:, 0]))

@@ -51,9 +51,9 @@ Readings of what the text leaves open (each configurable):
    gives labelled rows k*_i too; this does not keep their labels: at 4% labelled (C = 10^4,
    the five real data sets of Figure 2.1, ten repeats) 17-88% of the labelled rows had
    k*_i = y_i (mean over iterations; 26% on Letter to 75% on Optdigits on average), the
-   history's ``labelled_argmin_own``. ``"exclude"`` samples unlabelled rows only (Algorithm 3's input
-   "s: the number of sampled examples from (N - N_l) unlabeled examples"). The objective,
-   alpha and the stopping rule always use every row.
+   history's ``labelled_argmin_own``. ``"exclude"`` samples unlabelled rows only (Algorithm
+   3's input "s: the number of sampled examples from (N - N_l) unlabeled examples"). The
+   objective, alpha and the stopping rule always use every row.
 3. **The weight.** Step 5 writes w_i = alpha_i^{k*} + C beta_i^{k*}, which is <= 0 (k* is the
    argmin and the row sums to 0); the text then says w_i = max_k(alpha_i^k + C beta_i^k) >= 0.
    ``weight="gain"`` (default) uses -min_k g_i^k, the decrease of the Theorem 1 bound that

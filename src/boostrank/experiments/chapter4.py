@@ -206,16 +206,18 @@ def letor_queries(
     judged; evaluation masks ``all`` and ``residual``."""
     import numpy as np
 
+    from boostrank.metrics.ranking import query_groups
+
     qid = data["qid"]
-    queries, start, counts = np.unique(qid, return_index=True, return_counts=True)
-    order = np.argsort(qid, kind="stable")
+    order, bounds = query_groups(qid)  # any row order (the qids need not be sorted)
     X = data["X"]
     y = data["y"]
     out = []
-    for k, (q, s, c) in enumerate(zip(queries, start, counts, strict=True)):
+    for k in range(len(bounds) - 1):
         if max_queries is not None and k >= max_queries:
             break
-        rows = order[s : s + c]
+        rows = order[bounds[k] : bounds[k + 1]]
+        q, c = qid[rows[0]], len(rows)
         g = X[rows, feature].astype(np.float64)
         o = sort_by_base(g)
         rows = rows[o]

@@ -61,6 +61,16 @@ class _Ranked:
     queries: np.ndarray  # (Q,) query ids
 
 
+def query_groups(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices of each query, whatever the row order: ``(order, bounds)``; query ``g``
+    (in ascending id) holds rows ``order[bounds[g]:bounds[g + 1]]``, in their original order.
+    The one grouping every ranker and experiment uses."""
+    q = np.asarray(qid)
+    order = np.argsort(q, kind="stable")
+    _, start = np.unique(q[order], return_index=True)
+    return order, np.append(start, len(q))
+
+
 def _rank(y_true: np.ndarray, scores: np.ndarray, qid: np.ndarray) -> _Ranked:
     y = np.asarray(y_true)
     s = np.asarray(scores, dtype=np.float64)
@@ -75,9 +85,9 @@ def _rank(y_true: np.ndarray, scores: np.ndarray, qid: np.ndarray) -> _Ranked:
         raise BoostrankError("scores contain NaN")
     if (y < 0).any():
         raise BoostrankError("relevance labels must be >= 0")
-    order = np.argsort(q, kind="stable")  # within a query: original order
-    queries, start, sizes = np.unique(q[order], return_index=True, return_counts=True)
-    n_q, width = len(queries), int(sizes.max())
+    order, bounds = query_groups(q)  # within a query: original order
+    start, sizes = bounds[:-1], np.diff(bounds)
+    n_q, width = len(start), int(sizes.max())
     row = np.repeat(np.arange(n_q), sizes)
     col = np.arange(len(order)) - np.repeat(start, sizes)
     labels = np.full((n_q, width), -1, dtype=np.int64)
@@ -88,7 +98,7 @@ def _rank(y_true: np.ndarray, scores: np.ndarray, qid: np.ndarray) -> _Ranked:
     by_score = np.argsort(-score, axis=1, kind="stable")
     ranked = np.take_along_axis(labels, by_score, axis=1)
     ideal = -np.sort(-labels, axis=1)
-    return _Ranked(np.maximum(ranked, 0), np.maximum(ideal, 0), sizes, queries)
+    return _Ranked(np.maximum(ranked, 0), np.maximum(ideal, 0), sizes, q[order][start])
 
 
 def _discount(width: int, formula: str) -> np.ndarray:

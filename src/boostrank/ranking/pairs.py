@@ -10,15 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.metrics.ranking import query_groups
 
-
-def query_groups(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row indices of each query, in stable order: ``(order, bounds)``; query ``g`` holds rows
-    ``order[bounds[g]:bounds[g + 1]]``."""
-    q = np.asarray(qid)
-    order = np.argsort(q, kind="stable")
-    _, start = np.unique(q[order], return_index=True)
-    return order, np.append(start, len(q))
+__all__ = ["balanced_signs", "pairwise_transform", "query_groups", "query_pairs"]
 
 
 def query_pairs(
