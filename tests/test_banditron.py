@@ -188,7 +188,9 @@ def test_banditron_pos_keeps_weights_non_negative():
 def test_exponential_gradient_columns_are_distributions_and_step_size():
     X, y, K = _data()
     X = scale_inputs(X, "linf")
-    learner = ExponentialGradient(X.shape[1], K, seeds=[1], gamma=0.1, n_trials=len(y))
+    learner = ExponentialGradient(
+        X.shape[1], K, seeds=[1], gamma=0.1, n_trials=len(y), eta_factor=1e-5
+    )
     w0 = learner.coef_[0]
     np.testing.assert_allclose(w0, 1.0 / X.shape[1])  # theta^0 = 1 1^T / d -> uniform
     run_stream(learner, X, y, stream_orders(len(y), [5]), checkpoints(len(y)))
@@ -197,8 +199,27 @@ def test_exponential_gradient_columns_are_distributions_and_step_size():
     assert learner.eta_[0] == pytest.approx(eta)
     assert eg_step_size(0.1, K, len(y), 1.0) == pytest.approx(eta / 1e-5)
     # softmax recomputed from theta matches the incrementally kept columns exactly
-    full = np.exp(learner._theta)
+    theta = learner._theta
+    full = np.exp(theta - theta.max(axis=2, keepdims=True))
     np.testing.assert_array_equal(full, learner._e)
+
+
+def test_exponential_gradient_is_multiplicative_and_never_overflows():
+    """Issue 15, item 6: with Eq. 5.12's step (factor 1) theta moves by far more than with the
+    factor 1e-5 (which leaves W within ~1e-4 of uniform), and raw, unscaled inputs with the
+    full step keep every weight finite (log-sum-exp softmax)."""
+    X, y, K = _data(n=2000, d=8, K=4, seed=5)
+    orders = stream_orders(len(y), [1, 2])
+    points = checkpoints(len(y), 5)
+    shifts = {}
+    for factor in (1.0, 1e-5):
+        learner = ExponentialGradient(8, K, [1, 2], gamma=0.2, n_trials=len(y), eta_factor=factor)
+        run_stream(learner, scale_inputs(X, "linf"), y, orders, points)
+        shifts[factor] = learner.theta_shift_.min()
+    assert shifts[1.0] > 0.5 and shifts[1e-5] < 1e-4
+    raw = ExponentialGradient(8, K, [1, 2], gamma=0.2, n_trials=len(y))
+    err = run_stream(raw, 1e4 * X, y, orders, points)[:, -1] / len(y)
+    assert np.isfinite(raw.coef_).all() and np.isfinite(raw._z).all() and (err < 1).all()
 
 
 def test_learners_learn_separable_data():

@@ -156,3 +156,25 @@ def test_figures_and_summaries(runs, tmp_path):
 def test_unknown_method_and_missing_grid():
     with pytest.raises(BoostrankError):
         chapter5.make_learner("banditron_x", 3, 2, np.array([1]), None, 10, {})
+
+
+def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor(tmp_path):
+    """The supplementary sweep (issue 15, item 6): one row per (input scale, factor, gamma);
+    theta moves further with a larger factor, and raw inputs move it further than scaled."""
+    npz, meta = _dataset(tmp_path, "pendigits", n=300, d=6, K=4, seed=2)
+    table = chapter5.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
+                               [0.1, 0.3], 2, 5, tmp_path / "eta.csv")  # fmt: skip
+    assert len(table) == 2 * 3 * 2 and table["finite"].all()
+    shift = table.groupby(["input_scale", "eta_factor"])["theta_shift"].mean()
+    for scale in ("linf", "raw"):
+        assert shift[scale][1e-5] < shift[scale][1e-2] < shift[scale][1.0]
+        assert shift["linf"][1e-5] < 1e-3  # the text's factor on scaled inputs: ~linear
+    assert (shift["raw"] > shift["linf"]).all()
+    again = chapter5.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
+                               [0.1, 0.3], 2, 5, tmp_path / "eta2.csv")  # fmt: skip
+    pd.testing.assert_frame_equal(table, again)
+    best = chapter5_figure.eta_sweep_figure([tmp_path / "eta.csv"], tmp_path / "all.csv",
+                                            tmp_path / "fig")  # fmt: skip
+    assert (tmp_path / "fig.png").exists() and len(best) == 6
+    with pytest.raises(BoostrankError, match="input scale"):
+        chapter5.eta_sweep("pendigits", npz, meta, [1.0], ["l2"], [0.1], 1, 5, tmp_path / "x")

@@ -170,3 +170,50 @@ rule chapter5_figure:
         "{PY} chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
         " --summary {output.summary} --figure-prefix figures/{wildcards.figure}"
         " --tolerance {params.tolerance} 2> {log}"
+
+
+# Supplementary to Figures 5.1/5.2 (issue 15): the exponential gradient's step factor against
+# the input scale; one job per data set, one figure.
+CH5_ETA = CH5["eta_sweep"]
+
+
+rule chapter5_eta_sweep:
+    input:
+        unpack(ch5_data),
+        code=code("experiments.chapter5", "online.streams", "online.exponential_gradient",
+                  "online.banditron", "io"),
+    output:
+        f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv",
+    wildcard_constraints:
+        dataset="|".join(CH5_ETA["datasets"]),
+    params:
+        factors=",".join(str(f) for f in CH5_ETA["factors"]),
+        gammas=",".join(str(g) for g in CH5["gammas"]),
+        max_trials=f" --max-trials {CH5['max_trials']}" if CH5.get("max_trials") else "",
+    threads: 1
+    log:
+        "logs/thesis-supp5_eta/{dataset}.log",
+    benchmark:
+        "benchmarks/thesis-supp5_eta/{dataset}.tsv"
+    shell:
+        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        " {PY} chapter5-eta-sweep --dataset {wildcards.dataset} --npz {input.npz}"
+        " --meta {input.meta} --factors {params.factors} --gammas {params.gammas}"
+        " --runs {CH5_ETA[runs]} --seed {config[seed]} --importance {CH5[importance]}"
+        "{params.max_trials} --out {output} 2> {log}"
+
+
+rule chapter5_eta_figure:
+    input:
+        runs=expand(f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv", dataset=CH5_ETA["datasets"]),
+        code=code("experiments.chapter5", "experiments.chapter5_figure", "plots", "io"),
+    output:
+        csv="results/thesis-supp5_eta.csv",
+        figure=multiext("figures/thesis-supp5_eta", ".png", ".pdf"),
+    log:
+        "logs/thesis-supp5_eta/figure.log",
+    benchmark:
+        "benchmarks/thesis-supp5_eta/figure.tsv"
+    shell:
+        "{PY} chapter5-eta-figure --inputs {input.runs} --csv {output.csv}"
+        " --figure-prefix figures/thesis-supp5_eta 2> {log}"

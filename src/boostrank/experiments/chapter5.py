@@ -206,7 +206,7 @@ def run_method(
         stream_orders,
     )
 
-    opts = {"importance": "p_tilde", "eta_factor": 1e-5, "lam1": 0.1, "lam2": 0.1}
+    opts = {"importance": "p_tilde", "eta_factor": 1.0, "lam1": 0.1, "lam2": 0.1}
     opts.update(options or {})
     meta = read_json(meta_path)
     X, y, K = load_stream(npz)
@@ -282,6 +282,87 @@ def run_method(
     return table
 
 
+ETA_SWEEP_FIGURE = "thesis-supp5_eta"
+INPUT_SCALES = ("linf", "raw")
+
+
+def eta_sweep(
+    dataset: str,
+    npz: Path | str,
+    meta_path: Path | str,
+    factors: Sequence[float],
+    input_scales: Sequence[str],
+    gammas: Sequence[float],
+    runs: int,
+    seed: int,
+    out: Path | str,
+    max_trials: int | None = None,
+    importance: str = "p_tilde",
+) -> pd.DataFrame:
+    """The supplementary sweep of the exponential gradient's step (section 5.4's factor on Eq.
+    5.12): for each input scale (``linf``: ||x||_inf <= 1 as Theorem 13 assumes; ``raw``: the
+    data as stored) and factor, the final error of every gamma of the grid over ``runs`` runs
+    (the orderings of Figures 5.1/5.2), and how far theta moved (max |theta - theta^0|)."""
+    import numpy as np
+    import pandas as pd
+
+    from boostrank.io import read_json, write_text
+    from boostrank.online.exponential_gradient import ExponentialGradient
+    from boostrank.online.streams import derive_seeds, run_stream, scale_inputs, stream_orders
+
+    meta = read_json(meta_path)
+    X, y, K = load_stream(npz)
+    n, d = X.shape
+    T = n if max_trials is None else min(int(max_trials), n)
+    orders = stream_orders(n, derive_seeds(seed, ["chapter5-orders", dataset], runs), T)
+    grid = np.asarray(gammas, dtype=np.float64)
+    G = len(grid)
+    rows = []
+    for scale in input_scales:
+        if scale not in INPUT_SCALES:
+            raise BoostrankError(f"input scale {scale!r} is not one of {INPUT_SCALES}")
+        data = scale_inputs(X, "linf", "global") if scale == "linf" else X
+        for factor in factors:
+            keys = ["chapter5-learner", ETA_SWEEP_FIGURE, dataset, scale, factor]
+            learner = ExponentialGradient(
+                d,
+                K,
+                derive_seeds(seed, keys, G * runs),
+                gamma=np.repeat(grid, runs),
+                n_trials=T,
+                eta_factor=float(factor),
+                importance=importance,
+            )
+            counts = run_stream(learner, data, y, np.tile(orders, (G, 1)), np.array([T]))
+            error = (counts[:, -1] / T).reshape(G, runs)
+            shift = learner.theta_shift_.reshape(G, runs)
+            finite = bool(np.isfinite(learner.coef_).all())
+            for g in range(G):
+                rows.append(
+                    {
+                        "figure": ETA_SWEEP_FIGURE,
+                        "dataset": dataset,
+                        "dataset_label": dataset_label(meta),
+                        "input_scale": scale,
+                        "eta_factor": float(factor),
+                        "gamma": round(float(grid[g]), 6),
+                        "runs": runs,
+                        "trials": T,
+                        "error": round(float(error[g].mean()), 6),
+                        "sd": round(float(error[g].std(ddof=1)), 6) if runs > 1 else "",
+                        "theta_shift": float(f"{shift[g].mean():.6g}"),
+                        "finite": finite,
+                        "data_kind": meta["provenance"]["kind"],
+                        "provenance": meta["provenance_line"],
+                    }
+                )
+            log.info("%s %s factor %g: best final error %.4f", dataset, scale, factor,
+                     error.mean(axis=1).min())  # fmt: skip
+    table = pd.DataFrame(rows)
+    write_text(out, table.to_csv(index=False))
+    return table
+
+
 # --------------------------------------------------------------------------- command line
 def _figure_module() -> Any:
     return importlib.import_module("boostrank.experiments.chapter5_figure")
@@ -292,7 +373,44 @@ def _floats(text: str) -> list[float]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add the ``chapter5-*`` sub-commands (Figures 5.1, 5.2, 6.1, 6.2)."""
+    """Add the ``chapter5-*`` sub-commands (Figures 5.1, 5.2, 6.1, 6.2, the eta sweep)."""
+    p = subparsers.add_parser(
+        "chapter5-eta-sweep", help="supplementary: the exponential gradient's step factor"
+    )
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--npz", required=True)
+    p.add_argument("--meta", required=True)
+    p.add_argument("--factors", type=_floats, required=True, help="comma-separated factors")
+    p.add_argument("--input-scales", nargs="+", choices=INPUT_SCALES, default=list(INPUT_SCALES))
+    p.add_argument("--gammas", type=_floats, required=True)
+    p.add_argument("--runs", type=int, required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--max-trials", type=int, default=None)
+    p.add_argument("--importance", choices=("p_tilde", "p_hat"), default="p_tilde")
+    p.add_argument("--out", required=True)
+    p.set_defaults(
+        func=lambda a: eta_sweep(
+            a.dataset,
+            a.npz,
+            a.meta,
+            a.factors,
+            a.input_scales,
+            a.gammas,
+            a.runs,
+            a.seed,
+            a.out,
+            a.max_trials,
+            a.importance,
+        )
+    )
+    p = subparsers.add_parser("chapter5-eta-figure", help="supplementary: the eta sweep figure")
+    p.add_argument("--inputs", nargs="+", required=True)
+    p.add_argument("--csv", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.set_defaults(
+        func=lambda a: _figure_module().eta_sweep_figure(a.inputs, a.csv, a.figure_prefix)
+    )
+
     p = subparsers.add_parser("chapter5-run", help="chapters 5-6: R runs of one online learner")
     p.add_argument("--figure", required=True, help="figure family the runs belong to")
     p.add_argument("--dataset", required=True)

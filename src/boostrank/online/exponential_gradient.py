@@ -6,12 +6,23 @@ theta^0 = 1 1^T / d; W is the column-wise softmax of theta, W_ik = exp(theta_ik)
 Z_k = sum_i exp(theta_ik) (step 4); y_hat = argmax_k x^T w_k (Eq. 5.13); y~ is drawn as in the
 Banditron; delta as in the Banditron (with p_{y~}: see ``banditron``'s note on Eq. 5.14);
 theta <- theta - eta x delta^T. The step size is Eq. 5.12, eta = sqrt(K (1 - gamma) ln K /
-(T gamma)), times the small factor of section 5.4 ("typically 1e-5", against overflow of exp;
-``eta_factor``). Theorem 13 assumes ||x||_inf <= 1: scale the inputs so.
+(T gamma)), times ``eta_factor``. Theorem 13 assumes ||x||_inf <= 1: scale the inputs so.
 
-Vectorised over R runs: theta and E = exp(theta) are (R, K, d) arrays, Z is (R, K); a trial
-changes at most two columns of theta, so only those columns of E and Z are recomputed (from
-theta, exactly as a full softmax would give them). ``coef_`` is W as (R, d, K).
+The factor (a reading). Section 5.4: "Because the exponential function may exceed the upper
+bound of a real number with double precision type in a 64-bit computer, we further multiple
+the step size with a small factor (typically 10^-5) to avoid this issue." The softmax here is
+computed in log-sum-exp form, W_ik = exp(theta_ik - m_k) / sum_i exp(theta_ik - m_k) with m_k
+= max_i theta_ik, which cannot overflow, so the factor's stated purpose is met without it:
+``eta_factor=1.0`` (the chapter 5 default) is Eq. 5.12 as printed. With inputs scaled to
+||x||_inf <= 1 *and* the factor 1e-5, theta stays within about 1e-4 of its start and W within
+1e-4 of uniform: the learner is in effect linear, not multiplicative. ``eta_factor=1e-5``
+gives the text's factor (the old default); Figure 5.1's supplementary sweep
+(``thesis-supp5_eta``) shows how the factor and the input scale move the error.
+
+Vectorised over R runs: theta and E = exp(theta - m) are (R, K, d) arrays, Z is (R, K); a trial
+changes at most two columns of theta, so only those columns of E, m and Z are recomputed (from
+theta, exactly as a full softmax would give them). ``coef_`` is W as (R, d, K);
+``theta_shift_`` is max |theta - theta^0| of each run.
 """
 
 from __future__ import annotations
@@ -26,7 +37,7 @@ from boostrank.online.streams import OnlineLearner
 
 
 def eg_step_size(
-    gamma: np.ndarray | float, n_classes: int, n_trials: int, factor: float = 1e-5
+    gamma: np.ndarray | float, n_classes: int, n_trials: int, factor: float = 1.0
 ) -> np.ndarray:
     """Eq. 5.12 times ``factor``: factor * sqrt(K (1 - gamma) ln K / (T gamma))."""
     g = np.asarray(gamma, dtype=np.float64)
@@ -44,7 +55,7 @@ class ExponentialGradient(OnlineLearner):
         seeds: Sequence[int] | np.ndarray,
         gamma: float | Sequence[float] | np.ndarray = 0.1,
         n_trials: int = 1000,
-        eta_factor: float = 1e-5,
+        eta_factor: float = 1.0,
         importance: str = "p_tilde",
     ) -> None:
         super().__init__(n_features, n_classes, seeds)
@@ -59,7 +70,7 @@ class ExponentialGradient(OnlineLearner):
         self.eta_ = eg_step_size(g, self.n_classes, int(n_trials), eta_factor)
         shape = (self.n_runs, self.n_classes, self.n_features)
         self._theta = np.full(shape, 1.0 / self.n_features)  # step 2: theta^0 = 1 1^T / d
-        self._e = np.exp(self._theta)
+        self._e = np.ones(shape)  # exp(theta - m) with m the column maximum (log-sum-exp)
         self._z = self._e.sum(axis=2)
 
     @property
@@ -74,9 +85,15 @@ class ExponentialGradient(OnlineLearner):
         """y_hat = argmax_k x^T w_k for one x per run: X (R, d) -> (R,)."""
         return self._scores(np.asarray(X, dtype=np.float64)).argmax(1)
 
+    @property
+    def theta_shift_(self) -> np.ndarray:
+        """max |theta - theta^0| of each run: how far the multiplicative weights moved."""
+        return np.abs(self._theta - 1.0 / self.n_features).max(axis=(1, 2))
+
     def _refresh(self, k: np.ndarray) -> None:
         rows = self._rows
-        col = np.exp(self._theta[rows, k])
+        theta = self._theta[rows, k]
+        col = np.exp(theta - theta.max(axis=1, keepdims=True))  # no overflow at any scale
         self._e[rows, k] = col
         self._z[rows, k] = col.sum(axis=1)
 
