@@ -292,7 +292,7 @@ def train_run(
         {int(c) for c in params.get("checkpoints", []) if int(c) <= loops} | {loops}
     )
     window = int(params.get("window", 100))
-    losses, at_checkpoint = [], {}
+    losses, at_checkpoint, entropy = [], {}, {}
     started = time.perf_counter()
     for loop in range(1, loops + 1):
         order = order_rng.permutation(len(train)) if shuffle else np.arange(len(train))
@@ -300,6 +300,9 @@ def train_run(
         if loop in checkpoints:
             scores = booster.decision_scores(X_te)
             at_checkpoint[loop] = float(weighted_rank_loss(scores, Y_te).mean())
+            p = booster.expert_weights()  # Hedge's distribution (one-hot for BBM)
+            p = p[p > 0]
+            entropy[loop] = round(float(-(p * np.log2(p)).sum()), 6)  # bits; log2(N) uniform
     seconds = time.perf_counter() - started
     rounds = np.concatenate(losses)
     n_win = len(rounds) // window
@@ -323,6 +326,7 @@ def train_run(
         "explored_rounds": int(booster.explored),
         "test_loss": at_checkpoint[loops],
         "test_loss_at_loop": {str(c): v for c, v in at_checkpoint.items()},
+        "expert_entropy_at_loop": {str(c): v for c, v in entropy.items()},
         "train_loss_last_pass": float(losses[-1].mean()),
         "window": window,
         "curve": [round(float(v), 6) for v in curve],

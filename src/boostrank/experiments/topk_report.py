@@ -100,6 +100,11 @@ def table1_frame(
                 g["test_loss_at_loop"][str(c)] for g in group if str(c) in g["test_loss_at_loop"]
             ]
             row[f"loss_after_{c}_passes"] = round(float(np.mean(vals)), 4)
+        for c in loops:  # Hedge's spread over the experts (bits; log2 N when uniform)
+            ent = [g["expert_entropy_at_loop"][str(c)] for g in group
+                   if str(c) in g.get("expert_entropy_at_loop", {})]  # fmt: skip
+            if ent:
+                row[f"expert_entropy_after_{c}_passes"] = round(float(np.mean(ent)), 4)
         info = split_info.get(dataset, {})
         row.update(
             train_rows=first["rows"]["train"],
@@ -111,13 +116,17 @@ def table1_frame(
         )
         rows.append(row)
     frame = pd.DataFrame(rows)
-    front = [c for c in frame.columns if not c.startswith("loss_after_")]
+    front = [c for c in frame.columns if not c.startswith(("loss_after_", "expert_entropy"))]
     passes = sorted(
         (c for c in frame.columns if c.startswith("loss_after_")),
         key=lambda c: int(c.split("_")[2]),
     )
+    entropies = sorted(
+        (c for c in frame.columns if c.startswith("expert_entropy_after_")),
+        key=lambda c: int(c.split("_")[3]),
+    )
     cut = front.index("published") + 1
-    return frame[front[:cut] + passes + front[cut:]]
+    return frame[front[:cut] + passes + front[cut:] + entropies]
 
 
 def table1_summary(frame: Any) -> Any:

@@ -46,6 +46,16 @@ used 0), the exploration's number of swaps (2, section 2.2), the step size alpha
 8 sqrt(2) rho / m^2, full information: 1, as in the authors' released code), hedge_rate (1),
 whether the test predictions use a Hedge draw per row or the heaviest expert (a draw), and
 the weak learners (:mod:`boostrank.online.multilabel_weak`).
+
+Hedge's input and rate, checked against the authors' released top-k code: each expert's weight
+is multiplied by ``exp(-exp_step_size * estimate)`` with ``exp_step_size = 1``, the estimate
+being the sum over the shown (relevant, irrelevant) pairs of the pair's rank loss divided by
+its probability of being shown (up to ~2.4e4 on Mediamill's shape): ``hedge_rate = 1`` on the
+same estimate is their setting, even though it can concentrate Hedge on one expert after a
+single exploration round. The experiment records Hedge's entropy after each checkpoint pass
+(``expert_entropy_after_<n>_passes`` in Table 1's CSV). Their weak learners are VFDT Hoeffding
+trees, each on a random subset of 20 covariates with random split confidence, grace period and
+tie threshold; the default here is a linear softmax learner, which differs.
 """
 
 from __future__ import annotations
