@@ -229,3 +229,26 @@ def test_letor_queries_group_shuffled_non_monotone_qids():
         ordered = ch4.letor_queries({"qid": qid, "X": X, "y": y}, 1, n_feedback=3)
         same = next(o for o in ordered if o.qid == q.qid)
         np.testing.assert_array_equal(np.sort(q.X[:, 0]), np.sort(same.X[:, 0]))
+
+
+def test_equal_refined_scores_are_evaluated_in_a_seeded_random_order():
+    """Issue 15, item 3: a refined ranking whose scores all tie scores what the base order
+    scores when ties keep it, and the mean over random orders otherwise; tied_share says so."""
+    qid = np.repeat([1, 2], 6)
+    X = np.arange(12, dtype=float)[:, None]  # base ranker: feature 0, higher first
+    y = np.array([2, 0, 0, 0, 0, 0] * 2)  # the base ranker puts the relevant one last
+    data = {"qid": qid, "X": X, "y": y}
+    base = ch4.letor_queries(data, 0, n_feedback=3)
+    flat = [np.zeros(len(q.y)) for q in base]  # every score tied
+    kept = ch4.mean_curves(base, flat, 6, "report")["all"]
+    np.testing.assert_allclose(kept, ch4.mean_curves(base, [q.g for q in base], 6, "report")["all"])
+    assert kept[0] == 0.0  # the relevant document stays last
+    shuffled = [ch4.letor_queries(data, 0, 3, tie_seed=s) for s in range(40)]
+    at1 = [ch4.mean_curves(qs, flat, 6, "report")["all"][0] for qs in shuffled]
+    assert 0.0 < np.mean(at1) < 0.5  # sometimes first: P = 1/6 per query
+    again = ch4.letor_queries(data, 0, 3, tie_seed=7)
+    np.testing.assert_array_equal(again[0].tie_order, shuffled[7][0].tie_order)
+    assert ch4.tied_share(flat) == 1.0 and ch4.tied_share([q.g for q in base]) == 0.0
+    two = [np.stack([np.zeros(6), np.arange(6.0)], axis=1)] * 2
+    np.testing.assert_array_equal(ch4.tied_share(two), [1.0, 0.0])
+    assert ch4.with_feedback(again, 5)[1].tie_order is again[1].tie_order

@@ -11,8 +11,11 @@ stand-ins where no real copy exists, labelled in every output):
   for TD2003/TD2004/HP2003/HP2004, 6 for NP2003/NP2004; 1-based LETOR numbers) are compared
   with the recomputed ones. Figure 4.3 also uses the worst and the median candidate.
 - Per query, documents are sorted by the base ranker (ties in file order); the true grades of
-  the first 20 are the feedback, turned into ordered pairs (grade i > grade j). Every refined
-  ranking breaks ties of its own scores by this base order.
+  the first 20 are the feedback, turned into ordered pairs (grade i > grade j). Refined scores
+  built from stumps take few distinct values; breaking their ties by the base order favours
+  the refinement, so the evaluation puts equal scores in a seeded random order per query
+  (config ``chapter4.tie_break: random``, the default; ``base`` keeps the base order), and
+  each row carries the method's share of tied documents (``tied_share``).
 - No folds: each query is refined on its own (the text has no training across queries), so
   **every query of the data set** is used.
 - Evaluation: NDCG@1..25 (formula ``chapter4.ndcg_formula``, by default Chapter 3's
@@ -118,7 +121,7 @@ FAMILY_KEYS = {
     "mrr_sizes": ("refinement", "mrr", "feedback_sizes"),
     "objective": ("refinement", "mrr", "mrr_alternative_t_scope"),
 }
-COMMON_KEYS = ("k_max", "feedback", "max_queries")
+COMMON_KEYS = ("k_max", "feedback", "max_queries", "tie_break")
 
 
 def family_params(
@@ -187,6 +190,7 @@ class Query:
     g: np.ndarray  # base-ranker scores
     judged: np.ndarray  # feedback mask
     evaluate: dict[str, np.ndarray] = field(default_factory=dict)  # mode -> mask
+    tie_order: np.ndarray | None = None  # evaluation order of equal scores (None: this order)
 
 
 def sort_by_base(g: np.ndarray) -> np.ndarray:
@@ -201,9 +205,11 @@ def letor_queries(
     feature: int,
     n_feedback: int,
     max_queries: int | None = None,
+    tie_seed: int | None = None,
 ) -> list[Query]:
     """Each query's documents sorted by feature ``feature`` (0-based), first ``n_feedback``
-    judged; evaluation masks ``all`` and ``residual``."""
+    judged; evaluation masks ``all`` and ``residual``; with ``tie_seed``, a seeded random
+    order for the equal scores of the evaluation."""
     import numpy as np
 
     from boostrank.metrics.ranking import query_groups
@@ -222,6 +228,9 @@ def letor_queries(
         o = sort_by_base(g)
         rows = rows[o]
         judged = np.arange(c) < n_feedback
+        ties = None
+        if tie_seed is not None:
+            ties = np.random.default_rng([int(tie_seed), k]).permutation(c)
         out.append(
             Query(
                 int(q),
@@ -230,6 +239,7 @@ def letor_queries(
                 g[o],
                 judged,
                 {"all": np.ones(c, dtype=bool), "residual": ~judged},
+                ties,
             )
         )
     return out
@@ -243,7 +253,15 @@ def with_feedback(queries: Sequence[Query], n_feedback: int) -> list[Query]:
     for q in queries:
         judged = np.arange(len(q.y)) < n_feedback
         out.append(
-            Query(q.qid, q.X, q.y, q.g, judged, {"all": q.evaluate["all"], "residual": ~judged})
+            Query(
+                q.qid,
+                q.X,
+                q.y,
+                q.g,
+                judged,
+                {"all": q.evaluate["all"], "residual": ~judged},
+                q.tie_order,
+            )
         )
     return out
 
@@ -265,17 +283,21 @@ def mean_curves(
     formula: str,
 ) -> dict[str, np.ndarray]:
     """Mean NDCG@1..k_max over queries for each evaluation mode; ``scores`` per query are
-    ``n`` or ``n x G`` (then the result is ``G x k_max``). Ties keep the query's order."""
+    ``n`` or ``n x G`` (then the result is ``G x k_max``). Equal scores are ranked in each
+    query's ``tie_order`` (its own order where that is None)."""
     import numpy as np
 
     from boostrank.metrics.ranking import ndcg_curve
 
-    y = np.concatenate([q.y for q in queries])
+    orders = [np.arange(len(q.y)) if q.tie_order is None else q.tie_order for q in queries]
+    y = np.concatenate([q.y[o] for q, o in zip(queries, orders, strict=True)])
     qid = np.concatenate([np.full(len(q.y), i) for i, q in enumerate(queries)])
-    S = np.concatenate([s if s.ndim == 2 else s[:, None] for s in scores])
+    S = np.concatenate(
+        [(s if s.ndim == 2 else s[:, None])[o] for s, o in zip(scores, orders, strict=True)]
+    )
     out = {}
     for mode in queries[0].evaluate:
-        mask = np.concatenate([q.evaluate[mode] for q in queries])
+        mask = np.concatenate([q.evaluate[mode][o] for q, o in zip(queries, orders, strict=True)])
         curves = np.stack(
             [
                 ndcg_curve(y[mask], S[mask, g], qid[mask], k_max, formula=formula).mean(axis=0)  # type: ignore[arg-type]
@@ -284,6 +306,25 @@ def mean_curves(
         )
         out[mode] = curves if scores[0].ndim == 2 else curves[0]
     return out
+
+
+def tied_share(scores: Sequence[np.ndarray]) -> np.ndarray:
+    """Per score column (``n`` or ``n x G`` per query), the share of documents whose score
+    equals another document's of the same query."""
+    import numpy as np
+
+    tied, total = 0, 0
+    for s in scores:
+        S = s if s.ndim == 2 else s[:, None]
+        srt = np.sort(S, axis=0)
+        same = srt[1:] == srt[:-1]
+        flag = np.zeros(S.shape, dtype=bool)
+        flag[1:] |= same
+        flag[:-1] |= same
+        tied = tied + flag.sum(axis=0)
+        total += len(S)
+    share = np.round(tied / max(total, 1), 6)
+    return share if scores[0].ndim == 2 else share[0]
 
 
 def rows_for(
@@ -399,14 +440,16 @@ def lrr_rows(
 ) -> list[dict[str, Any]]:
     """LRR's curve for every gamma, then LRR-Best and LRR-Worst (per evaluation mode)."""
     gammas = lrr_gammas(params["lrr"])
-    lc = mean_curves(queries, run_lrr(queries, params), k_max, formula)
+    scores = run_lrr(queries, params)
+    lc = mean_curves(queries, scores, k_max, formula)
+    share = tied_share(scores)
     rows: list[dict[str, Any]] = []
     for g, gamma in enumerate(gammas):
         rows += rows_for(
             {mode: c[g] for mode, c in lc.items()},
             LABELS["lrr"],
             n,
-            **{**common, "variant": f"gamma={gamma:g}"},
+            **{**common, "variant": f"gamma={gamma:g}", "tied_share": share[g]},
         )
     for label, which in (("lrr_best", True), ("lrr_worst", False)):
         for mode, col in pick(lc, best=which).items():
@@ -414,7 +457,7 @@ def lrr_rows(
                 {mode: lc[mode][col]},
                 LABELS[label],
                 n,
-                **{**common, "variant": f"gamma={gammas[col]:g}"},
+                **{**common, "variant": f"gamma={gammas[col]:g}", "tied_share": share[col]},
             )
     return rows
 
@@ -583,29 +626,37 @@ def feedback_job(
     rows: list[dict[str, Any]] = []
     notes: dict[str, Any] = {}
 
+    random_ties = params.get("tie_break", "random") == "random"
+    tie_seed = stable_seed(seed, dataset, "ties") if random_ties else None
+
     def queries_for(feature: int, n_fb: int = m) -> list[Query]:
-        return letor_queries(data, feature - 1, n_fb, params.get("max_queries"))
+        return letor_queries(data, feature - 1, n_fb, params.get("max_queries"), tie_seed)
+
+    def curve_rows(
+        qs: list[Query], scores: list[np.ndarray], label: str, n: int, extra: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        curves = mean_curves(qs, scores, k_max, formula)
+        return rows_for(curves, label, n, **extra, tied_share=tied_share(scores))
 
     common = {"base_feature": best, "feedback": m, "variant": ""}
     if family == "baselines":
         qs = queries_for(best)
         n = len(qs)
-        rows += rows_for(
-            mean_curves(qs, [q.g for q in qs], k_max, formula), LABELS["base"], n, **common
-        )
+        rows += curve_rows(qs, [q.g for q in qs], LABELS["base"], n, common)
         rscores, grid = run_rocchio(qs, params)
         rc = mean_curves(qs, rscores, k_max, formula)
+        share = tied_share(rscores)
         for mode, col in pick(rc, best=True).items():
             a, b = grid[col]
             rows += rows_for(
                 {mode: rc[mode][col]},
                 LABELS["rocchio"],
                 n,
-                **{**common, "variant": f"alpha={a:g},beta={b:g}"},
+                **{**common, "variant": f"alpha={a:g},beta={b:g}", "tied_share": share[col]},
             )
         sscores, fallback = run_svm(qs, params, stable_seed(seed, dataset, "svm"))
         notes["svm_queries_without_pairs"] = fallback
-        rows += rows_for(mean_curves(qs, sscores, k_max, formula), LABELS["svm"], n, **common)
+        rows += curve_rows(qs, sscores, LABELS["svm"], n, common)
     elif family == "lrr":
         qs = queries_for(best)
         n = len(qs)
@@ -616,20 +667,12 @@ def feedback_job(
         cache: dict[int, np.ndarray] = {}
         scope = params["refinement"]["t_scope"]
         scores = run_mrr(qs, params, (dataset, "mrr"), seed, W_cache=cache)
-        rows += rows_for(
-            mean_curves(qs, scores, k_max, formula),
-            LABELS["mrr"],
-            n,
-            **{**common, "variant": f"t_scope={scope}"},
-        )
+        rows += curve_rows(qs, scores, LABELS["mrr"], n, {**common, "variant": f"t_scope={scope}"})
         other = params.get("mrr_alternative_t_scope")
         if other and other != scope:
             alt = run_mrr(qs, params, (dataset, "mrr", other), seed, t_scope=other, W_cache=cache)
-            rows += rows_for(
-                mean_curves(qs, alt, k_max, formula),
-                alt_label(other),
-                n,
-                **{**common, "variant": f"t_scope={other}"},
+            rows += curve_rows(
+                qs, alt, alt_label(other), n, {**common, "variant": f"t_scope={other}"}
             )
     elif family == "mrr_bases":
         for which in ("worst", "medium"):
@@ -637,11 +680,9 @@ def feedback_job(
             qs = queries_for(feature)
             n = len(qs)
             extra = {**common, "base_feature": feature, "variant": which}
-            rows += rows_for(
-                mean_curves(qs, [q.g for q in qs], k_max, formula), LABELS["base"], n, **extra
-            )
+            rows += curve_rows(qs, [q.g for q in qs], LABELS["base"], n, extra)
             scores = run_mrr(qs, params, (dataset, "mrr_bases", feature), seed)
-            rows += rows_for(mean_curves(qs, scores, k_max, formula), LABELS["mrr"], n, **extra)
+            rows += curve_rows(qs, scores, LABELS["mrr"], n, extra)
     else:  # mrr_sizes
         qs0 = queries_for(best)
         cache = {}
@@ -650,11 +691,8 @@ def feedback_job(
                 continue  # the family "mrr" has it
             qs = with_feedback(qs0, int(size))
             scores = run_mrr(qs, params, (dataset, "mrr_sizes", size), seed, W_cache=cache)
-            rows += rows_for(
-                mean_curves(qs, scores, k_max, formula),
-                LABELS["mrr"],
-                len(qs),
-                **{**common, "feedback": int(size)},
+            rows += curve_rows(
+                qs, scores, LABELS["mrr"], len(qs), {**common, "feedback": int(size)}
             )
     elapsed = time.perf_counter() - started
     info = {
