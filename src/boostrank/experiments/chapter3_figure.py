@@ -230,8 +230,11 @@ def summarise(
     return tidy, pd.DataFrame(stats)
 
 
-def draw_figure(tidy: pd.DataFrame, prefix: Path | str, formula: str) -> None:
-    """Figure 3.1: one panel per data set, NDCG@k against k, one line per algorithm."""
+def draw_figure(
+    tidy: pd.DataFrame, prefix: Path | str, formula: str, sources: Sequence[str] = ()
+) -> None:
+    """Figure 3.1: one panel per data set, NDCG@k against k, one line per algorithm;
+    ``sources``: more provenance lines for the footer (LETOR's published values)."""
     from boostrank.plots import pyplot, save_figure
 
     plt = pyplot()
@@ -341,7 +344,7 @@ def draw_figure(tidy: pd.DataFrame, prefix: Path | str, formula: str) -> None:
     fig.suptitle("Figure 3.1 (Valizadegan 2010): NDCG@1-10 on the LETOR 3.0 data sets", fontsize=12)
     fig.tight_layout(rect=(0, bottom, 1, 1))
     fig.text(0.01, bottom - 0.01, caption, fontsize=7.5, va="top", color="#444444")
-    save_figure(fig, prefix, tidy["provenance"])
+    save_figure(fig, prefix, [*tidy["provenance"], *sources])
 
 
 def _wrap(text: str, width: int) -> str:
@@ -419,5 +422,11 @@ def make_figure(
     write_text(results_csv, tidy.to_csv(index=False))
     write_text(summary_csv, stats.to_csv(index=False))
     write_results_table(tidy, table_prefix)
-    draw_figure(tidy, figure_prefix, formula)
+    sources = []
+    if letor_provenance is not None:
+        from boostrank.data.provenance import Provenance
+
+        line = Provenance.load(letor_provenance).describe()
+        sources.append(f"published baselines (open markers): {line}")
+    draw_figure(tidy, figure_prefix, formula, sources)
     return tidy
