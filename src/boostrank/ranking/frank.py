@@ -34,14 +34,14 @@ Readings, recorded:
   per-document gradient summed over each threshold's documents, one sparse product for all
   candidates) get one Newton step each on the pairs they split; the least exact loss wins,
   and its alpha is refined to ``newton_steps`` (default 4) steps in all.
+- The number of weak learners: at most ``n_rounds`` (default 100); with ``validation`` the
+  prefix with the best validation score (default NDCG@10) is kept, as LETOR's baselines chose
+  it on the validation fold.
 
 Computation: every quantity is a vector operation over all pairs (the pair margins ``o`` are
 updated in place, the P* = 1 loss is computed without its vanishing second term); no Python
 loop runs over pairs or queries. :func:`reference_round` is the same round written pair by pair,
 for the tests.
-- The number of weak learners: at most ``n_rounds`` (default 100); with ``validation`` the
-  prefix with the best validation score (default NDCG@10) is kept, as LETOR's baselines chose
-  it on the validation fold.
 """
 
 from __future__ import annotations
