@@ -34,8 +34,10 @@ Readings (configurable):
    ``alpha_rule="samme"`` (default) uses the standard multi-class generalisation, SAMME (Zhu,
    Zou, Rosset and Hastie, "Multi-class AdaBoost", Statistics and Its Interface 2, 2009,
    Algorithm 2): a_t = ln((1 - eps_t) / eps_t) + ln(m - 1), positive for any tree better than
-   chance (eps_t < (m - 1)/m), with step 9's update as printed; for m = 2 it is twice the
-   printed weight, which scales F and the weights alike. A tree no better than chance ends the
+   chance (eps_t < (m - 1)/m), with step 9's update as printed. For m = 2 it is twice the
+   printed weight: F ranks the classes alike, and step 9 then multiplies a misclassified row's
+   weight by (1 - eps_t)/eps_t, as AdaBoost does, instead of the printed sqrt((1 - eps_t) /
+   eps_t). A tree no better than chance ends the
    loop (SAMME's own rule; scikit-learn's AdaBoostClassifier does the same).
    ``alpha_rule="printed"`` uses step 7 as printed and stops at a_t <= 0 (AdaBoost.M1's rule),
    which keeps a single tree on the 10-class sets. Either way, if the first tree is no better
