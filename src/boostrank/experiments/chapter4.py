@@ -313,18 +313,12 @@ def tied_share(scores: Sequence[np.ndarray]) -> np.ndarray:
     equals another document's of the same query."""
     import numpy as np
 
-    tied, total = 0, 0
-    for s in scores:
-        S = s if s.ndim == 2 else s[:, None]
-        srt = np.sort(S, axis=0)
-        same = srt[1:] == srt[:-1]
-        flag = np.zeros(S.shape, dtype=bool)
-        flag[1:] |= same
-        flag[:-1] |= same
-        tied = tied + flag.sum(axis=0)
-        total += len(S)
-    share = np.round(tied / max(total, 1), 6)
-    return share if scores[0].ndim == 2 else share[0]
+    from boostrank.metrics.ranking import tied_share as share
+
+    S = np.concatenate([s if s.ndim == 2 else s[:, None] for s in scores])
+    qid = np.concatenate([np.full(len(s), i) for i, s in enumerate(scores)])
+    out = np.array([round(share(S[:, g], qid), 6) for g in range(S.shape[1])])
+    return out if scores[0].ndim == 2 else out[0]
 
 
 def rows_for(

@@ -71,6 +71,19 @@ def query_groups(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, np.append(start, len(q))
 
 
+def tied_share(scores: np.ndarray, qid: np.ndarray) -> float:
+    """The share of documents whose score equals another document's of the same query."""
+    s, q = np.asarray(scores, dtype=np.float64), np.asarray(qid)
+    if len(s) == 0:
+        return 0.0
+    order = np.lexsort((s, q))
+    same = (q[order][1:] == q[order][:-1]) & (s[order][1:] == s[order][:-1])
+    tied = np.zeros(len(s), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    return float(tied.mean())
+
+
 def _rank(y_true: np.ndarray, scores: np.ndarray, qid: np.ndarray) -> _Ranked:
     y = np.asarray(y_true)
     s = np.asarray(scores, dtype=np.float64)

@@ -25,6 +25,7 @@ import numpy as np
 from boostrank.errors import BoostrankError
 from boostrank.io import write_text
 from boostrank.metrics.ranking import Formula, ndcg_curve
+from boostrank.metrics.ranking import tied_share as ranking_tied_share
 
 
 @dataclass(frozen=True)
@@ -163,29 +164,17 @@ def run_labels(run: Run, qrels: Qrels) -> np.ndarray:
 def random_tie_break(run: Run, seed: int) -> Run:
     """``run`` re-ranked with equal scores of a query in a seeded random order (distinct scores
     keep their order): the rank column a tie-agnostic evaluation reads."""
-    rng = np.random.default_rng(seed)
-    u = rng.permutation(len(run.qid))
-    order = np.lexsort((u, -run.score.astype(np.float64), _query_key(run.qid)))
-    rank = np.empty(len(order), dtype=np.int64)
-    q_sorted = run.qid[order]
-    start = np.r_[True, q_sorted[1:] != q_sorted[:-1]]
-    first = np.maximum.accumulate(np.where(start, np.arange(len(order)), 0))
-    rank[order] = np.arange(len(order)) - first + 1
-    return Run(run.qid, run.docid, rank, run.score, run.tag)
+    key = np.random.default_rng(seed).permutation(len(run.qid))  # row i's place among ties
+    perm = np.argsort(key)  # rows in that order, so ranked_order breaks ties by ``key``
+    order, rank = ranked_order(run.qid[perm], run.score[perm])
+    ranks = np.empty(len(perm), dtype=np.int64)
+    ranks[perm[order]] = rank
+    return Run(run.qid, run.docid, ranks, run.score, run.tag)
 
 
 def tied_share(run: Run) -> float:
     """The share of a run's documents whose score equals another document's of the same query."""
-    if len(run.qid) == 0:
-        return 0.0
-    key = _query_key(run.qid)
-    order = np.lexsort((run.score, key))
-    k, sc = key[order], run.score[order]
-    same = (k[1:] == k[:-1]) & (sc[1:] == sc[:-1])
-    tied = np.zeros(len(order), dtype=bool)
-    tied[1:] |= same
-    tied[:-1] |= same
-    return float(tied.mean())
+    return ranking_tied_share(run.score, _query_key(run.qid))
 
 
 def evaluate_run(
