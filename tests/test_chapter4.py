@@ -17,8 +17,14 @@ PARAMS = {
     "feedback_sizes": [3, 6],
     "max_queries": None,
     "refinement": {"n_iterations": 4, "eta": 0.5, "lam": None, "lam_top": 10, "t_scope": "all"},
-    "mrr": {"weak_learner": "sampled_stump", "sample_min": 20, "sample_fraction": 0.2},
+    "mrr": {
+        "weak_learner": "sampled_stump",
+        "sample_min": 20,
+        "sample_fraction": 0.2,
+        "n_thresholds": 4,
+    },
     "mrr_alternative_t_scope": "judged",
+    "mrr_alternative_weak_learner": "thresholds",
     "lrr": {"gamma_min": 0.1, "gamma_max": 10.0, "n_gammas": 3, "n_thresholds": 4},
     "rocchio": {"alphas": [1, 2], "betas": [1, 3]},
     "ranksvm": {"C": None, "max_iter": 200},
@@ -110,7 +116,11 @@ def test_families_write_tidy_rows(families, letor):
     )
     best = lrr[(lrr["algorithm"] == "LRR-Best") & (lrr["evaluated"] == "all")]["ndcg"].mean()
     assert best == pytest.approx(means.max())
-    assert set(families["mrr"]["algorithm"]) == {"MRR", "MRR (T on judged pairs)"}
+    assert set(families["mrr"]["algorithm"]) == {
+        "MRR",
+        "MRR (T on judged pairs)",
+        "MRR [weak learner: thresholds]",
+    }
     assert set(families["mrr_bases"]["variant"]) == {"worst", "medium"}
     assert set(families["mrr_sizes"]["feedback"]) == {3}  # 6 is the main run's
     again = ch4.feedback_job(
@@ -156,8 +166,24 @@ def test_letor_figures(letor, families, tmp_path):
         assert {"statistic", "dataset", "value", "data_kind", "provenance"} <= set(stats.columns)
     s1 = pd.read_csv(tmp_path / "thesis-fig4_1_s.csv").set_index("statistic")["value"]
     assert s1["lp_rises_fraction"] == 0 and s1["theorem9_holds_fraction"] == 1
+    assert s1["lp_rises_fraction_thresholds"] == 0  # Theorem 9 holds for any weak learner
+    objective = pd.read_csv(tmp_path / "thesis-fig4_1.csv")
+    assert set(zip(objective["t_scope"], objective["weak_learner"], strict=True)) == {
+        ("all", "sampled_stump"),
+        ("judged", "sampled_stump"),
+        ("all", "thresholds"),
+    }
     s2 = pd.read_csv(tmp_path / "thesis-fig4_2_s.csv")
     assert "mrr_beats_base_fraction" in set(s2["statistic"])
+    # every statistic under both protocols (claims check both); the whole list is drawn
+    per_mode = s2.groupby("evaluated")["statistic"].apply(set)
+    assert set(per_mode.index) == {"all", "residual"} and per_mode["all"] == per_mode["residual"]
+    assert {"weak_mrr_minus_lrr_best", "mrr_minus_weak_mrr"} <= per_mode["all"]
+    assert "MRR [weak learner: thresholds]" in set(
+        pd.read_csv(tmp_path / "thesis-fig4_2.csv")["algorithm"]
+    )
+    s3 = pd.read_csv(tmp_path / "thesis-fig4_3_s.csv")
+    assert (s3[s3["statistic"] == "best_feature"]["evaluated"] == "all").all()  # one row each
 
 
 @pytest.fixture(scope="module")

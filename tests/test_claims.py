@@ -182,3 +182,37 @@ def test_a_claim_family_expands_to_one_claim_per_published_row(tmp_path):
     alone = evaluate([family], tmp_path)
     assert len(alone) == 1 and alone["verdict"].iloc[0] == "NOT-COMPARABLE"
     assert "no published values" in alone["note"].iloc[0]
+
+
+def test_a_claim_over_a_column_is_checked_once_per_value(tmp_path):
+    """Chapter 4's claims under both evaluation protocols: one member per value, each reading
+    its own row (an ordinal ``other`` too), the statement naming the protocol."""
+    (tmp_path / "results").mkdir()
+    pd.DataFrame(
+        {
+            "statistic": ["gain", "gain", "floor", "floor"],
+            "evaluated": ["all", "residual", "all", "residual"],
+            "value": [0.2, -0.04, 0.1, 0.0],
+            "data_kind": ["mirror"] * 4,
+        }
+    ).to_csv(tmp_path / "results" / "s.csv", index=False)
+    claim = Claim(
+        id="thesis.fig4_2.gain",
+        source="s",
+        statement="MRR gains",
+        published="gain > floor",
+        reproduce={"file": "results/s.csv", "row": {"statistic": "gain"}, "column": "value"},
+        rule={
+            "type": "ordinal",
+            "relation": ">",
+            "other": {"file": "results/s.csv", "row": {"statistic": "floor"}, "column": "value"},
+        },
+        over={"evaluated": {"all": "whole list", "residual": "residual collection"}},
+    )
+    table = evaluate([claim], tmp_path).set_index("claim_id")
+    assert list(table.index) == ["thesis.fig4_2.gain__all", "thesis.fig4_2.gain__residual"]
+    assert table["verdict"].tolist() == ["PASS", "FAIL"]  # 0.2 > 0.1; -0.04 < 0.0
+    assert table.loc["thesis.fig4_2.gain__residual", "statement"] == (
+        "MRR gains [residual collection]"
+    )
+    assert table.loc["thesis.fig4_2.gain__all", "figure"] == "thesis-fig4_2"

@@ -150,6 +150,16 @@ def _mean(frame: pd.DataFrame, **match: Any) -> float:
     return float(c.mean())
 
 
+def _save(fig: Any, prefix: str, view: pd.DataFrame, draw: bool) -> None:
+    """Write the figure, or (``draw`` False: only the statistics of another protocol) close it."""
+    from boostrank.plots import pyplot, save_figure
+
+    if draw:
+        save_figure(fig, prefix, view["provenance"])
+    else:
+        pyplot().close(fig)
+
+
 def _eval_note(evaluated: str) -> str:
     return (
         "whole list of each query (judged documents included)"
@@ -171,13 +181,18 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
     obj = d["objective"]
     if obj is None:
         raise BoostrankError("thesis-fig4_1 needs the objective CSV")
-    scopes = list(dict.fromkeys(obj["t_scope"]))
-    main = scopes[0]
+    if "weak_learner" not in obj.columns:  # an objective CSV written before the option
+        obj = obj.assign(weak_learner="sampled_stump")
+    runs = list(dict.fromkeys(zip(obj["t_scope"], obj["weak_learner"], strict=True)))
+    main, learner = runs[0]
+    scopes = [s for s, w in runs if w == learner]
     rows: list[dict[str, Any]] = []
     label = str(obj["dataset_label"].iloc[0])
-    for scope in scopes:
-        part = obj[obj["t_scope"] == scope].sort_values(["qid", "iteration"])
-        suffix = "" if scope == main else f"_{scope}"
+    for scope, weak in runs:
+        part = obj[(obj["t_scope"] == scope) & (obj["weak_learner"] == weak)]
+        part = part.sort_values(["qid", "iteration"])
+        suffix = "".join(f"_{v}" for v, m in ((scope, main), (weak, learner)) if v != m)
+        what = f"T {scope}" + ("" if weak == learner else f", weak learner {weak}")
         step = part.groupby("qid")["log_lp"].diff().dropna()
         _stat(
             rows,
@@ -185,7 +200,7 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
             "lp_rises_fraction" + suffix,
             "ohsumed",
             float((step > 1e-9).mean()),
-            f"T {scope}: fraction of iterations where L_p rose (Algorithm 6)",
+            f"{what}: fraction of iterations where L_p rose (Algorithm 6)",
         )
         t9 = (part["log_lp"] <= part["log_theorem9"] + 1e-9).mean()
         t10 = (part["log_lp"] <= part["log_theorem10"] + 1e-9).mean()
@@ -195,7 +210,7 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
             "theorem9_holds_fraction" + suffix,
             "ohsumed",
             float(t9),
-            f"T {scope}: fraction of (query, iteration) where Eq. 4.15 holds",
+            f"{what}: fraction of (query, iteration) where Eq. 4.15 holds",
         )
         _stat(
             rows,
@@ -203,7 +218,7 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
             "theorem10_holds_fraction" + suffix,
             "ohsumed",
             float(t10),
-            f"T {scope}: fraction of (query, iteration) where Eq. 4.19 holds",
+            f"{what}: fraction of (query, iteration) where Eq. 4.19 holds",
         )
         first = part.groupby("qid")["log_lp"].first()
         last = part.groupby("qid")["log_lp"].last()
@@ -216,7 +231,7 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
             "first10_share" + suffix,
             "ohsumed",
             float(share.median()),
-            f"T {scope}: median share of the final reduction of log L_p reached after 10 "
+            f"{what}: median share of the final reduction of log L_p reached after 10 "
             f"of {int(part['iteration'].max())} iterations",
         )
         _stat(
@@ -225,11 +240,12 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
             "lp_final_ratio" + suffix,
             "ohsumed",
             float(np.exp(-total).median()),
-            f"T {scope}: median L_p^T / L_p^0",
+            f"{what}: median L_p^T / L_p^0",
         )
+    obj_main = obj[obj["weak_learner"] == learner]  # drawn: the configured weak learner
     plt = pyplot()
     fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=(11, 4.2))
-    part = obj[obj["t_scope"] == main]
+    part = obj_main[obj_main["t_scope"] == main]
     sizes = part.groupby("qid")["documents"].first().sort_values()
     example = int(sizes.index[len(sizes) // 2])
     ex = part[part["qid"] == example]
@@ -264,7 +280,7 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
     ax_a.grid(alpha=0.3)
     colours = {main: "#d62728"}
     for scope in scopes:
-        part = obj[obj["t_scope"] == scope]
+        part = obj_main[obj_main["t_scope"] == scope]
         wide = part.pivot(index="iteration", columns="qid", values="log_lp")
         ratio = np.exp(wide - wide.iloc[0])
         if scope == main:
@@ -289,7 +305,9 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
     fig.tight_layout()
     save_figure(fig, prefix, obj["provenance"])
     tidy = (
-        obj.groupby(["dataset", "dataset_label", "t_scope", "iteration"], sort=False)
+        obj.groupby(
+            ["dataset", "dataset_label", "t_scope", "weak_learner", "iteration"], sort=False
+        )
         .agg(
             median_lp_ratio=("log_lp", lambda v: float("nan")),
             queries=("qid", "nunique"),
@@ -299,19 +317,20 @@ def figure4_1(d: dict[str, Any], prefix: str) -> tuple[pd.DataFrame, pd.DataFram
         .reset_index()
     )
     med = []
-    for scope in scopes:
-        wide = obj[obj["t_scope"] == scope].pivot(index="iteration", columns="qid", values="log_lp")
+    for scope, weak in runs:
+        part = obj[(obj["t_scope"] == scope) & (obj["weak_learner"] == weak)]
+        wide = part.pivot(index="iteration", columns="qid", values="log_lp")
         med.append(np.exp(wide - wide.iloc[0]).median(axis=1).to_numpy())
     tidy["median_lp_ratio"] = np.round(np.concatenate(med), 8)
     return tidy, pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------- Figure 4.2
-def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def figure4_2(
+    d: dict[str, Any], prefix: str, evaluated: str, draw: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """NDCG@1..25 of the six methods on each data set, and the claims' statistics."""
     import numpy as np
-
-    from boostrank.plots import save_figure
 
     frame = d["frame"]
     main = frame[frame["algorithm"].isin(ORDER) | frame["algorithm"].str.startswith("MRR (")]
@@ -372,6 +391,27 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> tuple[pd.DataFr
                         p[alt] - p["LRR-Best"],
                         f"{alt} minus LRR-Best (the other reading of T; information)",
                     )
+            weak = frame[(frame["evaluated"] == evaluated) & (frame["dataset"] == ds)]
+            for name in sorted(a for a in weak["algorithm"].unique() if a.startswith("MRR [")):
+                mean_weak = _mean(weak, algorithm=name)
+                if "LRR-Best" in p:
+                    _stat(
+                        rows,
+                        part,
+                        "weak_mrr_minus_lrr_best",
+                        ds,
+                        mean_weak - p["LRR-Best"],
+                        f"{name} minus LRR-Best: the objective's effect, same weak learner "
+                        "(information)",
+                    )
+                _stat(
+                    rows,
+                    part,
+                    "mrr_minus_weak_mrr",
+                    ds,
+                    p["MRR"] - mean_weak,
+                    f"MRR minus {name}: the weak learner's effect (information)",
+                )
             mrr, base = _curve(part, algorithm="MRR"), _curve(part, algorithm="Base ranker")
             gain = mrr - base
             top, bottom = gain.iloc[:5].mean(), gain.iloc[-5:].mean()
@@ -478,19 +518,19 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> tuple[pd.DataFr
         text,
         "Figure 4.2 (Valizadegan 2010): NDCG of relevance feedback",
     )
-    save_figure(fig, prefix, view["provenance"])
+    _save(fig, prefix, view, draw)
     import pandas as pd
 
-    keep = main[~main["algorithm"].eq("LRR")]
+    keep = frame[~frame["algorithm"].eq("LRR")]  # with the undrawn MRR [weak learner: ...]
     return keep.reset_index(drop=True), pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------- Figure 4.3
-def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def figure4_3(
+    d: dict[str, Any], prefix: str, evaluated: str, draw: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """MRR with the worst, a medium and the best base ranker per data set."""
     import pandas as pd
-
-    from boostrank.plots import save_figure
 
     frame = d["frame"]
     view = frame[frame["evaluated"] == evaluated]
@@ -554,14 +594,15 @@ def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> tuple[pd.DataFr
             )
         ax.legend(fontsize=7, loc="best")
         _style_axis(ax, str(part["dataset_label"].iloc[0]), k_max)
-        _stat(
-            rows,
-            part,
-            "best_feature",
-            ds,
-            float(base["best"]),
-            f"recomputed best base ranker (published {PUBLISHED_BASE.get(ds)}); {base['rule']}",
-        )
+        if draw:  # the same under every protocol: one row
+            _stat(
+                rows,
+                part,
+                "best_feature",
+                ds,
+                float(base["best"]),
+                f"recomputed best base ranker (published {PUBLISHED_BASE.get(ds)}); {base['rule']}",
+            )
         _stat(
             rows,
             part,
@@ -593,7 +634,7 @@ def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> tuple[pd.DataFr
         text,
         "Figure 4.3 (Valizadegan 2010): MRR with different base rankers",
     )
-    save_figure(fig, prefix, view["provenance"])
+    _save(fig, prefix, view, draw)
     return pd.concat(tidy, ignore_index=True), pd.DataFrame(rows)
 
 
@@ -636,12 +677,12 @@ def _sizes_stats(
         )
 
 
-def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def figure4_4(
+    d: dict[str, Any], prefix: str, evaluated: str, draw: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """MRR with 5, 10, 15 and 20 feedback documents."""
     import numpy as np
     import pandas as pd
-
-    from boostrank.plots import save_figure
 
     frame = d["frame"]
     view = frame[(frame["evaluated"] == evaluated) & (frame["algorithm"] == "MRR")]
@@ -703,7 +744,7 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> tuple[pd.DataFr
         text,
         "Figure 4.4 (Valizadegan 2010): MRR with different numbers of feedback documents",
     )
-    save_figure(fig, prefix, view["provenance"])
+    _save(fig, prefix, view, draw)
     return pd.concat(tidy, ignore_index=True), pd.DataFrame(rows)
 
 
@@ -918,6 +959,39 @@ def figure4_6(
 
 
 # --------------------------------------------------------------------------- entry point
+PROTOCOL_FIGURES = {
+    "thesis-fig4_2": figure4_2,
+    "thesis-fig4_3": figure4_3,
+    "thesis-fig4_4": figure4_4,
+}
+
+
+def _every_protocol(
+    draw_figure: Any, d: dict[str, Any], prefix: str, evaluated: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Statistics under every evaluation protocol in the results (``all``: the whole list;
+    ``residual``: the unjudged remainder), so that the claims are checked under both; the
+    figure draws ``evaluated``. Each statistic row names its protocol (column ``evaluated``)."""
+    import pandas as pd
+
+    modes = list(dict.fromkeys([evaluated, *d["frame"]["evaluated"].unique()]))
+    if evaluated not in set(d["frame"]["evaluated"]):
+        raise BoostrankError(
+            f"chapter4.evaluate is {evaluated!r}, but the results hold only "
+            f"{sorted(set(d['frame']['evaluated']))}"
+        )
+    tidies, stats = [], []
+    for mode in modes:
+        tidy, stat = draw_figure(d, prefix, mode, draw=mode == evaluated)
+        tidies.append(tidy)
+        stats.append(stat.assign(evaluated=mode))
+    if "evaluated" in tidies[0].columns and tidies[0]["evaluated"].nunique() > 1:
+        tidy = tidies[0]  # Figure 4.2's tidy frame already holds every protocol
+    else:
+        tidy = pd.concat(tidies, ignore_index=True)
+    return tidy, pd.concat(stats, ignore_index=True)
+
+
 def make_figure(
     figure: str,
     inputs: Sequence[Path | str],
@@ -934,12 +1008,8 @@ def make_figure(
     prefix = str(prefix)
     if figure == "thesis-fig4_1":
         tidy, stats = figure4_1(d, prefix)
-    elif figure == "thesis-fig4_2":
-        tidy, stats = figure4_2(d, prefix, evaluated)
-    elif figure == "thesis-fig4_3":
-        tidy, stats = figure4_3(d, prefix, evaluated)
-    elif figure == "thesis-fig4_4":
-        tidy, stats = figure4_4(d, prefix, evaluated)
+    elif figure in PROTOCOL_FIGURES:
+        tidy, stats = _every_protocol(PROTOCOL_FIGURES[figure], d, prefix, evaluated)
     elif figure == "thesis-fig4_5":
         tidy, stats = figure4_5(d, prefix)
     elif figure == "thesis-fig4_6":

@@ -13,13 +13,17 @@ A claim with ``expand`` is a family: one claim per row of its results file whose
 baseline table), identified by ``expand.id`` and the row's ``expand.keys``; its statement may
 name any column in braces. If no row has a published value, the family is one NOT-COMPARABLE
 row that says so.
+
+A claim with ``over`` (``{column: {value: description}}``) is checked once per value: member
+``<id>__<value>`` reads the row whose ``column`` is ``value``, its statement ending with the
+description; e.g. Chapter 4's claims under both evaluation protocols (whole list, residual).
 """
 
 from __future__ import annotations
 
 import math
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +59,7 @@ class Claim:
     erratum: str = ""
     requires_dataset: str = ""  # the data set the published value is for, if it matters
     expand: dict[str, Any] | None = None  # a family: one claim per row (module docstring)
+    over: dict[str, dict[str, str]] | None = None  # one claim per value of a column (docstring)
 
     @property
     def figure(self) -> str:
@@ -96,7 +101,7 @@ def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
     root = Path(root)
     cache: dict[str, pd.DataFrame] = {}
     rows = []
-    for claim in claims:
+    for claim in (variant for c in claims for variant in variants(c)):
         if claim.expand is None:
             rows.append(_evaluate_one(claim, root, cache))
             continue
@@ -121,6 +126,33 @@ def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def variants(claim: Claim) -> list[Claim]:
+    """The claim once per value of ``claim.over`` (itself if it has none)."""
+    if not claim.over:
+        return [claim]
+    ((column, values),) = claim.over.items()
+    members = []
+    for value, description in values.items():
+        ref = {**claim.reproduce, "row": {**(claim.reproduce.get("row") or {}), column: value}}
+        rule = dict(claim.rule)
+        if "other" in rule:
+            rule["other"] = {
+                **rule["other"],
+                "row": {**rule["other"].get("row", {}), column: value},
+            }
+        members.append(
+            replace(
+                claim,
+                id=f"{claim.id}__{value}",
+                statement=f"{claim.statement} [{description}]",
+                reproduce=ref,
+                rule=rule,
+                over=None,
+            )
+        )
+    return members
 
 
 def expand_family(
