@@ -28,6 +28,7 @@ from boostrank.online.topk_boosting import (
 )
 from boostrank.online.topk_feedback import (
     check_feedback,
+    estimate_bound,
     estimate_pairwise_loss,
     exploration_outcomes,
     explore,
@@ -271,3 +272,45 @@ def test_topk_booster_reads_only_the_shown_labels():
         y2[shown] = y[shown]  # ... except the shown labels
         b2.step(x, y2)
         assert np.array_equal(b1.weak.W, b2.weak.W)
+
+
+@pytest.mark.parametrize(("m", "k"), [(6, 3), (7, 4), (8, 3)])
+def test_estimate_bound_is_the_largest_one_round_estimate(m, k):
+    """Hedge's scale (``hedge_scale: range``): over every exploration outcome and every
+    relevance vector, Eq. 1's estimate of the rank loss of any score vector reaches the bound
+    and never exceeds it."""
+    rho = 0.2
+    sigma = np.arange(m)
+    worst = 0.0
+    for y in product([0, 1], repeat=m):
+        y = np.array(y)
+        for _p, tilde in exploration_outcomes(sigma, k, rho):
+            *_pairs, w = observed_pairs(sigma, tilde, y, k, rho)
+            worst = max(worst, float(w.sum()))  # every shown pair misordered
+    assert worst == pytest.approx(estimate_bound(m, k, rho))
+
+
+def test_range_scaled_hedge_keeps_topk_adaptive_from_collapsing_after_a_few_rounds():
+    """With the raw estimate (up to 45 per round here) Hedge puts all its mass on one expert
+    within 30 rounds, before any evidence; scaled to [0, 1] it concentrates only as the
+    evidence accumulates. Both still learn."""
+    X, Y = _toy()
+    order = np.tile(np.arange(300), 3)
+    entropy, loss = {}, {}
+    for scale in ("none", "range"):
+        b = TopkAdaptive(6, X.shape[1], n_learners=8, seed=1, hedge_scale=scale,
+                         weak={"lr": 0.1, "n_sub": 4})  # fmt: skip
+        bits = []
+        for t, i in enumerate(order, start=1):
+            b.step(X[i], Y[i])
+            if t in (30, 900):
+                p = b.expert_weights()
+                bits.append(float(-(p[p > 0] * np.log2(p[p > 0])).sum()))
+        entropy[scale] = bits
+        loss[scale] = weighted_rank_loss(b.decision_scores(X[300:]), Y[300:]).mean()
+    assert b.hedge_bound == pytest.approx(estimate_bound(6, 3, 0.2))
+    assert entropy["none"][0] < 0.5 and entropy["range"][0] > 2.5  # uniform over 8: 3 bits
+    assert entropy["range"][1] < entropy["range"][0]  # then it learns which expert is good
+    assert loss["range"] < 0.3 and loss["none"] < 0.3
+    with pytest.raises(BoostrankError, match="hedge_scale"):
+        TopkAdaptive(6, 4, hedge_scale="log")

@@ -75,6 +75,7 @@ def _params(**over):
         "margin": 1.0,
         "alpha_lr": {"topk": None, "full": 1.0},
         "hedge_rate": 1.0,
+        "hedge_scale": "range",
         "test_expert": "sample",
         "weak": {"n_sub": 3, "lr": 0.1},
         "checkpoints": [1, 2],

@@ -236,6 +236,7 @@ def booster_kwargs(params: dict[str, Any], algorithm: Algorithm) -> dict[str, An
         "margin": float(params["margin"]),
         "alpha_lr": None if alpha_lr is None else float(alpha_lr),
         "hedge_rate": float(params["hedge_rate"]),
+        "hedge_scale": params["hedge_scale"],
         "test_expert": params["test_expert"],
         "weak": dict(params["weak"]),
     }

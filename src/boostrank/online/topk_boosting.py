@@ -47,15 +47,21 @@ used 0), the exploration's number of swaps (2, section 2.2), the step size alpha
 whether the test predictions use a Hedge draw per row or the heaviest expert (a draw), and
 the weak learners (:mod:`boostrank.online.multilabel_weak`).
 
-Hedge's input and rate, checked against the authors' released top-k code: each expert's weight
-is multiplied by ``exp(-exp_step_size * estimate)`` with ``exp_step_size = 1``, the estimate
-being the sum over the shown (relevant, irrelevant) pairs of the pair's rank loss divided by
-its probability of being shown (up to ~2.4e4 on Mediamill's shape): ``hedge_rate = 1`` on the
-same estimate is their setting, even though it can concentrate Hedge on one expert after a
-single exploration round. The experiment records Hedge's entropy after each checkpoint pass
-(``expert_entropy_after_<n>_passes`` in Table 1's CSV). Their weak learners are VFDT Hoeffding
-trees, each on a random subset of 20 covariates with random split confidence, grace period and
-tie threshold; the default here is a linear softmax learner, which differs.
+Hedge's input and rate (config ``hedge_scale``, ``hedge_rate``). Section 3.3.2 runs "the
+Hedge algorithm from Freund and Schapire (1997)" on each expert's estimated unweighted rank
+loss; Hedge is defined for losses in [0, 1], and Eq. 1's estimate is not: its importance
+weights 1 / P(pair shown) make one round's estimate as large as
+:func:`~boostrank.online.topk_feedback.estimate_bound` (45 on Emotions' shape, ~2.4e4 on
+Mediamill's). ``hedge_scale: range`` (the default) divides the estimate by that bound, so
+Hedge sees a loss in [0, 1] and ``exp(-hedge_rate * loss)`` is Freund and Schapire's update
+with beta = exp(-hedge_rate). ``none`` feeds the raw estimate, as the authors' released code
+does (``exp(-exp_step_size * estimate)``, ``exp_step_size = 1``): then one exploration round
+can put all of Hedge's mass on one expert. Full information (Ada.OLMR): the weighted rank
+loss is already in [0, 1], so the two agree. The experiment records Hedge's entropy after
+each checkpoint pass (``expert_entropy_after_<n>_passes`` in Table 1's CSV). The authors'
+weak learners are VFDT Hoeffding trees, each on a random subset of 20 covariates with random
+split confidence, grace period and tie threshold; the default here is a linear softmax
+learner (:mod:`boostrank.online.multilabel_weak`), which differs.
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ from boostrank.online.multilabel_weak import OnlineSoftmaxLearners
 from boostrank.online.rank_loss import ranking
 from boostrank.online.topk_feedback import (
     check_feedback,
+    estimate_bound,
     explore,
     full_pairs,
     observed_pairs,
@@ -179,12 +186,15 @@ class TopkBooster:
         margin: float = 1.0,
         alpha_lr: float | None = None,
         hedge_rate: float = 1.0,
+        hedge_scale: str = "range",
         test_expert: str = "sample",
         weak: dict[str, Any] | None = None,
         seed: int = 0,
     ) -> None:
         if algorithm not in ("bbm", "adaptive"):
             raise BoostrankError(f"algorithm must be bbm or adaptive, not {algorithm!r}")
+        if hedge_scale not in ("range", "none"):
+            raise BoostrankError(f"hedge_scale must be range or none, not {hedge_scale!r}")
         if test_expert not in ("sample", "best"):
             raise BoostrankError(f"test_expert must be sample or best, not {test_expert!r}")
         self.m, self.algorithm, self.N = int(n_labels), algorithm, int(n_learners)
@@ -192,6 +202,10 @@ class TopkBooster:
         self.rho, self.n_swap = float(rho), int(n_swap)
         if self.k is not None:
             check_feedback(self.m, self.k, self.n_swap)
+        # Hedge's input in [0, 1] (range) or raw (none); full information: already in [0, 1]
+        bound = 1.0 if self.k is None else estimate_bound(self.m, self.k, self.rho, self.n_swap)
+        self.hedge_scale = hedge_scale
+        self.hedge_bound = bound if hedge_scale == "range" else 1.0
         self.gamma, self.margin = float(gamma), float(margin)
         if alpha_lr is None:
             alpha_lr = 8 * np.sqrt(2) * self.rho / self.m**2 if self.k is not None else 1.0
@@ -273,7 +287,8 @@ class TopkBooster:
             eta = self.alpha_lr / np.sqrt(self.t)
             self.alpha = np.clip(self.alpha - eta * grad, -2.0, 2.0)
             rank = (zi > 0) + 0.5 * (zi == 0)  # Eq. 1 estimate of each expert's rank loss
-            self.log_v -= self.hedge_rate * (rank * w).sum(axis=(1, 2))
+            loss_hat = (rank * w).sum(axis=(1, 2)) / self.hedge_bound  # Eq. 1, per expert
+            self.log_v -= self.hedge_rate * loss_hat
             self.log_v -= self.log_v.max()
         return loss
 

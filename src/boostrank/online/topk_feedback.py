@@ -69,6 +69,26 @@ def pair_probability(
     return np.where(a & b, both, np.where(a | b, one, none))
 
 
+def estimate_bound(m: int, k: int, rho: float, n_swap: int = 2) -> float:
+    """The largest value Eq. 1's estimate of the (unweighted) rank loss takes in one round:
+    every shown (relevant, irrelevant) pair misordered, maximised over which shown labels are
+    relevant. The shown top k holds t labels of the unexplored top k and b from below it
+    (t = k without exploration, t = k - n_swap with it); a pair's weight is 1 / P(shown) by
+    the types of its labels (e.g. 45 for Emotions' m = 6, k = 3, rho = 0.2; about 2.4e4 for
+    Mediamill's m = 101)."""
+    w_tt, w_tb, w_bb = (
+        1.0 / float(pair_probability(a, b, m, k, rho, n_swap))
+        for a, b in ((True, True), (True, False), (False, False))
+    )
+    best = 0.0
+    for t, b in ((k, 0), (k - n_swap, n_swap)):
+        for i in range(t + 1):  # relevant labels among the t and the b
+            for j in range(b + 1):
+                total = i * (t - i) * w_tt + (i * (b - j) + j * (t - i)) * w_tb
+                best = max(best, total + j * (b - j) * w_bb)
+    return best
+
+
 def explore(
     sigma: np.ndarray, k: int, rho: float, rng: np.random.Generator, n_swap: int = 2
 ) -> tuple[np.ndarray, bool]:
