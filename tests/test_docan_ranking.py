@@ -101,11 +101,6 @@ def test_concordance_gamma_ignores_ties():
     assert dr.concordance_gamma(np.array([3.0, 2.0, 1.0]), np.array([0, 1, 2])) == -1.0
 
 
-def test_derive_seed_is_stable_and_distinct():
-    assert dr.derive_seed(7, "docan-table2", 1) == dr.derive_seed(7, "docan-table2", 1)
-    assert dr.derive_seed(7, "docan-table2", 1) != dr.derive_seed(7, "docan-table2", 2)
-
-
 @pytest.fixture
 def letor_tiny(tmp_path):
     """A tiny LETOR-shaped set in the processed layout, as 'mq2008' from a mirror."""

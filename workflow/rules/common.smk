@@ -7,6 +7,7 @@ import sys
 from snakemake.utils import validate
 
 from boostrank.catalog import load_catalog
+from boostrank.code_deps import imported_modules, module_file
 from boostrank.config_check import check_config
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import resolve_mirror
@@ -45,12 +46,10 @@ if _unknown:
 
 
 def code(*modules):
-    """Package modules a rule runs, as inputs: editing one reruns the jobs that use it."""
-    paths = []
-    for m in modules:
-        path = Path("src/boostrank", *m.split("."))
-        paths.append(str(path / "__init__.py" if path.is_dir() else path.with_suffix(".py")))
-    return paths
+    """The source files of ``modules`` and of every package module they import, transitively
+    (read from the sources): inputs, so editing one reruns exactly the jobs that run it."""
+    src = Path("src/boostrank")
+    return [str(module_file(src, m)) for m in imported_modules(*modules, src=src)]
 
 
 def raw_provenance(dataset):

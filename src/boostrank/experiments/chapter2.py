@@ -40,7 +40,7 @@ Protocol (section 2.4.1), as implemented:
 - Jobs: one per (figure, data set, method), looping over the repeats and the figure's
   settings; the Gaussian S of a repeat is computed once and shared by its settings.
   Figure 2.2's C = 10^4 and Figure 2.3's depth 2 are Figure 2.1's 2% runs, read from there.
-- Seeds derive from config ``seed`` (:func:`job_seed`).
+- Seeds derive from config ``seed`` (:func:`boostrank.seeds.derive_seed`).
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ import argparse
 import importlib
 import logging
 import time
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +56,7 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.io import json_object
+from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -107,14 +107,6 @@ def get_method(key: str) -> Method:
 def code_modules(key: str) -> list[str]:
     """Package modules a method's jobs run (Snakemake inputs)."""
     return ["experiments.chapter2", "io", *CODE[get_method(key).estimator]]
-
-
-def job_seed(root: int, *parts: object) -> int:
-    """A seed derived from the root seed and any labels (data set, repeat, ...)."""
-    import numpy as np
-
-    words = [zlib.crc32(str(p).encode()) for p in ("chapter2", *parts)]
-    return int(np.random.SeedSequence([int(root), *words]).generate_state(1)[0])
 
 
 def parse_depth(depth: str | int | None) -> int | None:
@@ -278,7 +270,7 @@ def run_job(
     method = get_method(method_key)
     meta = read_json(meta_path)
     X_all, y_all = load_data(npz)
-    keep = subset_rows(y_all, rows, job_seed(seed, "rows", dataset))
+    keep = subset_rows(y_all, rows, derive_seed(seed, "chapter2", "rows", dataset))
     X, y = X_all[keep], y_all[keep]
     n_classes = int(y_all.max()) + 1
     settings = [(float(f), float(c), str(d)) for f in fractions for c in Cs for d in depths]
@@ -286,13 +278,17 @@ def run_job(
     records = []
     started = time.perf_counter()
     for repeat in range(repeats):
-        part = stratified_parts(y, n_parts, job_seed(seed, "partition", dataset, repeat))
+        part = stratified_parts(
+            y, n_parts, derive_seed(seed, "chapter2", "partition", dataset, repeat)
+        )
         train, test = np.flatnonzero(part == 0), np.flatnonzero(part != 0)
         Xtr, ytr = X[train], y[train]
-        order = labelled_rows(ytr, job_seed(seed, "labelled", dataset, repeat), labelled_sample)
+        order = labelled_rows(
+            ytr, derive_seed(seed, "chapter2", "labelled", dataset, repeat), labelled_sample
+        )
         classes = np.unique(ytr)
         full = (
-            fully_grown_depth(Xtr, ytr, job_seed(seed, "full", dataset, repeat))
+            fully_grown_depth(Xtr, ytr, derive_seed(seed, "chapter2", "full", dataset, repeat))
             if measure_full
             else None
         )
@@ -340,7 +336,9 @@ def run_job(
                 )
                 records.append(row)
                 continue
-            s = job_seed(seed, "model", dataset, method.key, repeat, fraction, C, depth)
+            s = derive_seed(
+                seed, "chapter2", "model", dataset, method.key, repeat, fraction, C, depth
+            )
             model = make_model(method, params, C, limit, s)
             t0 = time.perf_counter()
             if method.estimator == "mcssb":
@@ -459,7 +457,6 @@ __all__ = [
     "Method",
     "code_modules",
     "get_method",
-    "job_seed",
     "labelled_order",
     "make_model",
     "register",

@@ -31,7 +31,7 @@ Protocol (section 3.4.1):
   (``tie_break`` column), and carries the share of tied documents (``tied_share``); config
   ``chapter3.tie_break`` (default ``random``) is the one drawn and claimed.
 - Seeds: every job's seed derives from config ``seed`` and (data set, algorithm, fold)
-  (:func:`job_seed`); the same config gives the same numbers.
+  (:func:`boostrank.seeds.derive_seed`); the same config gives the same numbers.
 """
 
 from __future__ import annotations
@@ -40,9 +40,7 @@ import argparse
 import importlib
 import inspect
 import logging
-import re
 import time
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.io import json_object
+from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -125,31 +124,12 @@ def available(src: Path | str | None = None) -> list[Algorithm]:
     return [a for a in ALGORITHMS if module_file(a, src).is_file()]
 
 
-_IMPORT = re.compile(
-    r"^\s*(?:from|import)\s+boostrank\.([\w.]+)(?:\s+import\s+\(?([\w, ]+))?", re.MULTILINE
-)
-
-
 def code_modules(algorithm: Algorithm, src: Path | str | None = None) -> list[str]:
-    """The package modules (``ranking.frank``, ``ranking.pairs``, ...) an algorithm's module
-    imports, transitively, found by reading the sources (nothing is imported): the Snakemake
-    inputs of its training jobs, so editing any of them reruns exactly those jobs."""
-    root = Path(src) if src is not None else Path(__file__).resolve().parents[1]
-    seen: list[str] = []
-    todo = [f"ranking.{algorithm.module}"]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        path = root.joinpath(*name.split("."))
-        file = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-        if not file.is_file():
-            continue  # a name imported from a package's __init__, or a missing module
-        seen.append(name)
-        for module, names in _IMPORT.findall(file.read_text(encoding="utf-8")):
-            todo.append(module)  # and ``from boostrank.pkg import module`` forms:
-            todo.extend(f"{module}.{n.strip()}" for n in names.split(",") if n.strip())
-    return sorted(seen)
+    """The package modules an algorithm's module imports, transitively: the Snakemake inputs
+    of its training jobs (:func:`boostrank.code_deps.imported_modules`)."""
+    from boostrank.code_deps import imported_modules
+
+    return imported_modules(f"ranking.{algorithm.module}", src=src)
 
 
 def load_class(algorithm: Algorithm) -> type:
@@ -159,14 +139,6 @@ def load_class(algorithm: Algorithm) -> type:
         if hasattr(module, name):
             return getattr(module, name)
     raise BoostrankError(f"{module.__name__} defines no class {algorithm.cls.replace('|', ' or ')}")
-
-
-def job_seed(root: int, dataset: str, algorithm: str, fold: int) -> int:
-    """The seed of one (data set, algorithm, fold) job, derived from the root seed."""
-    import numpy as np
-
-    words = [zlib.crc32(str(p).encode()) for p in (FIGURE_ID, dataset, algorithm, fold)]
-    return int(np.random.SeedSequence([int(root), *words]).generate_state(1)[0])
 
 
 def make_model(algorithm: Algorithm, params: dict[str, Any], seed: int) -> Any:
@@ -286,7 +258,7 @@ def train_fold(
             data["qid"][mask],
         )
 
-    s = job_seed(seed, dataset, algorithm.key, fold)
+    s = derive_seed(seed, FIGURE_ID, dataset, algorithm.key, fold)
     started = time.perf_counter()
     model = make_model(algorithm, params, s)
     used = fit_model(model, algorithm, part(train), part(valid))
@@ -384,7 +356,7 @@ def evaluate_dataset(
             ranked = run
             if tie_break == "random":
                 ranked = random_tie_break(
-                    run, job_seed(seed, dataset, f"{algorithm.key}:ties", fold)
+                    run, derive_seed(seed, FIGURE_ID, dataset, f"{algorithm.key}:ties", fold)
                 )
             _, curve = evaluate_run(ranked, qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
             for k in range(1, k_max + 1):
@@ -537,7 +509,6 @@ __all__ = [
     "evaluate_dataset",
     "fit_model",
     "get_algorithm",
-    "job_seed",
     "make_model",
     "register",
     "train_fold",

@@ -69,7 +69,6 @@ import argparse
 import importlib
 import logging
 import time
-import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +76,7 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.io import json_object
+from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -120,14 +120,6 @@ def weak_label(weak_learner: str) -> str:
     ``thresholds`` it shares LRR's weak learner, so MRR minus it is the weak learner's effect
     and it minus LRR-Best the objective's (L_p against L_a)."""
     return f"MRR [weak learner: {weak_learner}]"
-
-
-def stable_seed(root: int, *parts: object) -> int:
-    """A seed derived from the root seed and any labels (data set, family, query, ...)."""
-    import numpy as np
-
-    words = [zlib.crc32(str(p).encode()) for p in ("thesis-ch4", *parts)]
-    return int(np.random.SeedSequence([int(root), *words]).generate_state(1)[0])
 
 
 # Config keys each method family reads (the rest of config ``chapter4`` does not concern it,
@@ -424,7 +416,7 @@ def run_mrr(
                 lam = top_std_lambda(q.g, kwargs["lam_top"]) if lam is None else float(lam)
                 W_cache[i] = base_matrix(q.g, lam)
             W = W_cache[i]
-        model = MRR(**kwargs, seed=stable_seed(root_seed, *seed_parts, q.qid))
+        model = MRR(**kwargs, seed=derive_seed(root_seed, "thesis-ch4", *seed_parts, q.qid))
         model.fit(q.X, q.g, pairs_of(q), judged=q.judged, W=W)
         out.append(np.asarray(model.train_scores_))
         if timings is not None:
@@ -645,7 +637,7 @@ def feedback_job(
     notes: dict[str, Any] = {}
 
     random_ties = params.get("tie_break", "random") == "random"
-    tie_seed = stable_seed(seed, dataset, "ties") if random_ties else None
+    tie_seed = derive_seed(seed, "thesis-ch4", dataset, "ties") if random_ties else None
 
     def queries_for(feature: int, n_fb: int = m) -> list[Query]:
         return letor_queries(data, feature - 1, n_fb, params.get("max_queries"), tie_seed)
@@ -672,7 +664,7 @@ def feedback_job(
                 n,
                 **{**common, "variant": f"alpha={a:g},beta={b:g}", "tied_share": share[col]},
             )
-        sscores, fallback = run_svm(qs, params, stable_seed(seed, dataset, "svm"))
+        sscores, fallback = run_svm(qs, params, derive_seed(seed, "thesis-ch4", dataset, "svm"))
         notes["svm_queries_without_pairs"] = fallback
         rows += curve_rows(qs, sscores, LABELS["svm"], n, common)
     elif family == "lrr":
@@ -785,7 +777,9 @@ def objective_job(
         }
         labels = (t_scope,) if weak_learner == learner else (t_scope, weak_learner)
         for q in qs:
-            model = MRR(**kwargs, seed=stable_seed(seed, dataset, "objective", *labels, q.qid))
+            model = MRR(
+                **kwargs, seed=derive_seed(seed, "thesis-ch4", dataset, "objective", *labels, q.qid)
+            )
             model.fit(q.X, q.g, pairs_of(q), judged=q.judged)
             t = np.arange(len(model.objective_))
             frames.append(
@@ -841,7 +835,7 @@ def load_movies(npz: Path | str, params: dict[str, Any], seed: int) -> Movies:
             raise BoostrankError(f"{npz}: not MovieLens (lacks {sorted(missing)})")
         user, item, rating, genres = a["user"], a["item"], a["rating"], a["item_genres"]
     users = np.unique(user)
-    rng = np.random.default_rng(stable_seed(seed, "movies", "split"))
+    rng = np.random.default_rng(derive_seed(seed, "thesis-ch4", "movies", "split"))
     n_train = int(params["train_users"])
     if n_train >= len(users):
         raise BoostrankError(f"movies: {n_train} training users but only {len(users)} users")
@@ -859,7 +853,9 @@ def load_movies(npz: Path | str, params: dict[str, Any], seed: int) -> Movies:
     ends = np.searchsorted(user, test, side="right")
     items, ratings = {}, {}
     for u, s, e in zip(test, starts, ends, strict=True):
-        perm = np.random.default_rng(stable_seed(seed, "movies", "user", u)).permutation(e - s)
+        perm = np.random.default_rng(
+            derive_seed(seed, "thesis-ch4", "movies", "user", u)
+        ).permutation(e - s)
         items[u] = item[s:e][perm] - 1
         ratings[u] = rating[s:e][perm].astype(np.int64)
     return Movies(train, test, R, items, ratings, genres.astype(np.float64))
@@ -966,7 +962,9 @@ def movies_job(
                     n,
                     **{**common, "variant": f"alpha={a:g},beta={b:g}"},
                 )
-            sscores, fallback = run_svm(qs, params, stable_seed(seed, "movies", "svm"))
+            sscores, fallback = run_svm(
+                qs, params, derive_seed(seed, "thesis-ch4", "movies", "svm")
+            )
             notes["svm_users_without_pairs"] = fallback
             rows += rows_for(mean_curves(qs, sscores, k_max, formula), LABELS["svm"], n, **common)
         elif family == "lrr":
@@ -1120,5 +1118,4 @@ __all__ = [
     "objective_job",
     "register",
     "select_base_rankers",
-    "stable_seed",
 ]

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.seeds import derive_seeds
 
 if TYPE_CHECKING:
     import numpy as np
@@ -200,7 +201,6 @@ def run_method(
     from boostrank.io import read_json, write_text
     from boostrank.online.streams import (
         checkpoints,
-        derive_seeds,
         run_stream,
         scale_inputs,
         stream_orders,
@@ -308,7 +308,7 @@ def eta_sweep(
 
     from boostrank.io import read_json, write_text
     from boostrank.online.exponential_gradient import ExponentialGradient
-    from boostrank.online.streams import derive_seeds, run_stream, scale_inputs, stream_orders
+    from boostrank.online.streams import run_stream, scale_inputs, stream_orders
 
     meta = read_json(meta_path)
     X, y, K = load_stream(npz)

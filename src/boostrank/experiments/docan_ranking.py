@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import logging
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from boostrank.io import json_object, write_text
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.report.claims import load_claims, published_value
 from boostrank.report.render import beside, write_table
+from boostrank.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +57,6 @@ LETOR_TABLES = {
 
 
 # --------------------------------------------------------------------------- data and seeds
-def derive_seed(root: int, *parts: object) -> int:
-    """A child seed of ``root`` for one job (stable across runs and machines)."""
-    words = [zlib.crc32(str(p).encode()) for p in parts]
-    return int(np.random.SeedSequence([int(root), *words]).generate_state(1)[0])
-
-
 def choose_dataset(metas: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
     """MQ2007 when a real source provided it, else MQ2008 as its labelled substitute."""
     by_name = {m["dataset"]: m for m in metas}
@@ -699,7 +693,6 @@ __all__ = [
     "concordance_gamma",
     "config_key",
     "demo_data",
-    "derive_seed",
     "merge",
     "printed_linear_score",
     "printed_trees_score",

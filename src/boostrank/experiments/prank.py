@@ -36,13 +36,13 @@ from __future__ import annotations
 import argparse
 import logging
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.io import json_object
+from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -66,14 +66,6 @@ STYLE = {
     "wh": ("#2ca02c", "-"),
 }
 MU_COLORS = ("#9467bd", "#17becf", "#bcbd22", "#e377c2", "#7f7f7f")
-
-
-def derive_seed(root: int, *parts: object) -> int:
-    """A seed derived from the root seed and the given labels."""
-    import numpy as np
-
-    words = [zlib.crc32(str(p).encode()) for p in parts]
-    return int(np.random.SeedSequence([int(root), *words]).generate_state(1)[0])
 
 
 def mu_key(eta: float) -> str:

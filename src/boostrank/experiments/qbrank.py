@@ -37,7 +37,6 @@ import argparse
 import importlib
 import logging
 import time
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.io import json_object
+from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -88,14 +88,6 @@ def get_model(key: str) -> Model:
         return BY_KEY[key]
     except KeyError:
         raise BoostrankError(f"unknown QBRank model '{key}'; known: {sorted(BY_KEY)}") from None
-
-
-def derive_seed(root: int, *parts: object) -> int:
-    """A seed derived from the root seed and the given labels."""
-    import numpy as np
-
-    words = [zlib.crc32(str(p).encode()) for p in parts]
-    return int(np.random.SeedSequence([int(root), *words]).generate_state(1)[0])
 
 
 # --------------------------------------------------------------------------- data and measures

@@ -36,7 +36,6 @@ import argparse
 import importlib
 import logging
 import time
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,10 +43,17 @@ from typing import Any
 
 from boostrank.errors import BoostrankError
 from boostrank.io import json_object
+from boostrank.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
 TABLE_ID = "topk-table1"
+# Config ``topk`` keys a training job reads (editing the others, e.g. Figure 2's k values,
+# reruns no training job); :func:`booster_kwargs` and :func:`train_run` read them.
+TRAINING_KEYS = (
+    "n_learners", "rho", "n_swap", "gamma", "margin", "alpha_lr", "hedge_rate", "hedge_scale",
+    "test_expert", "weak", "checkpoints", "window", "standardize", "shuffle",
+)  # fmt: skip
 FIGURE_ID = "topk-fig2"
 SOURCE = "Zhang, Jung & Tewari (2019)"
 DATASETS = ("emotions", "scene", "yeast", "mediamill", "m_reduced")
@@ -92,14 +98,6 @@ def get_algorithm(key: str) -> Algorithm:
 def source_dataset(dataset: str) -> str:
     """The processed data set a Table 1 row reads (M-reduced reads Mediamill)."""
     return DERIVED.get(dataset, dataset)
-
-
-def derive_seed(root: int, *keys: Any) -> int:
-    """A 63-bit seed from the root seed (config ``seed``) and names/numbers."""
-    import numpy as np
-
-    words = [zlib.crc32(str(k).encode()) for k in keys]
-    return int(np.random.SeedSequence([int(root), *words]).generate_state(1, np.uint64)[0] >> 1)
 
 
 # --------------------------------------------------------------------------- data
@@ -277,8 +275,8 @@ def train_run(
     if algorithm.topk and k is None:
         raise BoostrankError(f"{algorithm.name} needs k (top-k feedback)")
     loops = int(params["loops"]) if algorithm.topk else 1
-    order_seed = derive_seed(root_seed, TABLE_ID, dataset, "order", seed_index)
-    booster_seed = derive_seed(root_seed, TABLE_ID, dataset, algorithm.key, k, seed_index)
+    order_seed = derive_seed(root_seed, TABLE_ID, dataset, "order", seed_index, bits=63)
+    booster_seed = derive_seed(root_seed, TABLE_ID, dataset, algorithm.key, k, seed_index, bits=63)
     booster = TopkBooster(
         m,
         X.shape[1],
@@ -384,7 +382,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             a.record,
             a.base_split,
             a.subsample,
-            derive_seed(a.seed, TABLE_ID, a.dataset, "split"),
+            derive_seed(a.seed, TABLE_ID, a.dataset, "split", bits=63),
         )
     )
 
@@ -445,7 +443,6 @@ __all__ = [
     "ALGORITHMS",
     "DATASETS",
     "Algorithm",
-    "derive_seed",
     "get_algorithm",
     "make_split",
     "register",

@@ -17,9 +17,7 @@ Banditron are invariant to it) or each row by its own norm (``row``).
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -41,12 +39,6 @@ def scale_inputs(X: np.ndarray, norm: str = "l2", mode: str = "global") -> np.nd
     if mode == "row":
         return X / np.where(norms > 0, norms, 1.0)[:, None]
     raise BoostrankError(f"unknown scaling mode '{mode}'; use global or row")
-
-
-def derive_seeds(root: int, keys: Sequence[Any], n: int) -> np.ndarray:
-    """``n`` 64-bit seeds derived from the root seed and ``keys`` (names, numbers)."""
-    words = [zlib.crc32(str(k).encode()) for k in keys]
-    return np.random.SeedSequence([int(root), *words]).generate_state(n, dtype=np.uint64)
 
 
 def stream_orders(n_samples: int, seeds: Sequence[int] | np.ndarray, length: int | None = None):

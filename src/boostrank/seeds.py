@@ -1,0 +1,45 @@
+"""Seeds: every random step of the pipeline draws its seed from the config's root seed and
+the labels of the step (figure, data set, method, fold, ...), so that the same config gives
+the same numbers and changing one job's labels does not move another job's seed.
+
+A label is hashed as the CRC-32 of its ``str``; the root and the hashes seed numpy's
+``SeedSequence``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def _sequence(root: int, keys: Iterable[Any]) -> np.random.SeedSequence:
+    import zlib
+
+    import numpy as np
+
+    return np.random.SeedSequence([int(root), *(zlib.crc32(str(k).encode()) for k in keys)])
+
+
+def derive_seed(root: int, *keys: Any, bits: int = 32) -> int:
+    """One seed for the step labelled ``keys``: 32 bits, or (``bits=63``) a 64-bit state
+    shifted right by one, a non-negative int64 (top-k's jobs)."""
+    import numpy as np
+
+    if bits == 63:
+        return int(_sequence(root, keys).generate_state(1, np.uint64)[0] >> 1)
+    if bits != 32:
+        raise ValueError(f"bits must be 32 or 63, not {bits}")
+    return int(_sequence(root, keys).generate_state(1)[0])
+
+
+def derive_seeds(root: int, keys: Iterable[Any], n: int) -> np.ndarray:
+    """``n`` 64-bit seeds (one per run) for the step labelled ``keys``."""
+    import numpy as np
+
+    return _sequence(root, keys).generate_state(n, dtype=np.uint64)
+
+
+__all__ = ["derive_seed", "derive_seeds"]
