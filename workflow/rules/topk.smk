@@ -6,6 +6,8 @@
 # them into the table and the figure. Figure 2 reuses Table 1's TopOpt runs for Table 1's k.
 import json
 
+from boostrank.experiments import topk as TOPK_MODULE
+
 TOPK = config["topk"]
 TOPK_DIR = "results/topk"
 TOPK_SOURCE = {"m_reduced": "mediamill"}  # derived data set -> processed data set it reads
@@ -18,10 +20,6 @@ TOPK_TRAIN_CODE = code(
     "online.rank_loss",
     "io",
 )
-TOPK_TRAINING_KEYS = [
-    "n_learners", "rho", "n_swap", "gamma", "margin", "alpha_lr", "hedge_rate", "test_expert",
-    "weak", "checkpoints", "window", "standardize", "shuffle",
-]  # fmt: skip
 
 
 def topk_source(dataset):
@@ -38,7 +36,7 @@ def topk_k(algorithm):
 
 def topk_params(wildcards):
     """The training options as JSON (editing e.g. Figure 2's k values reruns nothing here)."""
-    params = {key: TOPK[key] for key in TOPK_TRAINING_KEYS}
+    params = {key: TOPK[key] for key in TOPK_MODULE.TRAINING_KEYS}
     params["loops"] = TOPK["loops_per_dataset"].get(wildcards.dataset, TOPK["loops"])
     return json.dumps(params, sort_keys=True)
 
