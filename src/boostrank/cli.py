@@ -143,6 +143,12 @@ PLUGINS = (
     "boostrank.experiments.topk",
     "boostrank.experiments.qbrank",
     "boostrank.experiments.prank",
+    "boostrank.experiments.chapter2_figure",
+    "boostrank.experiments.chapter3_figure",
+    "boostrank.experiments.chapter4_figure",
+    "boostrank.experiments.chapter5_figure",
+    "boostrank.experiments.topk_report",
+    "boostrank.experiments.qbrank_figure",
 )
 
 # Command-name prefixes whose plugin is imported alone: a job that runs one of these commands
@@ -159,7 +165,22 @@ PLUGIN_PREFIXES = {
 }
 
 
+# Commands a figure module adds (it imports its experiment module, never the reverse).
+FIGURE_COMMANDS = {
+    "chapter2-figure": "boostrank.experiments.chapter2_figure",
+    "chapter3-figure": "boostrank.experiments.chapter3_figure",
+    "chapter4-figure": "boostrank.experiments.chapter4_figure",
+    "chapter5-figure": "boostrank.experiments.chapter5_figure",
+    "chapter5-eta-figure": "boostrank.experiments.chapter5_figure",
+    "topk-table1": "boostrank.experiments.topk_report",
+    "topk-fig2": "boostrank.experiments.topk_report",
+    "qbrank-figure": "boostrank.experiments.qbrank_figure",
+}
+
+
 def _plugins_for(command: str | None) -> tuple[str, ...]:
+    if command in FIGURE_COMMANDS:
+        return (FIGURE_COMMANDS[command],)
     for prefix, module in PLUGIN_PREFIXES.items():
         if command and command.startswith(prefix):
             return (module,)

@@ -46,7 +46,6 @@ Protocol (section 2.4.1), as implemented:
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import time
 from collections.abc import Sequence
@@ -390,10 +389,6 @@ def run_job(
 
 
 # --------------------------------------------------------------------------- command line
-def _figure_module() -> Any:
-    return importlib.import_module("boostrank.experiments.chapter2_figure")
-
-
 def _rows(text: str) -> int | None:
     return None if text in ("", "0", "none", "null", "None") else int(text)
 
@@ -433,19 +428,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             a.seed,
             a.out,
             a.labelled_sample,
-        )
-    )
-
-    p = subparsers.add_parser("chapter2-figure", help="Figures 2.1-2.3: merge, plot, summarise")
-    p.add_argument("--figure", required=True, choices=FIGURES)
-    p.add_argument("--runs", nargs="+", required=True, help="run CSVs of chapter2-run")
-    p.add_argument("--csv", required=True)
-    p.add_argument("--summary", required=True)
-    p.add_argument("--figure-prefix", required=True)
-    p.add_argument("--options", default="{}", help="JSON: tolerances of the summaries")
-    p.set_defaults(
-        func=lambda a: _figure_module().make_figure(
-            a.figure, a.runs, a.csv, a.summary, a.figure_prefix, json_object(a.options)
         )
     )
 

@@ -18,11 +18,13 @@ Kept apart from the training code so that redrawing never retrains.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.chapter2 import DATASETS, METHODS
+from boostrank.experiments.chapter2 import DATASETS, FIGURES, METHODS
+from boostrank.io import json_object
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -511,3 +513,20 @@ def make_figure(
     write_text(summary_csv, stats.to_csv(index=False))
     draw(figure, cells, figure_prefix)
     return cells
+
+
+# --------------------------------------------------------------------------- command line
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``chapter2-figure`` sub-command."""
+    p = subparsers.add_parser("chapter2-figure", help="Figures 2.1-2.3: merge, plot, summarise")
+    p.add_argument("--figure", required=True, choices=FIGURES)
+    p.add_argument("--runs", nargs="+", required=True, help="run CSVs of chapter2-run")
+    p.add_argument("--csv", required=True)
+    p.add_argument("--summary", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.add_argument("--options", default="{}", help="JSON: tolerances of the summaries")
+    p.set_defaults(
+        func=lambda a: make_figure(
+            a.figure, a.runs, a.csv, a.summary, a.figure_prefix, json_object(a.options)
+        )
+    )

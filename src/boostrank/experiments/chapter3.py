@@ -422,10 +422,6 @@ def evaluate_dataset(
 
 
 # --------------------------------------------------------------------------- command line
-def _figure_module() -> Any:
-    return importlib.import_module("boostrank.experiments.chapter3_figure")
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``chapter3-*`` sub-commands (Figure 3.1)."""
     p = subparsers.add_parser("chapter3-train", help="Figure 3.1: one algorithm on one fold")
@@ -471,32 +467,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(
         func=lambda a: evaluate_dataset(
             a.dataset, a.meta, a.runs, a.qrels, a.folds, a.k_max, a.formula, a.out, a.seed
-        )
-    )
-
-    p = subparsers.add_parser("chapter3-figure", help="Figure 3.1, its table and results CSVs")
-    p.add_argument("--evaluations", nargs="+", required=True)
-    p.add_argument("--claims", default="config/claims.yaml")
-    p.add_argument("--tolerance", type=float, default=0.005)
-    p.add_argument("--tie-break", choices=TIE_BREAKS, default="random", help="drawn and claimed")
-    p.add_argument("--csv", required=True)
-    p.add_argument("--summary", required=True)
-    p.add_argument("--figure-prefix", required=True)
-    p.add_argument("--table-prefix", required=True)
-    p.add_argument(
-        "--letor-published", default=None, help="provenance.json of the fetched letor3_baselines"
-    )
-    p.set_defaults(
-        func=lambda a: _figure_module().make_figure(
-            a.evaluations,
-            a.claims,
-            a.tolerance,
-            a.csv,
-            a.summary,
-            a.figure_prefix,
-            a.table_prefix,
-            a.letor_published,
-            a.tie_break,
         )
     )
 

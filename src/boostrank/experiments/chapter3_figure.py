@@ -16,12 +16,13 @@ this module among its inputs.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter3 import ALGORITHMS, BY_KEY, FIGURE_ID, TABLE_KS
+from boostrank.experiments.chapter3 import ALGORITHMS, BY_KEY, FIGURE_ID, TABLE_KS, TIE_BREAKS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -430,3 +431,33 @@ def make_figure(
         sources.append(f"published baselines (open markers): {line}")
     draw_figure(tidy, figure_prefix, formula, sources)
     return tidy
+
+
+# --------------------------------------------------------------------------- command line
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``chapter3-figure`` sub-command."""
+    p = subparsers.add_parser("chapter3-figure", help="Figure 3.1, its table and results CSVs")
+    p.add_argument("--evaluations", nargs="+", required=True)
+    p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--tolerance", type=float, default=0.005)
+    p.add_argument("--tie-break", choices=TIE_BREAKS, default="random", help="drawn and claimed")
+    p.add_argument("--csv", required=True)
+    p.add_argument("--summary", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.add_argument("--table-prefix", required=True)
+    p.add_argument(
+        "--letor-published", default=None, help="provenance.json of the fetched letor3_baselines"
+    )
+    p.set_defaults(
+        func=lambda a: make_figure(
+            a.evaluations,
+            a.claims,
+            a.tolerance,
+            a.csv,
+            a.summary,
+            a.figure_prefix,
+            a.table_prefix,
+            a.letor_published,
+            a.tie_break,
+        )
+    )

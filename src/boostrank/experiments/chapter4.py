@@ -66,7 +66,6 @@ One Snakemake job per (data set, method family); seeds derive from config ``seed
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import time
 from collections.abc import Iterable, Sequence
@@ -1000,10 +999,6 @@ def movies_job(
 
 
 # --------------------------------------------------------------------------- command line
-def _figure_module() -> Any:
-    return importlib.import_module("boostrank.experiments.chapter4_figure")
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``chapter4-*`` sub-commands (Figures 4.1-4.6)."""
     p = subparsers.add_parser("chapter4-base-rankers", help="Chapter 4: choose the base rankers")
@@ -1085,20 +1080,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             a.out,
             a.record,
             a.timing,
-        )
-    )
-
-    p = subparsers.add_parser("chapter4-figure", help="Figures 4.1-4.6: draw one figure")
-    p.add_argument("--figure", required=True)
-    p.add_argument("--inputs", nargs="+", required=True)
-    p.add_argument("--csv", required=True)
-    p.add_argument("--summary", required=True)
-    p.add_argument("--prefix", required=True)
-    p.add_argument("--evaluated", default="all")
-    p.add_argument("--bin-width", type=int, default=50, help="Figure 4.6: movies per group")
-    p.set_defaults(
-        func=lambda a: _figure_module().make_figure(
-            a.figure, a.inputs, a.csv, a.summary, a.prefix, a.evaluated, a.bin_width
         )
     )
 

@@ -9,6 +9,7 @@ NDCG@1..10 for MovieLens).
 
 from __future__ import annotations
 
+import argparse
 import itertools
 from collections.abc import Sequence
 from pathlib import Path
@@ -1021,4 +1022,26 @@ def make_figure(
     return stats
 
 
-__all__ = ["best_rating", "make_figure"]
+# --------------------------------------------------------------------------- command line
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``chapter4-figure`` sub-command."""
+    p = subparsers.add_parser("chapter4-figure", help="Figures 4.1-4.6: draw one figure")
+    p.add_argument("--figure", required=True)
+    p.add_argument("--inputs", nargs="+", required=True)
+    p.add_argument("--csv", required=True)
+    p.add_argument("--summary", required=True)
+    p.add_argument("--prefix", required=True)
+    p.add_argument("--evaluated", default="all")
+    p.add_argument("--bin-width", type=int, default=50, help="Figure 4.6: movies per group")
+    p.set_defaults(
+        func=lambda a: make_figure(
+            a.figure, a.inputs, a.csv, a.summary, a.prefix, a.evaluated, a.bin_width
+        )
+    )
+
+
+__all__ = [
+    "best_rating",
+    "make_figure",
+    "register",
+]

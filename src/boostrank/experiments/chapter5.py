@@ -34,7 +34,6 @@ Protocol (sections 5.4 and 6.4.1):
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import time
 from collections.abc import Sequence
@@ -364,10 +363,6 @@ def eta_sweep(
 
 
 # --------------------------------------------------------------------------- command line
-def _figure_module() -> Any:
-    return importlib.import_module("boostrank.experiments.chapter5_figure")
-
-
 def _floats(text: str) -> list[float]:
     return [float(v) for v in text.split(",") if v.strip()]
 
@@ -403,14 +398,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             a.importance,
         )
     )
-    p = subparsers.add_parser("chapter5-eta-figure", help="supplementary: the eta sweep figure")
-    p.add_argument("--inputs", nargs="+", required=True)
-    p.add_argument("--csv", required=True)
-    p.add_argument("--figure-prefix", required=True)
-    p.set_defaults(
-        func=lambda a: _figure_module().eta_sweep_figure(a.inputs, a.csv, a.figure_prefix)
-    )
-
     p = subparsers.add_parser("chapter5-run", help="chapters 5-6: R runs of one online learner")
     p.add_argument("--figure", required=True, help="figure family the runs belong to")
     p.add_argument("--dataset", required=True)
@@ -450,20 +437,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                 "lam1": a.lam1,
                 "lam2": a.lam2,
             },
-        )
-    )
-
-    p = subparsers.add_parser("chapter5-figure", help="Figure 5.1, 5.2, 6.1 or 6.2 and its CSVs")
-    p.add_argument("figure", choices=("thesis-fig5_1", "thesis-fig5_2", "thesis-fig6_1",
-                                      "thesis-fig6_2"))  # fmt: skip
-    p.add_argument("--inputs", nargs="+", required=True, help="the run CSVs")
-    p.add_argument("--csv", required=True)
-    p.add_argument("--summary", required=True)
-    p.add_argument("--figure-prefix", required=True)
-    p.add_argument("--tolerance", type=float, default=0.01)
-    p.set_defaults(
-        func=lambda a: _figure_module().make_figure(
-            a.figure, a.inputs, a.csv, a.summary, a.figure_prefix, a.tolerance
         )
     )
 

@@ -9,6 +9,7 @@ Kept apart from the run code: redrawing never reruns a learner.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -506,3 +507,27 @@ def eta_sweep_figure(
     fig.tight_layout()
     save_figure(fig, prefix, runs["provenance"])
     return best
+
+
+# --------------------------------------------------------------------------- command line
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``chapter5-eta-figure``, ``chapter5-figure`` sub-commands."""
+    p = subparsers.add_parser("chapter5-eta-figure", help="supplementary: the eta sweep figure")
+    p.add_argument("--inputs", nargs="+", required=True)
+    p.add_argument("--csv", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.set_defaults(func=lambda a: eta_sweep_figure(a.inputs, a.csv, a.figure_prefix))
+
+    p = subparsers.add_parser("chapter5-figure", help="Figure 5.1, 5.2, 6.1 or 6.2 and its CSVs")
+    p.add_argument("figure", choices=("thesis-fig5_1", "thesis-fig5_2", "thesis-fig6_1",
+                                      "thesis-fig6_2"))  # fmt: skip
+    p.add_argument("--inputs", nargs="+", required=True, help="the run CSVs")
+    p.add_argument("--csv", required=True)
+    p.add_argument("--summary", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.add_argument("--tolerance", type=float, default=0.01)
+    p.set_defaults(
+        func=lambda a: make_figure(
+            a.figure, a.inputs, a.csv, a.summary, a.figure_prefix, a.tolerance
+        )
+    )

@@ -34,7 +34,6 @@ predictions after 50, 100, ..., 400 trees.
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import time
 from collections.abc import Sequence
@@ -302,10 +301,6 @@ def train_model(
 
 
 # --------------------------------------------------------------------------- command line
-def _figure_module() -> Any:
-    return importlib.import_module("boostrank.experiments.qbrank_figure")
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``qbrank-*`` sub-commands (Table 1 and Figure 1 of Zheng et al. 2007)."""
     p = subparsers.add_parser("qbrank-train", help="QBRank Table 1/Figure 1: one model, one split")
@@ -329,30 +324,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             a.seed,
             a.out,
             a.record,
-        )
-    )
-
-    p = subparsers.add_parser("qbrank-figure", help="QBRank Table 1, Figure 1 and their CSVs")
-    p.add_argument("--inputs", nargs="+", required=True)
-    p.add_argument("--claims", default="config/claims.yaml")
-    p.add_argument("--table-trees", type=int, required=True)
-    p.add_argument("--table-csv", required=True)
-    p.add_argument("--table-summary", required=True)
-    p.add_argument("--figure-csv", required=True)
-    p.add_argument("--figure-summary", required=True)
-    p.add_argument("--table-prefix", required=True)
-    p.add_argument("--figure-prefix", required=True)
-    p.set_defaults(
-        func=lambda a: _figure_module().make_outputs(
-            a.inputs,
-            a.claims,
-            a.table_trees,
-            a.table_csv,
-            a.table_summary,
-            a.figure_csv,
-            a.figure_summary,
-            a.table_prefix,
-            a.figure_prefix,
         )
     )
 

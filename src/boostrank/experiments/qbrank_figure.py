@@ -8,6 +8,7 @@ Kept apart from the training code so that redrawing never retrains.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -282,3 +283,31 @@ def make_outputs(
     write_table(t_tidy, table_prefix, table_trees)
     draw_figure(f_tidy, figure_prefix, str(f_tidy["measure"].iloc[0]))
     return {TABLE_ID: t_tidy, FIGURE_ID: f_tidy, "percents": PERCENTS}
+
+
+# --------------------------------------------------------------------------- command line
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``qbrank-figure`` sub-command."""
+    p = subparsers.add_parser("qbrank-figure", help="QBRank Table 1, Figure 1 and their CSVs")
+    p.add_argument("--inputs", nargs="+", required=True)
+    p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--table-trees", type=int, required=True)
+    p.add_argument("--table-csv", required=True)
+    p.add_argument("--table-summary", required=True)
+    p.add_argument("--figure-csv", required=True)
+    p.add_argument("--figure-summary", required=True)
+    p.add_argument("--table-prefix", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.set_defaults(
+        func=lambda a: make_outputs(
+            a.inputs,
+            a.claims,
+            a.table_trees,
+            a.table_csv,
+            a.table_summary,
+            a.figure_csv,
+            a.figure_summary,
+            a.table_prefix,
+            a.figure_prefix,
+        )
+    )

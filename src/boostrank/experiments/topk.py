@@ -33,7 +33,6 @@ experiments.topk_report` turns them into the table, the figure and the claims' C
 from __future__ import annotations
 
 import argparse
-import importlib
 import logging
 import time
 from collections.abc import Sequence
@@ -350,10 +349,6 @@ def train_run(
 
 
 # --------------------------------------------------------------------------- command line
-def _report() -> Any:
-    return importlib.import_module("boostrank.experiments.topk_report")
-
-
 def _k_arg(text: str) -> int | None:
     return None if text in ("full", "all", "none") else int(text)
 
@@ -409,32 +404,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             json_object(a.params),
             a.seed,
             a.out,
-        )
-    )
-
-    p = subparsers.add_parser("topk-table1", help="Table 1 of Zhang, Jung & Tewari (2019)")
-    p.add_argument("--runs", nargs="+", required=True)
-    p.add_argument("--splits", nargs="+", required=True, help="split records (JSON)")
-    p.add_argument("--claims", default="config/claims.yaml")
-    p.add_argument("--csv", required=True)
-    p.add_argument("--summary", required=True)
-    p.add_argument("--table-prefix", required=True)
-    p.set_defaults(
-        func=lambda a: _report().make_table1(
-            a.runs, a.splits, a.claims, a.csv, a.summary, a.table_prefix
-        )
-    )
-
-    p = subparsers.add_parser("topk-fig2", help="Figure 2 of Zhang, Jung & Tewari (2019)")
-    p.add_argument("--runs", nargs="+", required=True)
-    p.add_argument("--tolerance", type=float, default=0.02, help="'converged': within this")
-    p.add_argument("--smooth", type=int, default=5, help="windows in the running mean")
-    p.add_argument("--csv", required=True)
-    p.add_argument("--summary", required=True)
-    p.add_argument("--figure-prefix", required=True)
-    p.set_defaults(
-        func=lambda a: _report().make_figure2(
-            a.runs, a.tolerance, a.smooth, a.csv, a.summary, a.figure_prefix
         )
     )
 

@@ -12,6 +12,7 @@ FullOpt .05, FullAda none) and say so; the table shows FullAda's published value
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -347,6 +348,34 @@ def make_figure2(
     return curves_frame
 
 
+# --------------------------------------------------------------------------- command line
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``topk-table1``, ``topk-fig2`` sub-commands."""
+    p = subparsers.add_parser("topk-table1", help="Table 1 of Zhang, Jung & Tewari (2019)")
+    p.add_argument("--runs", nargs="+", required=True)
+    p.add_argument("--splits", nargs="+", required=True, help="split records (JSON)")
+    p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--csv", required=True)
+    p.add_argument("--summary", required=True)
+    p.add_argument("--table-prefix", required=True)
+    p.set_defaults(
+        func=lambda a: make_table1(a.runs, a.splits, a.claims, a.csv, a.summary, a.table_prefix)
+    )
+
+    p = subparsers.add_parser("topk-fig2", help="Figure 2 of Zhang, Jung & Tewari (2019)")
+    p.add_argument("--runs", nargs="+", required=True)
+    p.add_argument("--tolerance", type=float, default=0.02, help="'converged': within this")
+    p.add_argument("--smooth", type=int, default=5, help="windows in the running mean")
+    p.add_argument("--csv", required=True)
+    p.add_argument("--summary", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.set_defaults(
+        func=lambda a: make_figure2(
+            a.runs, a.tolerance, a.smooth, a.csv, a.summary, a.figure_prefix
+        )
+    )
+
+
 __all__ = [
     "COUNTERPARTS",
     "FIGURE_ID",
@@ -354,6 +383,7 @@ __all__ = [
     "dataset_label",
     "make_figure2",
     "make_table1",
+    "register",
     "table1_frame",
     "table1_summary",
 ]

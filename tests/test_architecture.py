@@ -1,0 +1,91 @@
+"""The package's import graph (every ``boostrank`` import, lazy ones inside functions too, read
+from the sources by boostrank.code_deps): no cycles, and the layers point one way -- the
+algorithms, metrics and data code never import the experiments, the report or the CLI."""
+
+from pathlib import Path
+
+from boostrank.code_deps import _imports as imports_of
+from boostrank.code_deps import imported_modules, module_file
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "boostrank"
+MODULES = sorted(
+    ".".join(p.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
+    for p in SRC.rglob("*.py")
+    if p.name != "__main__.py"
+)
+# Lower layers first; a module may import its own layer or a lower one, never a higher one.
+LAYERS = [
+    ("errors", "io", "seeds", "code_deps", "py", "config_check", "cluster_resources"),
+    ("report.render",),  # table writers (Markdown, CSV), shared by preprocess and report
+    ("metrics", "data", "preprocess", "boosting", "ranking", "online", "recommend", "plots"),
+    ("report", "catalog"),
+    ("experiments",),
+    ("cli",),
+]
+
+
+def _graph() -> dict[str, set[str]]:
+    graph = {}
+    for name in MODULES:
+        file = module_file(SRC, name) if name else SRC / "__init__.py"
+        deps = imports_of(file.read_text(encoding="utf-8"))
+        graph[name] = {d for d in deps if d in MODULES and d != name}
+    return graph
+
+
+def _layer(module: str) -> int:
+    """The layer of the longest listed prefix of ``module``."""
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        for i, names in enumerate(LAYERS):
+            if ".".join(parts[:n]) in names:
+                return i
+    raise AssertionError(f"module {module} is in no layer of tests/test_architecture.py")
+
+
+def test_no_import_cycles():
+    graph, state, cycles = _graph(), {}, []
+
+    def visit(node, path):
+        state[node] = "open"
+        for dep in sorted(graph[node]):
+            if state.get(dep) == "open":
+                cycles.append([*path[path.index(dep) :], dep])
+            elif dep not in state:
+                visit(dep, [*path, dep])
+        state[node] = "done"
+
+    for node in graph:
+        if node not in state:
+            visit(node, [node])
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_layers_point_down():
+    wrong = [
+        f"{m} -> {d}"
+        for m, deps in _graph().items()
+        if m
+        for d in deps
+        if d and _layer(d) > _layer(m)
+    ]
+    assert not wrong, f"imports of a higher layer: {wrong}"
+
+
+def test_no_dynamic_imports_of_package_modules():
+    """importlib.import_module("boostrank....") hides an edge from the scanner (and from each
+    job's Snakemake inputs); plugins are listed by name in cli.py only."""
+    hidden = [
+        str(p.relative_to(SRC))
+        for p in SRC.rglob("*.py")
+        if 'import_module("boostrank.' in p.read_text(encoding="utf-8")
+    ]
+    assert not hidden, hidden
+
+
+def test_the_scanner_follows_lazy_and_parenthesised_imports(tmp_path):
+    (tmp_path / "a.py").write_text("def f():\n    from boostrank.b import (\n        x,\n    )\n")
+    (tmp_path / "b.py").write_text("import boostrank.c\n")
+    (tmp_path / "c.py").write_text("from boostrank import d\n")
+    (tmp_path / "d.py").write_text("")
+    assert imported_modules("a", src=tmp_path) == ["a", "b", "c", "d"]
