@@ -24,8 +24,11 @@ def _location(path: Any) -> str:
     return out or "(top level)"
 
 
-def config_problem(config: dict[str, Any], schema: dict[str, Any]) -> str | None:
-    """The most relevant violation of ``schema`` by ``config`` as one line, or None."""
+def config_problem(
+    config: dict[str, Any], schema: dict[str, Any], label: str = "config", hint: str = HINT
+) -> str | None:
+    """The most relevant violation of ``schema`` by ``config`` (named ``label`` in the
+    message, which ends with ``hint``) as one line, or None."""
     import jsonschema  # a dependency of snakemake
 
     validator = jsonschema.validators.validator_for(schema)(schema)
@@ -39,17 +42,40 @@ def config_problem(config: dict[str, Any], schema: dict[str, Any]) -> str | None
         keys = ", ".join(repr(k) for k in extra)
         place = "at the top level" if where == "(top level)" else f"in '{where}'"
         return (
-            f"config: unknown key {keys} {place}; known keys there: {', '.join(allowed)} "
-            f"({HINT}: correct the spelling or remove it)"
+            f"{label}: unknown key {keys} {place}; known keys there: {', '.join(allowed)} "
+            f"({hint}: correct the spelling or remove it)"
         )
     if error.validator == "enum":
         choices = ", ".join(map(str, error.validator_value))
         return (
-            f"config '{where}': {error.instance!r} is not allowed; choose from {choices} ({HINT})"
+            f"{label} '{where}': {error.instance!r} is not allowed; choose from {choices} ({hint})"
         )
     if error.validator == "required":
-        return f"config '{where}': {error.message} ({HINT}: add the key)"
-    return f"config '{where}': {error.message} ({HINT})"
+        return f"{label} '{where}': {error.message} ({hint}: add the key)"
+    return f"{label} '{where}': {error.message} ({hint})"
+
+
+def _shown(path: Path) -> Path:
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
+def check_registry(path: Path | str, schema_path: Path | str) -> None:
+    """Raise :class:`BoostrankError` with a one-line message if the registry file ``path``
+    (``config/datasets.yaml``, ``claims.yaml`` or ``figures.yaml``) breaks its schema."""
+    path, schema_path = Path(path), Path(schema_path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BoostrankError(f"cannot read {path}: {exc.strerror}") from None
+    except yaml.YAMLError as exc:
+        raise BoostrankError(f"{path} is not valid YAML: {exc}") from None
+    schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
+    problem = config_problem(data or {}, schema, label=str(path), hint=f"fix it in {path}")
+    if problem:
+        raise BoostrankError(f"{problem}; its schema is {_shown(schema_path)}")
 
 
 def check_config(config: dict[str, Any], schema_path: Path | str) -> None:
@@ -58,8 +84,4 @@ def check_config(config: dict[str, Any], schema_path: Path | str) -> None:
     schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
     problem = config_problem(config, schema)
     if problem:
-        try:
-            shown = schema_path.resolve().relative_to(Path.cwd().resolve())
-        except ValueError:
-            shown = schema_path
-        raise BoostrankError(f"{problem}; every key is described in {shown}")
+        raise BoostrankError(f"{problem}; every key is described in {_shown(schema_path)}")

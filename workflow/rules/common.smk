@@ -8,7 +8,7 @@ from snakemake.utils import validate
 
 from boostrank.catalog import load_catalog
 from boostrank.code_deps import imported_modules, module_file
-from boostrank.config_check import check_config
+from boostrank.config_check import check_config, check_registry
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import resolve_mirror
 from boostrank.errors import BoostrankError
@@ -26,6 +26,8 @@ _bool_from_cli(config.get("data", {}), "allow_synthetic")
 # One line naming the key and the fix (Snakemake's validate would print the whole schema); then
 # Snakemake's validate fills in the schema's defaults.
 check_config(config, Path(workflow.basedir, "workflow/schemas/config.schema.yaml"))
+for _key, _schema in (("registry", "datasets"), ("claims", "claims"), ("catalog", "figures")):
+    check_registry(config[_key], Path(workflow.basedir, f"workflow/schemas/{_schema}.schema.yaml"))
 validate(config, schema="../schemas/config.schema.yaml")
 
 PY = f"{sys.executable} -m boostrank"

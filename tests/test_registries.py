@@ -1,0 +1,52 @@
+"""The three registries (config/datasets.yaml, claims.yaml, figures.yaml) against their
+schemas in workflow/schemas/: the shipped files pass, and a mistake is one line naming the
+file, the place and the fix (the workflow checks them at start-up, as it checks the config)."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from boostrank.config_check import check_registry
+from boostrank.errors import BoostrankError
+
+ROOT = Path(__file__).resolve().parents[1]
+REGISTRIES = [("datasets", "datasets"), ("claims", "claims"), ("figures", "figures")]
+
+
+@pytest.mark.parametrize(("registry", "schema"), REGISTRIES)
+def test_shipped_registries_follow_their_schemas(registry, schema):
+    check_registry(
+        ROOT / f"config/{registry}.yaml", ROOT / f"workflow/schemas/{schema}.schema.yaml"
+    )
+
+
+def _broken(tmp_path, registry, change):
+    data = yaml.safe_load((ROOT / f"config/{registry}.yaml").read_text(encoding="utf-8"))
+    change(data)
+    path = tmp_path / f"{registry}.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("registry", "change", "message"),
+    [
+        ("claims", lambda d: d["claims"][0]["rule"].update(type="abss"),
+         r"claims\[0\]\.rule\.type': 'abss' is not allowed; choose from equal, abs, rel, ordinal"),
+        ("claims", lambda d: d["claims"][3].update(statment="x"),
+         r"unknown key 'statment' in 'claims\[3\]'"),
+        ("figures", lambda d: d["figures"]["thesis-fig4_2"].update(kind="plot"),
+         r"figures\.thesis-fig4_2\.kind': 'plot' is not allowed"),
+        ("datasets", lambda d: d["datasets"]["letter"]["loader"].update(format="arff"),
+         r"datasets\.letter\.loader\.format': 'arff' is not allowed"),
+        ("datasets", lambda d: d["datasets"]["letter"]["files"].update({"x.dat": "abc"}),
+         r"datasets\.letter\.files\.x\.dat': 'abc' does not match"),
+    ],
+)  # fmt: skip
+def test_a_mistake_names_the_file_the_place_and_the_fix(tmp_path, registry, change, message):
+    path = _broken(tmp_path, registry, change)
+    with pytest.raises(BoostrankError, match=message) as caught:
+        check_registry(path, ROOT / f"workflow/schemas/{registry}.schema.yaml")
+    text = str(caught.value)
+    assert str(path) in text and "\n" not in text and f"fix it in {path}" in text
