@@ -190,6 +190,7 @@ rule chapter4_movies_mrr:
 rule chapter4_figure:
     input:
         results=ch4_figure_inputs,
+        claims=config["claims"],
         code=code("experiments.chapter4", "experiments.chapter4_figure", "plots", "io"),
     output:
         figure=multiext("figures/{fig}", ".png", ".pdf"),
@@ -207,4 +208,5 @@ rule chapter4_figure:
     shell:
         "{PY} chapter4-figure --figure {wildcards.fig} --inputs {input.results}"
         " --csv {output.csv} --summary {output.summary} --prefix figures/{wildcards.fig}"
-        " --evaluated {params.evaluated} --bin-width {params.bin_width} 2> {log}"
+        " --evaluated {params.evaluated} --bin-width {params.bin_width}"
+        " --claims {input.claims} 2> {log}"

@@ -153,6 +153,7 @@ def ch5_figure_inputs(wildcards):
 rule chapter5_figure:
     input:
         runs=ch5_figure_inputs,
+        claims=config["claims"],
         code=code("experiments.chapter5", "experiments.chapter5_figure", "plots", "io"),
     output:
         csv="results/{figure}.csv",
@@ -169,7 +170,7 @@ rule chapter5_figure:
     shell:
         "{PY} chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
         " --summary {output.summary} --figure-prefix figures/{wildcards.figure}"
-        " --tolerance {params.tolerance} 2> {log}"
+        " --tolerance {params.tolerance} --claims {input.claims} 2> {log}"
 
 
 # Supplementary to Figures 5.1/5.2 (issue 15): the exponential gradient's step factor against

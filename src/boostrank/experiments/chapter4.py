@@ -85,16 +85,6 @@ log = logging.getLogger(__name__)
 
 SOURCE = "Valizadegan (2010), chapter 4"
 DATASETS = ("ohsumed", "td2003", "td2004", "hp2003", "hp2004", "np2003", "np2004")
-# Section 4.4.1: "feature number 11, 46, 46, 46, 46, 6, and 6" (1-based LETOR numbers).
-PUBLISHED_BASE = {
-    "ohsumed": 11,
-    "td2003": 46,
-    "td2004": 46,
-    "hp2003": 46,
-    "hp2004": 46,
-    "np2003": 6,
-    "np2004": 6,
-}
 FAMILIES = ("baselines", "lrr", "mrr", "mrr_bases", "mrr_sizes")
 MOVIE_FAMILIES = ("baselines", "lrr", "mrr", "mrr_sizes")
 MODES = ("all", "residual")
@@ -574,7 +564,6 @@ def select_base_rankers(
     if len(cand) == 0:
         raise BoostrankError(f"{dataset}: no feature varies within a query; no base ranker")
     ranked = cand[np.argsort(-scores[cand], kind="stable")]  # best first, ties by number
-    published = PUBLISHED_BASE.get(dataset)
     record = {
         "dataset": dataset,
         "dataset_label": dataset_label(meta),
@@ -583,13 +572,6 @@ def select_base_rankers(
         "best": int(ranked[0]) + 1,
         "medium": int(ranked[len(ranked) // 2]) + 1,
         "worst": int(ranked[-1]) + 1,
-        "published": published,
-        "agrees": published is not None and int(ranked[0]) + 1 == published,
-        "published_rank": (
-            int(np.flatnonzero(ranked == published - 1)[0]) + 1
-            if published is not None and (published - 1) in ranked
-            else None
-        ),
         "candidates": len(cand),
         "scores": {str(k + 1): round(float(scores[k]), 6) for k in range(len(scores))},
         "data_kind": meta["provenance"]["kind"],
@@ -1088,7 +1070,6 @@ __all__ = [
     "DATASETS",
     "FAMILIES",
     "MOVIE_FAMILIES",
-    "PUBLISHED_BASE",
     "family_params",
     "feedback_job",
     "letor_queries",

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter4 import DATASETS, PUBLISHED_BASE
+from boostrank.experiments.chapter4 import DATASETS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -149,6 +149,14 @@ def _mean(frame: pd.DataFrame, **match: Any) -> float:
     if c.empty:
         raise BoostrankError(f"no results for {match}")
     return float(c.mean())
+
+
+def _published_base(d: dict[str, Any], dataset: str) -> Any:
+    """Section 4.4.1's base-ranker feature for ``dataset``, from the claims registry."""
+    from boostrank.report.claims import published_value
+
+    row = {"statistic": "best_feature", "dataset": dataset}
+    return published_value(d["claims"], "results/thesis-fig4_3_summary.csv", row, "value")
 
 
 def _save(fig: Any, prefix: str, view: pd.DataFrame, draw: bool) -> None:
@@ -602,7 +610,7 @@ def figure4_3(
                 "best_feature",
                 ds,
                 float(base["best"]),
-                f"recomputed best base ranker (published {PUBLISHED_BASE.get(ds)}); {base['rule']}",
+                f"recomputed best base ranker (published {_published_base(d, ds)}); {base['rule']}",
             )
         _stat(
             rows,
@@ -1001,11 +1009,15 @@ def make_figure(
     prefix: Path | str,
     evaluated: str = "all",
     bin_width: int = 50,
+    claims: Path | str = "config/claims.yaml",
 ) -> pd.DataFrame:
-    """Draw one of thesis-fig4_1 .. thesis-fig4_6 and write its results and summary CSVs."""
+    """Draw one of thesis-fig4_1 .. thesis-fig4_6 and write its results and summary CSVs
+    (``claims``: the registry the published base rankers are read from)."""
     from boostrank.io import write_text
+    from boostrank.report.claims import load_claims
 
     d = _read(inputs)
+    d["claims"] = load_claims(claims)
     prefix = str(prefix)
     if figure == "thesis-fig4_1":
         tidy, stats = figure4_1(d, prefix)
@@ -1033,9 +1045,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--prefix", required=True)
     p.add_argument("--evaluated", default="all")
     p.add_argument("--bin-width", type=int, default=50, help="Figure 4.6: movies per group")
+    p.add_argument("--claims", default="config/claims.yaml")
     p.set_defaults(
         func=lambda a: make_figure(
-            a.figure, a.inputs, a.csv, a.summary, a.prefix, a.evaluated, a.bin_width
+            a.figure,
+            a.inputs,
+            a.csv,
+            a.summary,
+            a.prefix,
+            a.evaluated,
+            a.bin_width,
+            a.claims,
         )
     )
 
