@@ -85,7 +85,7 @@ rule chapter2_run:
         "benchmarks/{figure}/run/{dataset}/{method}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter2-run --figure {wildcards.figure} --dataset {wildcards.dataset}"
+        " boostrank chapter2-run --figure {wildcards.figure} --dataset {wildcards.dataset}"
         " --method {wildcards.method} --npz {input.npz} --meta {input.meta}"
         " --fractions {params.grid[fractions]} --C {params.grid[C]}"
         " --depths {params.grid[depths]} --repeats {params.repeats} --parts {params.parts}"
@@ -112,6 +112,6 @@ rule chapter2_figure:
     benchmark:
         "benchmarks/{figure}/figure.tsv"
     shell:
-        "{PY} chapter2-figure --figure {wildcards.figure} --runs {input.runs}"
+        "boostrank chapter2-figure --figure {wildcards.figure} --runs {input.runs}"
         " --csv {output.csv} --summary {output.summary}"
         " --figure-prefix figures/{wildcards.figure} --options {params.options:q} 2> {log}"

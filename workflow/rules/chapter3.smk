@@ -49,7 +49,7 @@ rule chapter3_train:
         "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/fold{fold}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter3-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
+        " boostrank chapter3-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
         " --fold {wildcards.fold} --npz {input.npz} --meta {input.meta}"
         " --params {params.params:q} --seed {params.seed} --run {output.run}"
         " --record {output.record} 2> {log}"
@@ -70,7 +70,7 @@ rule chapter3_qrels:
     benchmark:
         "benchmarks/thesis-fig3_1/qrels/{dataset}.tsv"
     shell:
-        "{PY} chapter3-qrels --npz {input.npz} --folds {params.folds} --out {output} 2> {log}"
+        "boostrank chapter3-qrels --npz {input.npz} --folds {params.folds} --out {output} 2> {log}"
 
 
 rule chapter3_evaluate:
@@ -97,7 +97,7 @@ rule chapter3_evaluate:
     benchmark:
         "benchmarks/thesis-fig3_1/evaluate/{dataset}.tsv"
     shell:
-        "{PY} chapter3-evaluate --dataset {wildcards.dataset} --meta {input.meta}"
+        "boostrank chapter3-evaluate --dataset {wildcards.dataset} --meta {input.meta}"
         " --runs {input.runs} --qrels {input.qrels} --folds {params.folds}"
         " --k-max {params.k_max} --formula {params.formula} --seed {params.seed}"
         " --out {output} 2> {log}"
@@ -129,7 +129,7 @@ rule chapter3_figure:
     benchmark:
         "benchmarks/thesis-fig3_1/figure.tsv"
     shell:
-        "{PY} chapter3-figure --evaluations {input.evaluations} --claims {input.claims}"
+        "boostrank chapter3-figure --evaluations {input.evaluations} --claims {input.claims}"
         " --tolerance {params.tolerance} --tie-break {params.tie_break}"
         " --csv {output.csv} --summary {output.summary}"
         " --figure-prefix figures/thesis-fig3_1 --table-prefix figures/tables/thesis-fig3_1"

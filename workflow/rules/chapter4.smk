@@ -80,7 +80,7 @@ rule chapter4_base_rankers:
         "benchmarks/thesis-fig4_3/base_rankers/{dataset}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter4-base-rankers --dataset {wildcards.dataset} --npz {input.npz}"
+        " boostrank chapter4-base-rankers --dataset {wildcards.dataset} --npz {input.npz}"
         " --meta {input.meta} --k-max {params.k_max} --formula {params.formula}"
         " {params.max_queries} --out {output} 2> {log}"
 
@@ -108,7 +108,7 @@ rule chapter4_feedback:
         "benchmarks/{fig}/feedback/{dataset}/{family}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter4-feedback --dataset {wildcards.dataset} --family {wildcards.family}"
+        " boostrank chapter4-feedback --dataset {wildcards.dataset} --family {wildcards.family}"
         " --npz {input.npz} --meta {input.meta} --base-rankers {input.base}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"
         " --record {output.record} 2> {log}"
@@ -133,7 +133,7 @@ rule chapter4_objective:
         "benchmarks/thesis-fig4_1/objective.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter4-objective --dataset ohsumed --npz {input.npz} --meta {input.meta}"
+        " boostrank chapter4-objective --dataset ohsumed --npz {input.npz} --meta {input.meta}"
         " --base-rankers {input.base} --params {params.params:q}"
         " --iterations {params.iterations} --seed {params.seed} --out {output} 2> {log}"
 
@@ -158,7 +158,7 @@ rule chapter4_movies:
         "benchmarks/thesis-fig4_5/movies/{family}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter4-movies --family {wildcards.family} --npz {input.npz}"
+        " boostrank chapter4-movies --family {wildcards.family} --npz {input.npz}"
         " --meta {input.meta} --params {params.params:q} --seed {params.seed}"
         " --out {output.csv} --record {output.record} 2> {log}"
 
@@ -182,7 +182,7 @@ rule chapter4_movies_mrr:
         "benchmarks/thesis-fig4_5/movies/mrr.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter4-movies --family mrr --npz {input.npz} --meta {input.meta}"
+        " boostrank chapter4-movies --family mrr --npz {input.npz} --meta {input.meta}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"
         " --record {output.record} --timing {output.timing} 2> {log}"
 
@@ -206,7 +206,7 @@ rule chapter4_figure:
     benchmark:
         "benchmarks/{fig}/figure.tsv"
     shell:
-        "{PY} chapter4-figure --figure {wildcards.fig} --inputs {input.results}"
+        "boostrank chapter4-figure --figure {wildcards.fig} --inputs {input.results}"
         " --csv {output.csv} --summary {output.summary} --prefix figures/{wildcards.fig}"
         " --evaluated {params.evaluated} --bin-width {params.bin_width}"
         " --claims {input.claims} 2> {log}"

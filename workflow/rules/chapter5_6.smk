@@ -56,7 +56,7 @@ rule chapter5_sweep:
         "benchmarks/thesis-fig5_2/{dataset}/{method}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter5-run --figure thesis-fig5_2 --dataset {wildcards.dataset}"
+        " boostrank chapter5-run --figure thesis-fig5_2 --dataset {wildcards.dataset}"
         " --method {wildcards.method} --npz {input.npz} --meta {input.meta}"
         " --gammas {params.gammas}{params.opts} --out {output} 2> {log}"
 
@@ -78,7 +78,7 @@ rule chapter5_perceptron:
         "benchmarks/thesis-fig5_1/{dataset}/perceptron.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter5-run --figure thesis-fig5_1 --dataset {wildcards.dataset}"
+        " boostrank chapter5-run --figure thesis-fig5_1 --dataset {wildcards.dataset}"
         " --method perceptron --npz {input.npz} --meta {input.meta}{params.opts}"
         " --out {output} 2> {log}"
 
@@ -101,7 +101,7 @@ rule chapter6_adaptive:
         "benchmarks/thesis-fig6_2/{dataset}/{method}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
+        " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
         " --method {wildcards.method} --npz {input.npz} --meta {input.meta}{params.opts}"
         " --out {output} 2> {log}"
 
@@ -124,7 +124,7 @@ rule chapter6_best_worst:
         "benchmarks/thesis-fig6_2/{dataset}/banditron_best_worst.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
+        " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
         " --method banditron_best_worst --npz {input.npz} --meta {input.meta}"
         " --sweep {input.sweep}{params.opts} --out {output} 2> {log}"
 
@@ -168,7 +168,7 @@ rule chapter5_figure:
     benchmark:
         "benchmarks/{figure}/figure.tsv"
     shell:
-        "{PY} chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
+        "boostrank chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
         " --summary {output.summary} --figure-prefix figures/{wildcards.figure}"
         " --tolerance {params.tolerance} --claims {input.claims} 2> {log}"
 
@@ -191,6 +191,9 @@ rule chapter5_eta_sweep:
         factors=",".join(str(f) for f in CH5_ETA["factors"]),
         gammas=",".join(str(g) for g in CH5["gammas"]),
         max_trials=f" --max-trials {CH5['max_trials']}" if CH5.get("max_trials") else "",
+        runs=CH5_ETA["runs"],
+        seed=config["seed"],
+        importance=CH5["importance"],
     threads: 1
     log:
         "logs/thesis-supp5_eta/{dataset}.log",
@@ -198,9 +201,9 @@ rule chapter5_eta_sweep:
         "benchmarks/thesis-supp5_eta/{dataset}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} chapter5-eta-sweep --dataset {wildcards.dataset} --npz {input.npz}"
+        " boostrank chapter5-eta-sweep --dataset {wildcards.dataset} --npz {input.npz}"
         " --meta {input.meta} --factors {params.factors} --gammas {params.gammas}"
-        " --runs {CH5_ETA[runs]} --seed {config[seed]} --importance {CH5[importance]}"
+        " --runs {params.runs} --seed {params.seed} --importance {params.importance}"
         "{params.max_trials} --out {output} 2> {log}"
 
 
@@ -216,5 +219,5 @@ rule chapter5_eta_figure:
     benchmark:
         "benchmarks/thesis-supp5_eta/figure.tsv"
     shell:
-        "{PY} chapter5-eta-figure --inputs {input.runs} --csv {output.csv}"
+        "boostrank chapter5-eta-figure --inputs {input.runs} --csv {output.csv}"
         " --figure-prefix figures/thesis-supp5_eta 2> {log}"

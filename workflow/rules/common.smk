@@ -30,7 +30,11 @@ for _key, _schema in (("registry", "datasets"), ("claims", "claims"), ("catalog"
     check_registry(config[_key], Path(workflow.basedir, f"workflow/schemas/{_schema}.schema.yaml"))
 validate(config, schema="../schemas/config.schema.yaml")
 
-PY = f"{sys.executable} -m boostrank"
+# Every shell command calls the package's CLI as `boostrank ...`: a shell function running
+# `-m boostrank` with the interpreter that runs this workflow, so jobs use the same
+# environment locally and on a cluster node.
+# (Snakemake formats the prefix too: its braces are doubled.)
+shell.prefix(f'set -euo pipefail; boostrank() {{{{ "{sys.executable}" -m boostrank "$@"; }}}}; ')
 REGISTRY = load_registry(config["registry"])
 CATALOG = load_catalog(config["catalog"])
 MIRROR = resolve_mirror(config["data"]["mirror"]) or ""

@@ -15,5 +15,5 @@ rule datasets_table:
     benchmark:
         "benchmarks/{table}/table.tsv"
     shell:
-        "{PY} table {wildcards.table} --meta {input.metas} --claims {input.claims}"
+        "boostrank table {wildcards.table} --meta {input.metas} --claims {input.claims}"
         " --out-prefix figures/tables/{wildcards.table} 2> {log}"

@@ -56,7 +56,7 @@ rule docan_ranking_fold:
     benchmark:
         "benchmarks/{table}/fold{fold}.tsv"
     shell:
-        "{PY} docan-ranking-fold {wildcards.table} --fold {wildcards.fold}"
+        "boostrank docan-ranking-fold {wildcards.table} --fold {wildcards.fold}"
         " --meta {input.metas} --settings {params.settings:q} --seed {params.seed}"
         " --out {output} 2> {log}"
 
@@ -83,7 +83,7 @@ rule docan_ranking_merge:
     benchmark:
         "benchmarks/{table}/merge.tsv"
     shell:
-        "{PY} docan-ranking-merge {wildcards.table} --inputs {input.folds}"
+        "boostrank docan-ranking-merge {wildcards.table} --inputs {input.folds}"
         " --claims {input.claims} --out-prefix figures/tables/{wildcards.table} 2> {log}"
 
 
@@ -112,7 +112,7 @@ rule docan_ranking_toy:
     benchmark:
         "benchmarks/docan-table7/toy.tsv"
     shell:
-        "{PY} docan-ranking-toy --settings {params.settings:q} --seed {params.seed}"
+        "boostrank docan-ranking-toy --settings {params.settings:q} --seed {params.seed}"
         " --claims {input.claims} --out-prefix figures/tables/docan-table7 2> {log}"
 
 
@@ -138,5 +138,5 @@ rule docan_ranking_demo:
     benchmark:
         "benchmarks/docan-table8/demo.tsv"
     shell:
-        "{PY} docan-ranking-demo --settings {params.settings:q}"
+        "boostrank docan-ranking-demo --settings {params.settings:q}"
         " --claims {input.claims} --out-prefix figures/tables/docan-table8 2> {log}"

@@ -38,7 +38,7 @@ rule docan_reuters_corpus:
     benchmark:
         "benchmarks/data/prepare-reuters21578.tsv"
     shell:
-        "{PY} reuters-corpus --raw-dir data/raw/reuters21578 --provenance {input.raw}"
+        "boostrank reuters-corpus --raw-dir data/raw/reuters21578 --provenance {input.raw}"
         " --npz {output.npz} --meta {output.meta} --text {params.text}"
         " --multi-topic {params.multi_topic} --topic-counting {params.counting}"
         " --top-topics {params.top} --stemmer {params.stemmer}"
@@ -61,7 +61,7 @@ rule docan_fig4:
     benchmark:
         "benchmarks/docan-fig4/topics.tsv"
     shell:
-        "{PY} docan-fig4 --raw-dir data/raw/reuters21578 --provenance {input.raw}"
+        "boostrank docan-fig4 --raw-dir data/raw/reuters21578 --provenance {input.raw}"
         " --claims {input.claims} --csv {output.csv} --figure-prefix figures/docan-fig4"
         " --top-topics {params.top} --topic-counting {params.counting} 2> {log}"
 
@@ -86,7 +86,7 @@ rule docan_clustering:
     benchmark:
         "benchmarks/docan-fig5/clustering.tsv"
     shell:
-        "OMP_NUM_THREADS={threads} {PY} docan-clustering --corpus {input.npz}"
+        "OMP_NUM_THREADS={threads} boostrank docan-clustering --corpus {input.npz}"
         " --meta {input.meta} --csv {output} --seed {params.seed} --k-max {params.k_max}"
         " --n-init {params.n_init} --svd-dim {params.svd_dim} --gmm-max {params.gmm_max}"
         " --covariance {params.covariance} 2> {log}"
@@ -111,7 +111,7 @@ rule docan_knn:
     benchmark:
         "benchmarks/docan-{fig}/knn.tsv"
     shell:
-        "OMP_NUM_THREADS={threads} {PY} docan-knn --corpus {input.npz} --meta {input.meta}"
+        "OMP_NUM_THREADS={threads} boostrank docan-knn --corpus {input.npz} --meta {input.meta}"
         " --csv {output} --metric {params.metric} --k-min {params.k_min}"
         " --k-max {params.k_max} --k-step {params.k_step} 2> {log}"
 
@@ -130,7 +130,7 @@ rule docan_plot:
     benchmark:
         "benchmarks/docan-{fig}/plot.tsv"
     shell:
-        "{PY} docan-plot {wildcards.fig} --csv {input.csv} --claims {input.claims}"
+        "boostrank docan-plot {wildcards.fig} --csv {input.csv} --claims {input.claims}"
         " --figure-prefix figures/docan-{wildcards.fig} 2> {log}"
 
 
@@ -152,7 +152,7 @@ rule docan_forest:
     benchmark:
         "benchmarks/docan-table1/forest.tsv"
     shell:
-        "OMP_NUM_THREADS={threads} {PY} docan-forest --corpus {input.npz} --meta {input.meta}"
+        "OMP_NUM_THREADS={threads} boostrank docan-forest --corpus {input.npz} --meta {input.meta}"
         " --csv {output} --seed {params.seed} --n-estimators {params.n_estimators}"
         " --max-features {params.max_features} --min-samples-leaf {params.min_samples_leaf}"
         " --n-jobs {threads} 2> {log}"
@@ -170,5 +170,5 @@ rule docan_table1:
     benchmark:
         "benchmarks/docan-table1/table.tsv"
     shell:
-        "{PY} docan-table1 --results {input.results} --claims {input.claims}"
+        "boostrank docan-table1 --results {input.results} --claims {input.claims}"
         " --out-prefix figures/tables/docan-table1 2> {log}"

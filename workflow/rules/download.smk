@@ -9,6 +9,7 @@ rule fetch:
         raw_provenance("{dataset}"),
     params:
         spec=lambda w: spec_digest(w.dataset),
+        registry=config["registry"],
         mirror=MIRROR,
         sources=",".join(config["data"]["sources"]),
         allow_synthetic=str(config["data"]["allow_synthetic"]).lower(),
@@ -21,7 +22,7 @@ rule fetch:
     benchmark:
         "benchmarks/data/fetch-{dataset}.tsv"
     shell:
-        "{PY} fetch {wildcards.dataset} --registry {config[registry]}"
+        "boostrank fetch {wildcards.dataset} --registry {params.registry}"
         " --raw-dir data/raw/{wildcards.dataset} --mirror '{params.mirror}'"
         " --sources {params.sources} --allow-synthetic {params.allow_synthetic}"
         " --strict {params.strict} --seed {params.seed}"

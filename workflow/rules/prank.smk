@@ -26,7 +26,7 @@ rule prank_fig6:
         "benchmarks/prank-fig6/run.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} prank-fig6 --params {params.params:q} --seed {params.seed} --csv {output.csv}"
+        " boostrank prank-fig6 --params {params.params:q} --seed {params.seed} --csv {output.csv}"
         " --summary {output.summary} --figure-prefix figures/prank-fig6 2> {log}"
 
 
@@ -49,6 +49,6 @@ rule prank_fig7:
         "benchmarks/prank-fig7/run.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} prank-fig7 --npz {input.npz} --meta {input.meta} --params {params.params:q}"
+        " boostrank prank-fig7 --npz {input.npz} --meta {input.meta} --params {params.params:q}"
         " --seed {params.seed} --csv {output.csv} --summary {output.summary}"
         " --figure-prefix figures/prank-fig7 2> {log}"

@@ -14,6 +14,7 @@ rule prepare:
         dataset="|".join(REGISTRY),
     params:
         spec=lambda w: spec_digest(w.dataset),
+        registry=config["registry"],
         seed=config["seed"],
         scale=config["data"]["synthetic_scale"],
     log:
@@ -21,7 +22,7 @@ rule prepare:
     benchmark:
         "benchmarks/data/prepare-{dataset}.tsv"
     shell:
-        "{PY} prepare {wildcards.dataset} --registry {config[registry]}"
+        "boostrank prepare {wildcards.dataset} --registry {params.registry}"
         " --raw-dir data/raw/{wildcards.dataset} --npz {output.npz} --meta {output.meta}"
         " --seed {params.seed} --synthetic-scale {params.scale} 2> {log}"
 
@@ -45,6 +46,6 @@ rule letor_rebuild:
     benchmark:
         "benchmarks/thesis-table1_3/rebuild.tsv"
     shell:
-        "{PY} letor-features --raw-dir data/raw/ohsumed --npz {input.npz} --meta {input.meta}"
+        "boostrank letor-features --raw-dir data/raw/ohsumed --npz {input.npz} --meta {input.meta}"
         " --out-npz {output.npz} --out-meta {output.meta}"
         " --table-prefix figures/tables/thesis-table1_3 --summary {output.summary} 2> {log}"

@@ -42,7 +42,7 @@ rule qbrank_train:
         "benchmarks/qbrank-table1/train/{dataset}/split{split}/{model}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-        " {PY} qbrank-train --dataset {wildcards.dataset} --model {wildcards.model}"
+        " boostrank qbrank-train --dataset {wildcards.dataset} --model {wildcards.model}"
         " --split {wildcards.split} --npz {input.npz} --meta {input.meta}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"
         " --record {output.record} 2> {log}"
@@ -74,7 +74,7 @@ rule qbrank_figure:
     benchmark:
         "benchmarks/qbrank-fig1/figure.tsv"
     shell:
-        "{PY} qbrank-figure --inputs {input.runs} --claims {input.claims}"
+        "boostrank qbrank-figure --inputs {input.runs} --claims {input.claims}"
         " --table-trees {params.table_trees} --table-csv {output.table_csv}"
         " --table-summary {output.table_summary} --figure-csv {output.figure_csv}"
         " --figure-summary {output.figure_summary} --table-prefix figures/tables/qbrank-table1"

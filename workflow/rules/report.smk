@@ -16,7 +16,7 @@ rule inventory:
     log:
         "logs/inventory.log",
     shell:
-        "{PY} inventory {input.metas} --out {output} 2> {log}"
+        "boostrank inventory {input.metas} --out {output} 2> {log}"
 
 
 rule report:
@@ -35,6 +35,6 @@ rule report:
     log:
         "logs/report.log",
     shell:
-        "{PY} report --claims {input.claims} --catalog {input.catalog}"
+        "boostrank report --claims {input.claims} --catalog {input.catalog}"
         " --inventory {input.inventory} --claims-out {output.claims} --out {output.html}"
         " --info {params.info} 2> {log}"

@@ -84,7 +84,7 @@ def topk_fig2_runs():
 TOPK_FIG2_EXTRA_K = [k for k in TOPK["fig2"]["k"] if k != TOPK["k"]]  # runs Table 1 lacks
 TOPK_TRAIN_SHELL = (
     "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
-    " {PY} topk-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
+    " boostrank topk-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
     " --k {wildcards.k} --seed-index {wildcards.seed} --npz {input.npz} --meta {input.meta}"
     " --split {input.split} --params {params.params:q} --seed {params.seed}"
     " --out {output} 2> {log}"
@@ -108,7 +108,7 @@ rule topk_split:
     benchmark:
         "benchmarks/topk-table1/split/{dataset}.tsv"
     shell:
-        "{PY} topk-split --dataset {wildcards.dataset} --npz {input.npz} --meta {input.meta}"
+        "boostrank topk-split --dataset {wildcards.dataset} --npz {input.npz} --meta {input.meta}"
         " {params.args} --seed {params.seed} --out {output.npz} --record {output.record}"
         " 2> {log}"
 
@@ -179,7 +179,7 @@ rule topk_table1:
     benchmark:
         "benchmarks/topk-table1/table.tsv"
     shell:
-        "{PY} topk-table1 --runs {input.runs} --splits {input.splits} --claims {input.claims}"
+        "boostrank topk-table1 --runs {input.runs} --splits {input.splits} --claims {input.claims}"
         " --csv {output.csv} --summary {output.summary}"
         " --table-prefix figures/tables/topk-table1 2> {log}"
 
@@ -200,6 +200,6 @@ rule topk_fig2:
     benchmark:
         "benchmarks/topk-fig2/figure.tsv"
     shell:
-        "{PY} topk-fig2 --runs {input.runs} --tolerance {params.tolerance}"
+        "boostrank topk-fig2 --runs {input.runs} --tolerance {params.tolerance}"
         " --smooth {params.smooth} --csv {output.csv} --summary {output.summary}"
         " --figure-prefix figures/topk-fig2 2> {log}"
