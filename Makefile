@@ -25,11 +25,13 @@ quick: $(STAMP)  ## the same DAG, smaller (config/quick.yaml)
 
 test: $(STAMP)  ## lint and the test suite (what CI runs)
 	$(BIN)/ruff check src tests
+	$(BIN)/snakefmt --check Snakefile workflow/rules
 	$(BIN)/pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
+	$(BIN)/snakefmt --check Snakefile workflow/rules
 
 bench: $(STAMP)  ## speed benchmarks (pytest-benchmark); prints the figures
 	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-columns=min,mean,max,rounds

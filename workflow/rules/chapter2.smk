@@ -66,10 +66,15 @@ rule chapter2_run:
         code=lambda w: code(*CH2_MODULE.code_modules(w.method)),
     output:
         f"{CH2_RUNS}/{{figure}}/{{dataset}}/{{method}}.csv",
+    log:
+        "logs/{figure}/{dataset}/{method}.log",
+    benchmark:
+        "benchmarks/{figure}/run/{dataset}/{method}.tsv"
     wildcard_constraints:
         figure="thesis-fig2_[123]",
         dataset="|".join(CH2["datasets"]),
         method="|".join(CH2_MODULE.BY_KEY),
+    threads: 1
     params:
         grid=ch2_grid,
         params=ch2_params,
@@ -78,11 +83,6 @@ rule chapter2_run:
         rows=lambda w: (CH2.get("rows") or {}).get(w.dataset) or 0,
         labelled_sample=CH2["labelled_sample"],
         seed=config["seed"],
-    threads: 1
-    log:
-        "logs/{figure}/{dataset}/{method}.log",
-    benchmark:
-        "benchmarks/{figure}/run/{dataset}/{method}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter2-run --figure {wildcards.figure} --dataset {wildcards.dataset}"
@@ -101,16 +101,16 @@ rule chapter2_figure:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",
         figure=multiext("figures/{figure}", ".png", ".pdf"),
+    log:
+        "logs/{figure}/figure.log",
+    benchmark:
+        "benchmarks/{figure}/figure.tsv"
     wildcard_constraints:
         figure="thesis-fig2_[123]",
     params:
         options=json.dumps(
             {"fraction": CH2_REF["fraction"], "C": CH2_REF["C"], "depth": str(CH2_REF["depth"])}
         ),
-    log:
-        "logs/{figure}/figure.log",
-    benchmark:
-        "benchmarks/{figure}/figure.tsv"
     shell:
         "boostrank chapter2-figure --figure {wildcards.figure} --runs {input.runs}"
         " --csv {output.csv} --summary {output.summary}"

@@ -35,18 +35,18 @@ rule chapter3_train:
     output:
         run=f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/fold{{fold}}.run",
         record=f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/fold{{fold}}.json",
-    wildcard_constraints:
-        dataset="|".join(CH3["datasets"]),
-        algorithm="|".join(CH3_MODULE.BY_KEY),
-        fold="[1-5]",
-    params:
-        params=ch3_params,
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/thesis-fig3_1/{dataset}/{algorithm}-fold{fold}.log",
     benchmark:
         "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/fold{fold}.tsv"
+    wildcard_constraints:
+        dataset="|".join(CH3["datasets"]),
+        algorithm="|".join(CH3_MODULE.BY_KEY),
+        fold="[1-5]",
+    threads: 1
+    params:
+        params=ch3_params,
+        seed=config["seed"],
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter3-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
@@ -61,14 +61,14 @@ rule chapter3_qrels:
         code=code("experiments.chapter3", "metrics.trec", "data.folds", "io"),
     output:
         expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
-    wildcard_constraints:
-        dataset="|".join(CH3["datasets"]),
-    params:
-        folds=" ".join(str(f) for f in CH3["folds"]),
     log:
         "logs/thesis-fig3_1/{dataset}/qrels.log",
     benchmark:
         "benchmarks/thesis-fig3_1/qrels/{dataset}.tsv"
+    wildcard_constraints:
+        dataset="|".join(CH3["datasets"]),
+    params:
+        folds=" ".join(str(f) for f in CH3["folds"]),
     shell:
         "boostrank chapter3-qrels --npz {input.npz} --folds {params.folds} --out {output} 2> {log}"
 
@@ -85,6 +85,10 @@ rule chapter3_evaluate:
         code=code("experiments.chapter3", "metrics.trec", "metrics.ranking", "io"),
     output:
         "results/thesis-fig3_1/{dataset}.csv",
+    log:
+        "logs/thesis-fig3_1/{dataset}/evaluate.log",
+    benchmark:
+        "benchmarks/thesis-fig3_1/evaluate/{dataset}.tsv"
     wildcard_constraints:
         dataset="|".join(CH3["datasets"]),
     params:
@@ -92,10 +96,6 @@ rule chapter3_evaluate:
         k_max=CH3["k_max"],
         formula=CH3["ndcg_formula"],
         seed=config["seed"],
-    log:
-        "logs/thesis-fig3_1/{dataset}/evaluate.log",
-    benchmark:
-        "benchmarks/thesis-fig3_1/evaluate/{dataset}.tsv"
     shell:
         "boostrank chapter3-evaluate --dataset {wildcards.dataset} --meta {input.meta}"
         " --runs {input.runs} --qrels {input.qrels} --folds {params.folds}"
@@ -113,21 +113,26 @@ rule chapter3_figure:
         evaluations=expand("results/thesis-fig3_1/{dataset}.csv", dataset=CH3["datasets"]),
         letor=CH3_LETOR,
         claims=config["claims"],
-        code=code("experiments.chapter3", "experiments.chapter3_figure", "plots", "report.claims",
-                  "report.render"),
+        code=code(
+            "experiments.chapter3",
+            "experiments.chapter3_figure",
+            "plots",
+            "report.claims",
+            "report.render",
+        ),
     output:
         csv="results/thesis-fig3_1.csv",
         summary="results/thesis-fig3_1_summary.csv",
         figure=multiext("figures/thesis-fig3_1", ".png", ".pdf"),
         table=multiext("figures/tables/thesis-fig3_1", ".csv", ".md", ".tex"),
-    params:
-        tolerance=CH3["best_tolerance"],
-        tie_break=CH3["tie_break"],
-        letor=lambda w, input: f"--letor-published {input.letor}" if input.letor else "",
     log:
         "logs/thesis-fig3_1/figure.log",
     benchmark:
         "benchmarks/thesis-fig3_1/figure.tsv"
+    params:
+        tolerance=CH3["best_tolerance"],
+        tie_break=CH3["tie_break"],
+        letor=lambda w, input: f"--letor-published {input.letor}" if input.letor else "",
     shell:
         "boostrank chapter3-figure --evaluations {input.evaluations} --claims {input.claims}"
         " --tolerance {params.tolerance} --tie-break {params.tie_break}"

@@ -67,17 +67,17 @@ rule chapter4_base_rankers:
         code=code(*CH4_MODULE.code_modules("base_rankers")),
     output:
         f"{CH4_DIR}/thesis-fig4_3/{{dataset}}/base_rankers.json",
-    wildcard_constraints:
-        dataset="|".join(CH4["datasets"]),
-    params:
-        k_max=CH4["k_max"],
-        formula=CH4["ndcg_formula"] or CH4_FORMULA,
-        max_queries=f"--max-queries {CH4['max_queries']}" if CH4["max_queries"] else "",
-    threads: 1
     log:
         "logs/thesis-fig4_3/{dataset}/base_rankers.log",
     benchmark:
         "benchmarks/thesis-fig4_3/base_rankers/{dataset}.tsv"
+    wildcard_constraints:
+        dataset="|".join(CH4["datasets"]),
+    threads: 1
+    params:
+        k_max=CH4["k_max"],
+        formula=CH4["ndcg_formula"] or CH4_FORMULA,
+        max_queries=f"--max-queries {CH4['max_queries']}" if CH4["max_queries"] else "",
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter4-base-rankers --dataset {wildcards.dataset} --npz {input.npz}"
@@ -94,18 +94,18 @@ rule chapter4_feedback:
     output:
         csv=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.csv",
         record=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.json",
-    wildcard_constraints:
-        fig="thesis-fig4_[234]",
-        dataset="|".join(CH4["datasets"]),
-        family="|".join(CH4_MODULE.FAMILIES),
-    params:
-        params=lambda w: ch4_params(w.family),
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/{fig}/{dataset}/{family}.log",
     benchmark:
         "benchmarks/{fig}/feedback/{dataset}/{family}.tsv"
+    wildcard_constraints:
+        fig="thesis-fig4_[234]",
+        dataset="|".join(CH4["datasets"]),
+        family="|".join(CH4_MODULE.FAMILIES),
+    threads: 1
+    params:
+        params=lambda w: ch4_params(w.family),
+        seed=config["seed"],
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter4-feedback --dataset {wildcards.dataset} --family {wildcards.family}"
@@ -122,15 +122,15 @@ rule chapter4_objective:
         code=code(*CH4_MODULE.code_modules("objective")),
     output:
         f"{CH4_DIR}/thesis-fig4_1/ohsumed/objective.csv",
-    params:
-        params=ch4_params("objective"),
-        iterations=CH4["objective_iterations"],
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/thesis-fig4_1/objective.log",
     benchmark:
         "benchmarks/thesis-fig4_1/objective.tsv"
+    threads: 1
+    params:
+        params=ch4_params("objective"),
+        iterations=CH4["objective_iterations"],
+        seed=config["seed"],
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter4-objective --dataset ohsumed --npz {input.npz} --meta {input.meta}"
@@ -146,16 +146,16 @@ rule chapter4_movies:
     output:
         csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.csv",
         record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.json",
-    wildcard_constraints:
-        family="baselines|lrr|mrr_sizes",
-    params:
-        params=lambda w: ch4_params(w.family, movies=True),
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/thesis-fig4_5/movies/{family}.log",
     benchmark:
         "benchmarks/thesis-fig4_5/movies/{family}.tsv"
+    wildcard_constraints:
+        family="baselines|lrr|mrr_sizes",
+    threads: 1
+    params:
+        params=lambda w: ch4_params(w.family, movies=True),
+        seed=config["seed"],
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter4-movies --family {wildcards.family} --npz {input.npz}"
@@ -172,14 +172,14 @@ rule chapter4_movies_mrr:
         csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.csv",
         record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.json",
         timing=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv",
-    params:
-        params=ch4_params("mrr", movies=True),
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/thesis-fig4_5/movies/mrr.log",
     benchmark:
         "benchmarks/thesis-fig4_5/movies/mrr.tsv"
+    threads: 1
+    params:
+        params=ch4_params("mrr", movies=True),
+        seed=config["seed"],
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter4-movies --family mrr --npz {input.npz} --meta {input.meta}"
@@ -196,15 +196,15 @@ rule chapter4_figure:
         figure=multiext("figures/{fig}", ".png", ".pdf"),
         csv="results/{fig}.csv",
         summary="results/{fig}_summary.csv",
+    log:
+        "logs/{fig}/figure.log",
+    benchmark:
+        "benchmarks/{fig}/figure.tsv"
     wildcard_constraints:
         fig="thesis-fig4_[1-6]",
     params:
         evaluated=CH4["evaluate"],
         bin_width=CH4["movies"]["time_bin_width"],
-    log:
-        "logs/{fig}/figure.log",
-    benchmark:
-        "benchmarks/{fig}/figure.tsv"
     shell:
         "boostrank chapter4-figure --figure {wildcards.fig} --inputs {input.results}"
         " --csv {output.csv} --summary {output.summary} --prefix figures/{wildcards.fig}"

@@ -43,17 +43,17 @@ rule chapter5_sweep:
         code=ch5_code,
     output:
         f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
-    wildcard_constraints:
-        dataset="|".join(CH5["datasets"]),
-        method="|".join(CH5_MODULE.SWEEP_METHODS),
-    params:
-        opts=lambda w: ch5_options(CH5["runs"]),
-        gammas=",".join(str(g) for g in CH5["gammas"]),
-    threads: 1
     log:
         "logs/thesis-fig5_2/{dataset}/{method}.log",
     benchmark:
         "benchmarks/thesis-fig5_2/{dataset}/{method}.tsv"
+    wildcard_constraints:
+        dataset="|".join(CH5["datasets"]),
+        method="|".join(CH5_MODULE.SWEEP_METHODS),
+    threads: 1
+    params:
+        opts=lambda w: ch5_options(CH5["runs"]),
+        gammas=",".join(str(g) for g in CH5["gammas"]),
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter5-run --figure thesis-fig5_2 --dataset {wildcards.dataset}"
@@ -67,15 +67,15 @@ rule chapter5_perceptron:
         code=code(*CH5_MODULE.code_modules("perceptron")),
     output:
         f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv",
-    wildcard_constraints:
-        dataset="|".join(CH5["datasets"]),
-    params:
-        opts=lambda w: ch5_options(CH5["runs"]),
-    threads: 1
     log:
         "logs/thesis-fig5_1/{dataset}/perceptron.log",
     benchmark:
         "benchmarks/thesis-fig5_1/{dataset}/perceptron.tsv"
+    wildcard_constraints:
+        dataset="|".join(CH5["datasets"]),
+    threads: 1
+    params:
+        opts=lambda w: ch5_options(CH5["runs"]),
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter5-run --figure thesis-fig5_1 --dataset {wildcards.dataset}"
@@ -89,16 +89,16 @@ rule chapter6_adaptive:
         code=ch5_code,
     output:
         f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
-    wildcard_constraints:
-        dataset="|".join(CH5["datasets"]),
-        method="|".join(CH5_MODULE.ADAPTIVE),
-    params:
-        opts=lambda w: ch5_options(CH5["runs_adaptive"]),
-    threads: 1
     log:
         "logs/thesis-fig6_2/{dataset}/{method}.log",
     benchmark:
         "benchmarks/thesis-fig6_2/{dataset}/{method}.tsv"
+    wildcard_constraints:
+        dataset="|".join(CH5["datasets"]),
+        method="|".join(CH5_MODULE.ADAPTIVE),
+    threads: 1
+    params:
+        opts=lambda w: ch5_options(CH5["runs_adaptive"]),
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
@@ -113,15 +113,15 @@ rule chapter6_best_worst:
         code=code(*CH5_MODULE.code_modules("banditron_best_worst")),
     output:
         f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/banditron_best_worst.csv",
-    wildcard_constraints:
-        dataset="|".join(CH5["datasets"]),
-    params:
-        opts=lambda w: ch5_options(CH5["runs_adaptive"]),
-    threads: 1
     log:
         "logs/thesis-fig6_2/{dataset}/banditron_best_worst.log",
     benchmark:
         "benchmarks/thesis-fig6_2/{dataset}/banditron_best_worst.tsv"
+    wildcard_constraints:
+        dataset="|".join(CH5["datasets"]),
+    threads: 1
+    params:
+        opts=lambda w: ch5_options(CH5["runs_adaptive"]),
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
@@ -159,14 +159,14 @@ rule chapter5_figure:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",
         figure=multiext("figures/{figure}", ".png", ".pdf"),
-    wildcard_constraints:
-        figure="|".join(CH5_FIGURES),
-    params:
-        tolerance=CH5["match_tolerance"],
     log:
         "logs/{figure}/figure.log",
     benchmark:
         "benchmarks/{figure}/figure.tsv"
+    wildcard_constraints:
+        figure="|".join(CH5_FIGURES),
+    params:
+        tolerance=CH5["match_tolerance"],
     shell:
         "boostrank chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
         " --summary {output.summary} --figure-prefix figures/{wildcards.figure}"
@@ -181,12 +181,22 @@ CH5_ETA = CH5["eta_sweep"]
 rule chapter5_eta_sweep:
     input:
         unpack(ch5_data),
-        code=code("experiments.chapter5", "online.streams", "online.exponential_gradient",
-                  "online.banditron", "io"),
+        code=code(
+            "experiments.chapter5",
+            "online.streams",
+            "online.exponential_gradient",
+            "online.banditron",
+            "io",
+        ),
     output:
         f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv",
+    log:
+        "logs/thesis-supp5_eta/{dataset}.log",
+    benchmark:
+        "benchmarks/thesis-supp5_eta/{dataset}.tsv"
     wildcard_constraints:
         dataset="|".join(CH5_ETA["datasets"]),
+    threads: 1
     params:
         factors=",".join(str(f) for f in CH5_ETA["factors"]),
         gammas=",".join(str(g) for g in CH5["gammas"]),
@@ -194,11 +204,6 @@ rule chapter5_eta_sweep:
         runs=CH5_ETA["runs"],
         seed=config["seed"],
         importance=CH5["importance"],
-    threads: 1
-    log:
-        "logs/thesis-supp5_eta/{dataset}.log",
-    benchmark:
-        "benchmarks/thesis-supp5_eta/{dataset}.tsv"
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank chapter5-eta-sweep --dataset {wildcards.dataset} --npz {input.npz}"

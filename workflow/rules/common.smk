@@ -118,9 +118,7 @@ def data_available(dataset):
 
 def skipped_figures():
     """Catalogue ids left out of the run because a data set they need cannot be had."""
-    return [
-        f.id for f in CATALOG.values() if not all(data_available(ds) for ds in f.datasets)
-    ]
+    return [f.id for f in CATALOG.values() if not all(data_available(ds) for ds in f.datasets)]
 
 
 def figure_outputs():

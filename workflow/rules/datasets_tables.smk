@@ -8,12 +8,12 @@ rule datasets_table:
         code=code("experiments.datasets_tables", "report.render"),
     output:
         multiext("figures/tables/{table}", ".csv", ".md", ".tex"),
-    wildcard_constraints:
-        table="thesis-table1_[12]",
     log:
         "logs/tables/{table}.log",
     benchmark:
         "benchmarks/{table}/table.tsv"
+    wildcard_constraints:
+        table="thesis-table1_[12]",
     shell:
         "boostrank table {wildcards.table} --meta {input.metas} --claims {input.claims}"
         " --out-prefix figures/tables/{wildcards.table} 2> {log}"

@@ -44,17 +44,17 @@ rule docan_ranking_fold:
         code=docan_fold_code,
     output:
         "results/docan_ranking/{table}/fold{fold}.csv",
-    wildcard_constraints:
-        table="docan-table[2-6]",
-        fold="[1-5]",
-    params:
-        settings=lambda w: docan_settings(w.table),
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/docan_ranking/{table}-fold{fold}.log",
     benchmark:
         "benchmarks/{table}/fold{fold}.tsv"
+    wildcard_constraints:
+        table="docan-table[2-6]",
+        fold="[1-5]",
+    threads: 1
+    params:
+        settings=lambda w: docan_settings(w.table),
+        seed=config["seed"],
     shell:
         "boostrank docan-ranking-fold {wildcards.table} --fold {wildcards.fold}"
         " --meta {input.metas} --settings {params.settings:q} --seed {params.seed}"
@@ -76,12 +76,12 @@ rule docan_ranking_merge:
         ),
     output:
         multiext("figures/tables/{table}", ".csv", ".md", ".tex"),
-    wildcard_constraints:
-        table="docan-table[2-6]",
     log:
         "logs/docan_ranking/{table}-merge.log",
     benchmark:
         "benchmarks/{table}/merge.tsv"
+    wildcard_constraints:
+        table="docan-table[2-6]",
     shell:
         "boostrank docan-ranking-merge {wildcards.table} --inputs {input.folds}"
         " --claims {input.claims} --out-prefix figures/tables/{wildcards.table} 2> {log}"
@@ -103,14 +103,14 @@ rule docan_ranking_toy:
         ),
     output:
         multiext("figures/tables/docan-table7", ".csv", ".md", ".tex"),
-    params:
-        settings=json.dumps(config["docan_ranking"]["toy"], sort_keys=True),
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/docan_ranking/docan-table7.log",
     benchmark:
         "benchmarks/docan-table7/toy.tsv"
+    threads: 1
+    params:
+        settings=json.dumps(config["docan_ranking"]["toy"], sort_keys=True),
+        seed=config["seed"],
     shell:
         "boostrank docan-ranking-toy --settings {params.settings:q} --seed {params.seed}"
         " --claims {input.claims} --out-prefix figures/tables/docan-table7 2> {log}"
@@ -130,13 +130,13 @@ rule docan_ranking_demo:
         ),
     output:
         multiext("figures/tables/docan-table8", ".csv", ".md", ".tex"),
-    params:
-        settings=json.dumps(config["docan_ranking"]["demo"], sort_keys=True),
-    threads: 1
     log:
         "logs/docan_ranking/docan-table8.log",
     benchmark:
         "benchmarks/docan-table8/demo.tsv"
+    threads: 1
+    params:
+        settings=json.dumps(config["docan_ranking"]["demo"], sort_keys=True),
     shell:
         "boostrank docan-ranking-demo --settings {params.settings:q}"
         " --claims {input.claims} --out-prefix figures/tables/docan-table8 2> {log}"

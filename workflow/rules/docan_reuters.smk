@@ -26,6 +26,10 @@ rule docan_reuters_corpus:
     output:
         npz=DOCAN_CORPUS,
         meta=DOCAN_CORPUS_META,
+    log:
+        "logs/docan/reuters-corpus.log",
+    benchmark:
+        "benchmarks/data/prepare-reuters21578.tsv"
     params:
         text=DOCAN["text"],
         multi_topic=DOCAN["multi_topic"],
@@ -33,10 +37,6 @@ rule docan_reuters_corpus:
         top=DOCAN["top_topics"],
         stemmer=DOCAN["stemmer"],
         min_length=DOCAN["min_word_length"],
-    log:
-        "logs/docan/reuters-corpus.log",
-    benchmark:
-        "benchmarks/data/prepare-reuters21578.tsv"
     shell:
         "boostrank reuters-corpus --raw-dir data/raw/reuters21578 --provenance {input.raw}"
         " --npz {output.npz} --meta {output.meta} --text {params.text}"
@@ -53,13 +53,13 @@ rule docan_fig4:
     output:
         csv="results/docan-fig4.csv",
         figure=multiext("figures/docan-fig4", ".png", ".pdf"),
-    params:
-        top=DOCAN["top_topics"],
-        counting=DOCAN["topic_counting"],
     log:
         "logs/docan/fig4.log",
     benchmark:
         "benchmarks/docan-fig4/topics.tsv"
+    params:
+        top=DOCAN["top_topics"],
+        counting=DOCAN["topic_counting"],
     shell:
         "boostrank docan-fig4 --raw-dir data/raw/reuters21578 --provenance {input.raw}"
         " --claims {input.claims} --csv {output.csv} --figure-prefix figures/docan-fig4"
@@ -73,6 +73,11 @@ rule docan_clustering:
         code=DOCAN_CODE,
     output:
         "results/docan-fig5.csv",
+    log:
+        "logs/docan/clustering.log",
+    benchmark:
+        "benchmarks/docan-fig5/clustering.tsv"
+    threads: 2
     params:
         seed=config["seed"] + DOCAN["seed_offsets"]["clustering"],
         k_max=DOCAN["kmeans"]["k_max"],
@@ -80,11 +85,6 @@ rule docan_clustering:
         svd_dim=DOCAN["gmm"]["svd_dim"],
         gmm_max=DOCAN["gmm"]["components_max"],
         covariance=DOCAN["gmm"]["covariance"],
-    threads: 2
-    log:
-        "logs/docan/clustering.log",
-    benchmark:
-        "benchmarks/docan-fig5/clustering.tsv"
     shell:
         "OMP_NUM_THREADS={threads} boostrank docan-clustering --corpus {input.npz}"
         " --meta {input.meta} --csv {output} --seed {params.seed} --k-max {params.k_max}"
@@ -99,6 +99,10 @@ rule docan_knn:
         code=DOCAN_CODE,
     output:
         "results/docan-{fig}.csv",
+    log:
+        "logs/docan/knn-{fig}.log",
+    benchmark:
+        "benchmarks/docan-{fig}/knn.tsv"
     wildcard_constraints:
         fig="fig6|fig7",
     params:
@@ -106,10 +110,6 @@ rule docan_knn:
         k_min=DOCAN["knn"]["k_min"],
         k_max=DOCAN["knn"]["k_max"],
         k_step=DOCAN["knn"]["k_step"],
-    log:
-        "logs/docan/knn-{fig}.log",
-    benchmark:
-        "benchmarks/docan-{fig}/knn.tsv"
     shell:
         "OMP_NUM_THREADS={threads} boostrank docan-knn --corpus {input.npz} --meta {input.meta}"
         " --csv {output} --metric {params.metric} --k-min {params.k_min}"
@@ -123,12 +123,12 @@ rule docan_plot:
         code=code("experiments.docan_reuters", "plots"),
     output:
         multiext("figures/docan-{fig}", ".png", ".pdf"),
-    wildcard_constraints:
-        fig="fig5|fig6|fig7",
     log:
         "logs/docan/plot-{fig}.log",
     benchmark:
         "benchmarks/docan-{fig}/plot.tsv"
+    wildcard_constraints:
+        fig="fig5|fig6|fig7",
     shell:
         "boostrank docan-plot {wildcards.fig} --csv {input.csv} --claims {input.claims}"
         " --figure-prefix figures/docan-{wildcards.fig} 2> {log}"
@@ -141,16 +141,16 @@ rule docan_forest:
         code=DOCAN_CODE,
     output:
         "results/docan-table1.csv",
+    log:
+        "logs/docan/forest.log",
+    benchmark:
+        "benchmarks/docan-table1/forest.tsv"
+    threads: 2
     params:
         seed=config["seed"] + DOCAN["seed_offsets"]["random_forest"],
         n_estimators=DOCAN["random_forest"]["n_estimators"],
         max_features=DOCAN["random_forest"]["max_features"],
         min_samples_leaf=DOCAN["random_forest"]["min_samples_leaf"],
-    threads: 2
-    log:
-        "logs/docan/forest.log",
-    benchmark:
-        "benchmarks/docan-table1/forest.tsv"
     shell:
         "OMP_NUM_THREADS={threads} boostrank docan-forest --corpus {input.npz} --meta {input.meta}"
         " --csv {output} --seed {params.seed} --n-estimators {params.n_estimators}"

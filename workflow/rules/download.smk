@@ -7,6 +7,10 @@ rule fetch:
         code("data.sources", "data.download", "data.provenance"),
     output:
         raw_provenance("{dataset}"),
+    log:
+        "logs/fetch/{dataset}.log",
+    benchmark:
+        "benchmarks/data/fetch-{dataset}.tsv"
     params:
         spec=lambda w: spec_digest(w.dataset),
         registry=config["registry"],
@@ -17,10 +21,6 @@ rule fetch:
         seed=config["seed"],
         timeout=config["data"]["download_timeout"],
         retries=config["data"]["download_retries"],
-    log:
-        "logs/fetch/{dataset}.log",
-    benchmark:
-        "benchmarks/data/fetch-{dataset}.tsv"
     shell:
         "boostrank fetch {wildcards.dataset} --registry {params.registry}"
         " --raw-dir data/raw/{wildcards.dataset} --mirror '{params.mirror}'"

@@ -5,8 +5,7 @@
 import json
 
 PR = config["prank"]
-PR_CODE = ["experiments.prank", "online.prank", "online.ordinal_baselines", "plots", "errors",
-           "io"]
+PR_CODE = ["experiments.prank", "online.prank", "online.ordinal_baselines", "plots", "errors", "io"]
 
 
 rule prank_fig6:
@@ -16,14 +15,14 @@ rule prank_fig6:
         csv="results/prank-fig6.csv",
         summary="results/prank-fig6_summary.csv",
         figure=multiext("figures/prank-fig6", ".png", ".pdf"),
-    params:
-        params=json.dumps(PR["fig6"], sort_keys=True),
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/prank-fig6/run.log",
     benchmark:
         "benchmarks/prank-fig6/run.tsv"
+    threads: 1
+    params:
+        params=json.dumps(PR["fig6"], sort_keys=True),
+        seed=config["seed"],
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank prank-fig6 --params {params.params:q} --seed {params.seed} --csv {output.csv}"
@@ -39,14 +38,14 @@ rule prank_fig7:
         csv="results/prank-fig7.csv",
         summary="results/prank-fig7_summary.csv",
         figure=multiext("figures/prank-fig7", ".png", ".pdf"),
-    params:
-        params=json.dumps(PR["fig7"], sort_keys=True),
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/prank-fig7/run.log",
     benchmark:
         "benchmarks/prank-fig7/run.tsv"
+    threads: 1
+    params:
+        params=json.dumps(PR["fig7"], sort_keys=True),
+        seed=config["seed"],
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank prank-fig7 --npz {input.npz} --meta {input.meta} --params {params.params:q}"

@@ -9,6 +9,10 @@ rule prepare:
     output:
         npz="data/processed/{dataset}.npz",
         meta=processed_meta("{dataset}"),
+    log:
+        "logs/prepare/{dataset}.log",
+    benchmark:
+        "benchmarks/data/prepare-{dataset}.tsv"
     wildcard_constraints:
         # registry names only: data/processed/ohsumed_rebuilt.* comes from letor_rebuild
         dataset="|".join(REGISTRY),
@@ -17,10 +21,6 @@ rule prepare:
         registry=config["registry"],
         seed=config["seed"],
         scale=config["data"]["synthetic_scale"],
-    log:
-        "logs/prepare/{dataset}.log",
-    benchmark:
-        "benchmarks/data/prepare-{dataset}.tsv"
     shell:
         "boostrank prepare {wildcards.dataset} --registry {params.registry}"
         " --raw-dir data/raw/{wildcards.dataset} --npz {output.npz} --meta {output.meta}"

@@ -23,23 +23,32 @@ rule qbrank_train:
     input:
         npz=lambda w: ranking_npz(w.dataset),
         meta=lambda w: ranking_meta(w.dataset),
-        code=code("experiments.qbrank", "ranking.gbt", "ranking.qbrank", "ranking.ranksvm",
-                  "ranking.pairs", "ranking.validation", "metrics.ranking", "errors", "io"),
+        code=code(
+            "experiments.qbrank",
+            "ranking.gbt",
+            "ranking.qbrank",
+            "ranking.ranksvm",
+            "ranking.pairs",
+            "ranking.validation",
+            "metrics.ranking",
+            "errors",
+            "io",
+        ),
     output:
         csv=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.csv",
         record=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.json",
-    wildcard_constraints:
-        dataset="|".join(QB["datasets"]),
-        model="|".join(QB_MODELS),
-        split=r"\d+",
-    params:
-        params=qb_params,
-        seed=config["seed"],
-    threads: 1
     log:
         "logs/qbrank-table1/{dataset}/split{split}/{model}.log",
     benchmark:
         "benchmarks/qbrank-table1/train/{dataset}/split{split}/{model}.tsv"
+    wildcard_constraints:
+        dataset="|".join(QB["datasets"]),
+        model="|".join(QB_MODELS),
+        split=r"\d+",
+    threads: 1
+    params:
+        params=qb_params,
+        seed=config["seed"],
     shell:
         "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
         " boostrank qbrank-train --dataset {wildcards.dataset} --model {wildcards.model}"
@@ -57,8 +66,7 @@ rule qbrank_figure:
             model=QB_MODELS,
         ),
         claims=config["claims"],
-        code=code("experiments.qbrank", "experiments.qbrank_figure", "plots", "report.render",
-                  "io"),
+        code=code("experiments.qbrank", "experiments.qbrank_figure", "plots", "report.render", "io"),
     output:
         table_csv="results/qbrank-table1.csv",
         table_summary="results/qbrank-table1_summary.csv",
@@ -66,13 +74,13 @@ rule qbrank_figure:
         figure_summary="results/qbrank-fig1_summary.csv",
         table=multiext("figures/tables/qbrank-table1", ".csv", ".md", ".tex"),
         figure=multiext("figures/qbrank-fig1", ".png", ".pdf"),
-    params:
-        table_trees=QB["table_trees"],
-    threads: 1
     log:
         "logs/qbrank-fig1/figure.log",
     benchmark:
         "benchmarks/qbrank-fig1/figure.tsv"
+    threads: 1
+    params:
+        table_trees=QB["table_trees"],
     shell:
         "boostrank qbrank-figure --inputs {input.runs} --claims {input.claims}"
         " --table-trees {params.table_trees} --table-csv {output.table_csv}"

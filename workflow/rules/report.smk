@@ -29,11 +29,11 @@ rule report:
     output:
         claims="results/claims.csv",
         html="results/report.html",
+    log:
+        "logs/report.log",
     params:
         info=f"run={config['run_name']} seed={config['seed']} strict={config['strict']}"
         + (f" skipped_for_lack_of_data={','.join(skipped_figures())}" if skipped_figures() else ""),
-    log:
-        "logs/report.log",
     shell:
         "boostrank report --claims {input.claims} --catalog {input.catalog}"
         " --inventory {input.inventory} --claims-out {output.claims} --out {output.html}"

@@ -78,7 +78,9 @@ def topk_table_runs():
 def topk_fig2_runs():
     fig2 = TOPK["fig2"]
     d = fig2["dataset"]
-    return [f"{TOPK_DIR}/runs/{d}/topopt/k{k}/seed{s}.json" for k in fig2["k"] for s in topk_seeds(d)]
+    return [
+        f"{TOPK_DIR}/runs/{d}/topopt/k{k}/seed{s}.json" for k in fig2["k"] for s in topk_seeds(d)
+    ]
 
 
 TOPK_FIG2_EXTRA_K = [k for k in TOPK["fig2"]["k"] if k != TOPK["k"]]  # runs Table 1 lacks
@@ -98,15 +100,15 @@ rule topk_split:
     output:
         npz=f"{TOPK_DIR}/splits/{{dataset}}.npz",
         record=f"{TOPK_DIR}/splits/{{dataset}}.json",
+    log:
+        "logs/topk-table1/split-{dataset}.log",
+    benchmark:
+        "benchmarks/topk-table1/split/{dataset}.tsv"
     wildcard_constraints:
         dataset="emotions|scene|yeast|mediamill|m_reduced",
     params:
         args=topk_split_args,
         seed=config["seed"],
-    log:
-        "logs/topk-table1/split-{dataset}.log",
-    benchmark:
-        "benchmarks/topk-table1/split/{dataset}.tsv"
     shell:
         "boostrank topk-split --dataset {wildcards.dataset} --npz {input.npz} --meta {input.meta}"
         " {params.args} --seed {params.seed} --out {output.npz} --record {output.record}"
@@ -121,19 +123,19 @@ rule topk_train:
         code=TOPK_TRAIN_CODE,
     output:
         f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
+    log:
+        "logs/topk-table1/{dataset}/{algorithm}-k{k}-seed{seed}.log",
+    benchmark:
+        "benchmarks/topk-table1/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
     wildcard_constraints:
         dataset="emotions|scene|yeast|mediamill|m_reduced",
         algorithm="|".join(TOPK_ALGORITHMS),
         k=f"full|{TOPK['k']}",
         seed=r"\d+",
+    threads: 1
     params:
         params=topk_params,
         seed=config["seed"],
-    threads: 1
-    log:
-        "logs/topk-table1/{dataset}/{algorithm}-k{k}-seed{seed}.log",
-    benchmark:
-        "benchmarks/topk-table1/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
     shell:
         TOPK_TRAIN_SHELL
 
@@ -146,19 +148,19 @@ rule topk_train_fig2:
         code=TOPK_TRAIN_CODE,
     output:
         f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
+    log:
+        "logs/topk-fig2/{dataset}/{algorithm}-k{k}-seed{seed}.log",
+    benchmark:
+        "benchmarks/topk-fig2/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
     wildcard_constraints:
         dataset=TOPK["fig2"]["dataset"],
         algorithm="topopt",
         k="|".join(str(k) for k in TOPK_FIG2_EXTRA_K) or "none",
         seed=r"\d+",
+    threads: 1
     params:
         params=topk_params,
         seed=config["seed"],
-    threads: 1
-    log:
-        "logs/topk-fig2/{dataset}/{algorithm}-k{k}-seed{seed}.log",
-    benchmark:
-        "benchmarks/topk-fig2/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
     shell:
         TOPK_TRAIN_SHELL
 
@@ -168,8 +170,9 @@ rule topk_table1:
         runs=topk_table_runs(),
         splits=expand(f"{TOPK_DIR}/splits/{{dataset}}.json", dataset=TOPK["datasets"]),
         claims=config["claims"],
-        code=code("experiments.topk", "experiments.topk_report", "report.claims",
-                  "report.render", "io"),
+        code=code(
+            "experiments.topk", "experiments.topk_report", "report.claims", "report.render", "io"
+        ),
     output:
         csv="results/topk-table1.csv",
         summary="results/topk-table1_summary.csv",
@@ -192,13 +195,13 @@ rule topk_fig2:
         csv="results/topk-fig2.csv",
         summary="results/topk-fig2_summary.csv",
         figure=multiext("figures/topk-fig2", ".png", ".pdf"),
-    params:
-        tolerance=TOPK["fig2"]["converge_tolerance"],
-        smooth=TOPK["fig2"]["smooth"],
     log:
         "logs/topk-fig2/figure.log",
     benchmark:
         "benchmarks/topk-fig2/figure.tsv"
+    params:
+        tolerance=TOPK["fig2"]["converge_tolerance"],
+        smooth=TOPK["fig2"]["smooth"],
     shell:
         "boostrank topk-fig2 --runs {input.runs} --tolerance {params.tolerance}"
         " --smooth {params.smooth} --csv {output.csv} --summary {output.summary}"
