@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from boostrank.data.prepare import load_letor
 from boostrank.experiments import chapter4 as ch4
 from boostrank.experiments import chapter4_figure as fig
 
@@ -140,7 +141,7 @@ def test_base_ranker_curve_is_the_feature_ranking(letor, families):
     d, npz, _meta = letor
     from boostrank.metrics.ranking import ndcg_curve
 
-    data = ch4.load_letor(npz)
+    data = load_letor(npz)
     best = json.loads((d / "base.json").read_text())["best"]
     want = ndcg_curve(data["y"], data["X"][:, best - 1], data["qid"], 8).mean(axis=0)
     got = families["baselines"].query("algorithm == 'Base ranker' and evaluated == 'all'")["ndcg"]

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 import yaml
 
-from boostrank.data.prepare import prepare_dataset
+from boostrank.data.prepare import load_letor, prepare_dataset
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import FetchSettings, fetch_dataset
 from boostrank.experiments import chapter4 as ch4
@@ -50,7 +50,7 @@ def ohsumed_queries(tmp_path_factory):
     if not (Path(MIRROR) / "letor3_ohsumed").is_dir():
         pytest.skip("no data mirror with letor3_ohsumed (set BOOSTRANK_DATA_MIRROR)")
     npz, _meta = _prepared(tmp_path_factory.mktemp("ohsumed"), "ohsumed", "mirror")
-    queries = ch4.letor_queries(ch4.load_letor(npz), 11 - 1, 20, None, tie_seed=5)  # feature 11
+    queries = ch4.letor_queries(load_letor(npz), 11 - 1, 20, None, tie_seed=5)  # feature 11
     informative = [q for q in queries if 0 < (q.y[q.judged] > 0).sum() < q.judged.sum()]
     return informative[:25]
 

@@ -76,6 +76,20 @@ def load_meta(path: Path | str) -> dict[str, Any]:
     return read_json(path)
 
 
+LETOR_ARRAYS = ("X", "y", "qid")
+
+
+def load_letor(npz: Path | str, extra: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+    """The arrays of a processed LETOR data set: X, y, qid and ``extra`` (e.g. part, docid),
+    as stored; a clear error if the file is not one."""
+    names = LETOR_ARRAYS + tuple(extra)
+    with np.load(npz) as arrays:
+        missing = set(names) - set(arrays.files)
+        if missing:
+            raise BoostrankError(f"{npz}: not a LETOR data set (lacks {sorted(missing)})")
+        return {k: arrays[k] for k in names}
+
+
 def _generate(spec: DatasetSpec, prov: Provenance, scale: float) -> dict[str, np.ndarray]:
     params = prov.detail["parameters"]
     generator = synthetic.GENERATORS.get(params.get("generator"))

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import letor_label
 from boostrank.io import json_object
 from boostrank.seeds import derive_seed
 
@@ -193,23 +194,9 @@ def fit_model(
 # --------------------------------------------------------------------------- data
 def load_arrays(npz: Path | str) -> dict[str, np.ndarray]:
     """The processed LETOR arrays (X, y, qid, part, docid) of a data set."""
-    import numpy as np
+    from boostrank.data.prepare import load_letor
 
-    with np.load(npz) as arrays:
-        missing = {"X", "y", "qid", "part", "docid"} - set(arrays.files)
-        if missing:
-            raise BoostrankError(f"{npz}: not a LETOR data set (lacks {sorted(missing)})")
-        return {k: arrays[k] for k in ("X", "y", "qid", "part", "docid")}
-
-
-def dataset_label(meta: dict[str, Any]) -> str:
-    """``OHSUMED`` or ``TD2003 [synthetic stand-in]``: the name every output shows."""
-    name = meta["dataset"].removesuffix("_rebuilt").upper()
-    if meta["dataset"].endswith("_rebuilt"):
-        name += " (features rebuilt)"
-    if meta["provenance"]["kind"] == "synthetic":
-        name += " [synthetic stand-in]"
-    return name
+    return load_letor(npz, ("part", "docid"))
 
 
 def _scalar_attributes(model: Any) -> dict[str, Any]:
@@ -395,7 +382,7 @@ def evaluate_dataset(
     table["tied_share"] = table["tied_share"].round(6)
     table["n_folds"] = table["n_folds"].fillna(1).astype(int)
     table["formula"] = formula
-    table["dataset_label"] = dataset_label(meta)
+    table["dataset_label"] = letor_label(meta)
     table["data_kind"] = meta["provenance"]["kind"]
     table["provenance"] = meta["provenance_line"]
     cols = [

@@ -74,6 +74,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import letor_label
 from boostrank.io import json_object
 from boostrank.seeds import derive_seed
 
@@ -157,27 +158,6 @@ def code_modules(family: str, *, movies: bool = False) -> list[str]:
     """The modules a job of ``family`` runs (``movies``: plus Personality Diagnosis)."""
     extra = ("recommend.personality_diagnosis",) if movies else ()
     return list(dict.fromkeys(COMMON_CODE + FAMILY_CODE[family] + extra))
-
-
-def load_letor(npz: Path | str) -> dict[str, np.ndarray]:
-    """The processed LETOR arrays (X, y, qid) of a data set."""
-    import numpy as np
-
-    with np.load(npz) as arrays:
-        missing = {"X", "y", "qid"} - set(arrays.files)
-        if missing:
-            raise BoostrankError(f"{npz}: not a LETOR data set (lacks {sorted(missing)})")
-        return {k: arrays[k] for k in ("X", "y", "qid")}
-
-
-def dataset_label(meta: dict[str, Any]) -> str:
-    """``OHSUMED`` or ``TD2003 [synthetic stand-in]`` (as Figure 3.1 names them)."""
-    name = meta["dataset"].removesuffix("_rebuilt").upper()
-    if meta["dataset"].endswith("_rebuilt"):
-        name += " (features rebuilt)"
-    if meta["provenance"]["kind"] == "synthetic":
-        name += " [synthetic stand-in]"
-    return name
 
 
 # --------------------------------------------------------------------------- queries
@@ -556,6 +536,7 @@ def select_base_rankers(
     """Best, median and worst candidate feature (1-based numbers), with every score."""
     import numpy as np
 
+    from boostrank.data.prepare import load_letor
     from boostrank.io import read_json, write_json
 
     meta = read_json(meta_path)
@@ -566,7 +547,7 @@ def select_base_rankers(
     ranked = cand[np.argsort(-scores[cand], kind="stable")]  # best first, ties by number
     record = {
         "dataset": dataset,
-        "dataset_label": dataset_label(meta),
+        "dataset_label": letor_label(meta),
         "rule": f"mean NDCG@1..{k_max} over all queries ({formula} formula); features constant "
         "within every query excluded",
         "best": int(ranked[0]) + 1,
@@ -603,6 +584,7 @@ def feedback_job(
     record_path: Path | str,
 ) -> pd.DataFrame:
     """One (data set, method family) of Figures 4.2-4.4: NDCG@1..k rows for both modes."""
+    from boostrank.data.prepare import load_letor
     from boostrank.io import read_json, write_json, write_text
 
     if family not in FAMILIES:
@@ -695,7 +677,7 @@ def feedback_job(
     elapsed = time.perf_counter() - started
     info = {
         "dataset": dataset,
-        "dataset_label": dataset_label(meta),
+        "dataset_label": letor_label(meta),
         "family": family,
         "formula": formula,
         "data_kind": meta["provenance"]["kind"],
@@ -732,6 +714,7 @@ def objective_job(
     import numpy as np
     import pandas as pd
 
+    from boostrank.data.prepare import load_letor
     from boostrank.io import read_json, write_text
     from boostrank.ranking.mrr import MRR
 
@@ -784,7 +767,7 @@ def objective_job(
             )
     frame = pd.concat(frames, ignore_index=True)
     frame.insert(0, "dataset", dataset)
-    frame["dataset_label"] = dataset_label(meta)
+    frame["dataset_label"] = letor_label(meta)
     frame["base_feature"] = int(base["best"])
     frame["data_kind"] = meta["provenance"]["kind"]
     frame["provenance"] = meta["provenance_line"]

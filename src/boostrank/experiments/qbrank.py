@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import letor_label
 from boostrank.io import json_object
 from boostrank.seeds import derive_seed
 
@@ -156,27 +157,6 @@ def precision_at_percent(
 
 
 # --------------------------------------------------------------------------- one job
-def load_letor(npz: Path | str) -> dict[str, np.ndarray]:
-    """X, y, qid of a processed LETOR data set."""
-    import numpy as np
-
-    with np.load(npz) as arrays:
-        missing = {"X", "y", "qid"} - set(arrays.files)
-        if missing:
-            raise BoostrankError(f"{npz}: not a LETOR data set (lacks {sorted(missing)})")
-        return {
-            "X": arrays["X"].astype(np.float64),
-            "y": arrays["y"].astype(np.int64),
-            "qid": arrays["qid"],
-        }
-
-
-def dataset_label(meta: dict[str, Any]) -> str:
-    """``MQ2008`` or ``MQ2007 [synthetic stand-in]``."""
-    name = meta["dataset"].upper()
-    return name + (" [synthetic stand-in]" if meta["provenance"]["kind"] == "synthetic" else "")
-
-
 def train_model(
     dataset: str,
     model_key: str,
@@ -198,7 +178,10 @@ def train_model(
 
     model = get_model(model_key)
     meta = read_json(meta_path)
+    from boostrank.data.prepare import load_letor
+
     data = load_letor(npz)
+    data = {**data, "X": data["X"].astype(np.float64), "y": data["y"].astype(np.int64)}
     X, y, qid = data["X"], data["y"], data["qid"]
     split_seed = derive_seed(seed, TABLE_ID, dataset, "split", split)
     sets = make_split(y, qid, float(params["l2_fraction"]), split_seed)
@@ -263,7 +246,7 @@ def train_model(
     if ranker is None:
         table["value"] = np.nan
     table["note"] = note
-    table["dataset_label"] = dataset_label(meta)
+    table["dataset_label"] = letor_label(meta)
     table["data_kind"] = meta["provenance"]["kind"]
     table["provenance"] = meta["provenance_line"]
     write_text(out, table.to_csv(index=False))
