@@ -24,14 +24,15 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, NoReturn, TextIO
+from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO
 
 import numpy as np
-import pandas as pd
-import scipy.sparse as sp
-from sklearn.datasets import load_svmlight_file
 
 from boostrank.errors import FormatError
+
+if TYPE_CHECKING:  # loaded by the readers that use them, not on import
+    import pandas as pd
+    import scipy.sparse as sp
 
 __all__ = [
     "LetorTable",
@@ -177,6 +178,9 @@ def _load_svmlight(
     dtype: type,
 ) -> tuple[sp.csr_matrix, np.ndarray]:
     """Parse with scikit-learn; map its errors and out-of-range indices to file lines."""
+    import scipy.sparse as sp
+    from sklearn.datasets import load_svmlight_file
+
     if letor:
         data = data.replace(b":NULL", b":nan")
     try:
@@ -260,6 +264,8 @@ def _integers(
 
 def read_libsvm(path: Path, n_features: int) -> tuple[sp.csr_matrix, np.ndarray]:
     """Read a LIBSVM/SVMlight file with 1-based indices into a (n, n_features) CSR matrix."""
+    import scipy.sparse as sp
+
     path = Path(path)
     data = _read_bytes(path)
     raw = data.split(b"\n")
@@ -289,6 +295,8 @@ def _read_table(
     Blank lines (and lines starting with ``skip_prefix``) are ignored, as are the first
     ``start`` lines. Every other line must have the same number of fields (``n_fields`` if given).
     """
+    import pandas as pd
+
     with open_text(path, encoding) as handle:
         text = handle.read()
     kept: list[str] = []
@@ -325,6 +333,7 @@ def _floats(
     path: Path, table: pd.DataFrame, columns: Sequence[int], lines: np.ndarray, dtype: type
 ) -> np.ndarray:
     """Columns of string cells as a float matrix; a non-number names its line and field."""
+
     columns = list(columns)
     cells = table[columns].to_numpy()
     try:
@@ -374,6 +383,8 @@ def read_uci_csv(
     Rows whose class is in ``drop_classes`` are removed. With ``categorical`` each attribute column
     is coded 0..k-1 in order of first appearance among the rows kept.
     """
+    import pandas as pd
+
     path = Path(path)
     table, lines = _read_table(path, ",")
     n_rows = len(table)
@@ -541,6 +552,8 @@ class MovieLens:
 
 def read_movielens(ratings: Path, items: Path, genres: Path) -> MovieLens:
     """Read ``u.data`` (tab separated), ``u.item`` ('|' separated, Latin-1) and ``u.genre``."""
+    import pandas as pd
+
     ratings, items, genres = Path(ratings), Path(items), Path(genres)
 
     genre_table, genre_lines = _read_table(genres, "|", n_fields=2)

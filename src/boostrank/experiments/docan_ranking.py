@@ -25,11 +25,9 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from boostrank.data.folds import letor_fold_masks
 from boostrank.data.prepare import load_meta
@@ -40,6 +38,9 @@ from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.report.claims import load_claims, published_value
 from boostrank.report.render import beside, write_table
 from boostrank.seeds import derive_seed
+
+if TYPE_CHECKING:  # pandas and scipy load in the jobs that use them, not for --help
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +270,8 @@ def run_fold(
     out: Path | str,
 ) -> pd.DataFrame:
     """Every configuration of ``table`` on LETOR fold ``fold``; one CSV row per configuration."""
+    import pandas as pd
+
     if table not in LETOR_TABLES:
         raise BoostrankError(f"unknown table '{table}'; known: {sorted(LETOR_TABLES)}")
     kind = LETOR_TABLES[table][0]
@@ -322,6 +325,8 @@ def _fmt(value: Any) -> str:
 def merge(table: str, inputs: list[str], claims_path: str, prefix: Path | str) -> pd.DataFrame:
     """Per-fold rows, their means over the folds, the validation-selected configuration and the
     report's published values, as ``<prefix>.csv/.md/.tex``."""
+    import pandas as pd
+
     folds = pd.concat(
         [pd.read_csv(p, keep_default_na=False, dtype={"fold": str}) for p in inputs],
         ignore_index=True,
@@ -411,6 +416,8 @@ def run_toy(
     settings: dict[str, Any], seed: int, claims_path: str, prefix: Path | str
 ) -> pd.DataFrame:
     """Table 7: models trained on toy queries 1-3, NDCG on query 4, beside the report's."""
+    import pandas as pd
+
     from boostrank.ranking.lambdamart import LambdaMART
     from boostrank.ranking.linear import LinearRanker
     from boostrank.ranking.ranknet import RankNet
@@ -585,6 +592,9 @@ def concordance_gamma(score: np.ndarray, y: np.ndarray) -> float:
 
 def run_demo(settings: dict[str, Any], claims_path: str, prefix: Path | str) -> pd.DataFrame:
     """Table 8: Kendall tau per block of ridge regression and the pairwise linear SVM."""
+    import pandas as pd
+    from scipy import stats
+
     from boostrank.ranking.linear import LinearRanker
     from boostrank.ranking.ranksvm import RankSVM
 

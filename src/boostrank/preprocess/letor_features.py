@@ -48,18 +48,18 @@ import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy.stats import spearmanr
-from sklearn.datasets import load_svmlight_file
 
 from boostrank.data import formats
 from boostrank.data.provenance import Provenance
 from boostrank.errors import BoostrankError
 from boostrank.io import read_json, save_npz, write_json, write_text
 from boostrank.report.render import write_table
+
+if TYPE_CHECKING:  # pandas, scipy.stats and sklearn load only in the commands that use them
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -330,6 +330,8 @@ def compute_features(meta: LetorMeta) -> np.ndarray:
 
 
 def _group_reduce(X: np.ndarray, qid: np.ndarray, how: str) -> np.ndarray:
+    import pandas as pd
+
     frame = pd.DataFrame(X)
     return frame.groupby(qid, sort=False).transform(how).to_numpy()
 
@@ -371,6 +373,8 @@ class LetorRows:
 def read_letor_float64(path: Path | str, n_features: int = N_FEATURES) -> LetorRows:
     """Read ``<grade> qid:<q> 1:<v> ... #docid = <id>`` keeping float64 precision (the project's
     :func:`boostrank.data.formats.read_letor` stores float32, too coarse for a 1e-6 check)."""
+    from sklearn.datasets import load_svmlight_file
+
     path = Path(path)
     with formats.open_binary(path) as handle:
         data = handle.read()
@@ -396,6 +400,8 @@ def align_rows(
 ) -> np.ndarray:
     """Index ``i`` such that reference row ``i[k]`` is (qid[k], docid[k]); every pair must exist
     exactly once in the reference."""
+    import pandas as pd
+
     ref = pd.MultiIndex.from_arrays([np.asarray(ref_qid), np.asarray(ref_docid, dtype=str)])
     if ref.has_duplicates:
         dup = ref[ref.duplicated()][0]
@@ -414,6 +420,8 @@ def align_rows(
 
 
 def _rho(a: np.ndarray, b: np.ndarray) -> float:
+    from scipy.stats import spearmanr
+
     if len(a) == 0:
         return float("nan")
     if np.ptp(a) == 0 or np.ptp(b) == 0:
@@ -445,6 +453,8 @@ def verify(
     rows whose NULL status differs from Feature-null, max |normalised rebuilt - QueryLevelNorm| and
     its largest ratio to :func:`normalised_bound`, and max |normalised Feature-min -
     QueryLevelNorm| (LETOR's normalisation reproduced on LETOR's own raw values)."""
+    import pandas as pd
+
     bound = None
     if feature_min is not None and query_level_norm is not None:
         bound = normalised_bound(feature_min, qid)
@@ -668,6 +678,8 @@ def _write_outputs(
     rebuilt: bool,
     why: str,
 ) -> None:
+    import pandas as pd
+
     tidy = table.assign(data_kind=prov.kind, provenance=prov.describe())
     tidy.insert(0, "dataset", "ohsumed")  # the report lists each row's data by this column
     shown = pd.DataFrame(

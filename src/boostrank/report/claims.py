@@ -25,12 +25,14 @@ import math
 import operator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import yaml
 
 from boostrank.errors import BoostrankError
+
+if TYPE_CHECKING:  # pandas loads when claims are checked, not when they are read
+    import pandas as pd
 
 COLUMNS = [
     "claim_id",
@@ -98,6 +100,8 @@ def published_value(claims: list[Claim], file: str, row: dict[str, Any], column:
 
 def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
     """Check every claim against the results under ``root``; one row per claim."""
+    import pandas as pd
+
     root = Path(root)
     cache: dict[str, pd.DataFrame] = {}
     rows = []
@@ -164,7 +168,7 @@ def expand_family(
     cache = {} if cache is None else cache
     if file not in cache:
         path = Path(root) / file
-        cache[file] = pd.read_csv(path, dtype=str, keep_default_na=False) if path.exists() else None
+        cache[file] = _read_results(path)
     table = cache[file]
     column = spec.get("published", "published")
     if table is None or column not in table.columns:
@@ -196,11 +200,19 @@ class _RowAbsent(Exception):
     configuration leaves out, as config/quick.yaml does)."""
 
 
+def _read_results(path: Path) -> pd.DataFrame | None:
+    import pandas as pd
+
+    return pd.read_csv(path, dtype=str, keep_default_na=False) if path.exists() else None
+
+
 def _lookup(ref: dict[str, Any], root: Path, cache: dict[str, pd.DataFrame]) -> pd.Series | None:
+    import pandas as pd
+
     file = ref["file"]
     if file not in cache:
         path = root / file
-        cache[file] = pd.read_csv(path, dtype=str, keep_default_na=False) if path.exists() else None
+        cache[file] = _read_results(path)
     table = cache[file]
     if table is None:
         return None

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from boostrank.io import write_text
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def markdown(frame: pd.DataFrame) -> str:
