@@ -216,3 +216,20 @@ def test_a_claim_over_a_column_is_checked_once_per_value(tmp_path):
         "MRR gains [residual collection]"
     )
     assert table.loc["thesis.fig4_2.gain__all", "figure"] == "thesis-fig4_2"
+
+
+def test_a_failure_the_source_explains_is_an_erratum_not_a_fail(results):
+    """FAIL means only a number we could not reproduce: a claim whose erratum note says the
+    source contradicts itself fails as ERRATUM; other notes (a likely explanation) keep FAIL,
+    and a passing claim with an erratum note still passes."""
+    ref = {"file": "results/x.csv", "row": {"dataset": "a"}, "column": "n"}
+    claims = [
+        Claim("w.t1.source", "s", "s", 26, ref, erratum="Erratum in the source: 10 digits."),
+        Claim("w.t1.guess", "s", "s", 26, ref, erratum="Probably the out-of-bag estimate."),
+        Claim("w.t1.noted", "s", "s", 10, ref, erratum="Erratum in the source: the text says 9."),
+    ]
+    assert _verdicts(claims, results) == {
+        "w.t1.source": "ERRATUM",
+        "w.t1.guess": "FAIL",
+        "w.t1.noted": "PASS",
+    }

@@ -14,6 +14,11 @@ baseline table), identified by ``expand.id`` and the row's ``expand.keys``; its 
 name any column in braces. If no row has a published value, the family is one NOT-COMPARABLE
 row that says so.
 
+A claim whose ``erratum`` begins "Erratum in the source" records that the source contradicts
+itself or the data (e.g. Table 1.1's 26 classes for the 10-digit sets): when its rule fails the
+verdict is ERRATUM, not FAIL, so FAIL means only a number we could not reproduce. Other
+``erratum`` notes (a likely explanation, an ambiguity) leave FAIL as it is.
+
 A claim with ``over`` (``{column: {value: description}}``) is checked once per value: member
 ``<id>__<value>`` reads the row whose ``column`` is ``value``, its statement ending with the
 description; e.g. Chapter 4's claims under both evaluation protocols (whole list, residual).
@@ -45,6 +50,8 @@ COLUMNS = [
     "figure",
     "note",
 ]
+SOURCE_ERRATUM = "Erratum in the source"  # an erratum note that turns FAIL into ERRATUM
+VERDICTS = ("PASS", "FAIL", "ERRATUM", "NOT-COMPARABLE")
 _RELATIONS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
 
 
@@ -280,7 +287,10 @@ def _evaluate_one(claim: Claim, root: Path, cache: dict[str, pd.DataFrame]) -> d
             "verdict": "NOT-COMPARABLE",
             "note": _join(row["note"], found.get("note", "") or "the data cannot establish it"),
         }
-    return {**row, "verdict": _apply_rule(claim, _number(value), root, cache)}
+    verdict = _apply_rule(claim, _number(value), root, cache)
+    if verdict == "FAIL" and claim.erratum.startswith(SOURCE_ERRATUM):
+        verdict = "ERRATUM"
+    return {**row, "verdict": verdict}
 
 
 def _apply_rule(claim: Claim, value: Any, root: Path, cache: dict[str, pd.DataFrame]) -> str:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from boostrank.catalog import Figure
 from boostrank.io import write_text
+from boostrank.report.claims import VERDICTS
 from boostrank.report.render import beside
 
 _STYLE = """
@@ -20,7 +21,7 @@ h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-to
 table{border-collapse:collapse;margin:.6em 0;font-size:.88em}
 td,th{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;text-align:left}
 th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f9d6d5}
-.NOT-COMPARABLE{background:#eee}.kind-synthetic{color:#a33;font-weight:bold}
+.NOT-COMPARABLE{background:#eee}.ERRATUM{background:#fbe8c8}.kind-synthetic{color:#a33;font-weight:bold}
 .meta{color:#555;font-size:.9em}img{max-width:100%}.summary td{font-size:1.05em}
 """
 
@@ -76,10 +77,7 @@ def write_report(
 
 def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[str, Any]) -> str:
     counts = claims["verdict"].value_counts()
-    verdicts = " · ".join(
-        f"<span class='{v}'>{v}: {counts.get(v, 0)}</span>"
-        for v in ("PASS", "FAIL", "NOT-COMPARABLE")
-    )
+    verdicts = " · ".join(f"<span class='{v}'>{v}: {counts.get(v, 0)}</span>" for v in VERDICTS)
     kinds = inventory["data_kind"].value_counts() if len(inventory) else pd.Series(dtype=int)
     data = ", ".join(f"{k}: {n}" for k, n in kinds.items())
     info = " · ".join(f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in run_info.items())
@@ -87,8 +85,9 @@ def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[s
         f"<p class='meta'>{info}</p><table class='summary'><tr><th>Claims</th>"
         f"<td>{verdicts}</td></tr><tr><th>Data sets by source</th><td>{html.escape(data)}"
         "</td></tr></table><p class='meta'>Verdicts: PASS within the claim's tolerance; FAIL "
-        "outside it (errata of the source are marked); NOT-COMPARABLE where the value was "
-        "made from a synthetic stand-in or the data cannot establish it.</p>"
+        "outside it; ERRATUM outside it where the source contradicts itself or the data (the "
+        "note says how); NOT-COMPARABLE where the value was made from a synthetic stand-in or "
+        "the data cannot establish it.</p>"
     )
 
 
