@@ -28,6 +28,10 @@ _bool_from_cli(config.get("data", {}), "allow_synthetic")
 check_config(config, Path(workflow.basedir, "workflow/schemas/config.schema.yaml"))
 for _key, _schema in (("registry", "datasets"), ("claims", "claims"), ("catalog", "figures")):
     check_registry(config[_key], Path(workflow.basedir, f"workflow/schemas/{_schema}.schema.yaml"))
+check_registry(
+    Path(workflow.basedir, "config/readings.yaml"),
+    Path(workflow.basedir, "workflow/schemas/readings.schema.yaml"),
+)
 validate(config, schema="../schemas/config.schema.yaml")
 
 # Every shell command calls the package's CLI as `boostrank ...`: a shell function running
