@@ -8,6 +8,7 @@ editing a module reruns exactly the jobs that run it.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PACKAGE = "boostrank"
@@ -18,6 +19,13 @@ def module_file(root: Path, name: str) -> Path | None:
     path = root.joinpath(*name.split("."))
     file = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
     return file if file.is_file() else None
+
+
+@cache
+def _file_imports(file: Path) -> tuple[str, ...]:
+    """The package modules one source file imports (parsed once per process: the workflow
+    asks for the same files for every rule and job)."""
+    return tuple(_imports(file.read_text(encoding="utf-8")))
 
 
 def _imports(source: str) -> list[str]:
@@ -51,7 +59,7 @@ def imported_modules(*modules: str, src: Path | str | None = None) -> list[str]:
         if file is None:
             continue
         seen.add(name)
-        todo += _imports(file.read_text(encoding="utf-8"))
+        todo += _file_imports(file)
     return sorted(seen)
 
 
