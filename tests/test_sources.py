@@ -389,6 +389,30 @@ def test_checksum_mismatch_caches_nothing(tmp_path: Path, raw_dir: Path, corrupt
     assert leftovers(raw_dir.parent) == []
 
 
+@pytest.mark.parametrize("damage", ["bit_flip", "truncated"])
+def test_a_corrupt_gz_in_the_mirror_is_one_line_naming_the_mirror_file(
+    tmp_path: Path, raw_dir: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A flipped bit (CRC error) or a cut-off .gz (EOFError) used to end in a raw traceback
+    naming no file; the checksum error named a deleted staging folder."""
+    mirror = write_mirror(tmp_path / "mirror")
+    gz = mirror / FOLDER / "sub" / "test.txt.gz"
+    data = bytearray(gz.read_bytes())
+    if damage == "bit_flip":
+        data[-6] ^= 0x01  # inside the CRC-32 trailer
+    else:
+        data = data[: len(data) // 2]
+    gz.write_bytes(bytes(data))
+    settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(mirror))
+    with pytest.raises(ChecksumError) as info:
+        fetch_dataset(make_spec(), raw_dir, settings)
+    message = str(info.value)
+    assert str(gz) in message and "'sub/test.txt'" in message and "\n" not in message
+    assert "not a readable gzip file" in message and "Replace the file" in message
+    assert ".part" not in message and f"{raw_dir.name}." not in message  # no staging path
+    assert not raw_dir.exists() and leftovers(raw_dir.parent) == []
+
+
 def test_failed_fetch_keeps_earlier_good_copy(tmp_path: Path, raw_dir: Path) -> None:
     mirror = write_mirror(tmp_path / "mirror")
     settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(mirror))

@@ -114,6 +114,7 @@ def _cmd_figures(args: argparse.Namespace) -> None:
 def _cmd_registry_hashes(args: argparse.Namespace) -> None:
     from boostrank.data.download import sha256_payload
     from boostrank.data.registry import load_registry
+    from boostrank.errors import ChecksumError
 
     mirror = Path(args.mirror)
     for spec in load_registry(args.registry).values():
@@ -123,7 +124,11 @@ def _cmd_registry_hashes(args: argparse.Namespace) -> None:
                 mirror / spec.mirror_folder / (name + ".gz"),
             ):
                 if candidate.is_file():
-                    actual = sha256_payload(candidate)
+                    try:
+                        actual = sha256_payload(candidate)
+                    except ChecksumError as exc:  # a corrupt or truncated .gz
+                        print(f"{spec.name}\t{name}\t-\tcorrupt: {exc}")
+                        break
                     flag = "ok" if actual == expected else f"registry has {expected}"
                     print(f"{spec.name}\t{name}\t{actual}\t{flag}")
                     break

@@ -18,9 +18,10 @@ import time
 import urllib.error
 import urllib.request
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
-from boostrank.errors import SourceUnavailable
+from boostrank.errors import ChecksumError, SourceUnavailable
 from boostrank.io import atomic_path
 
 log = logging.getLogger(__name__)
@@ -42,9 +43,13 @@ def sha256_payload(path: Path) -> str:
     if path.suffix != ".gz":
         return sha256_file(path)
     digest = hashlib.sha256()
-    with gzip.open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
+    try:
+        with gzip.open(path, "rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                digest.update(chunk)
+    except (OSError, EOFError, zlib.error) as exc:  # a flipped bit, a truncated file
+        reason = str(exc) or type(exc).__name__
+        raise ChecksumError(f"{path} is not a readable gzip file ({reason})") from None
     return digest.hexdigest()
 
 

@@ -103,13 +103,24 @@ def fetch_dataset(spec: DatasetSpec, raw_dir: Path, settings: FetchSettings) -> 
     )
 
 
-def _verify(spec: DatasetSpec, name: str, path: Path, *, payload: bool = True) -> dict[str, str]:
-    """Hash ``path`` (its uncompressed payload) and compare with the registry."""
-    actual = sha256_payload(path) if payload else sha256_file(path)
+def _verify(
+    spec: DatasetSpec, name: str, path: Path, origin: str, *, payload: bool = True
+) -> dict[str, str]:
+    """Hash ``path`` (its uncompressed payload) and compare with the registry; errors name
+    ``origin``, the file the user can fix (the mirror's copy, the URL), not the staging copy."""
+    try:
+        actual = sha256_payload(path) if payload else sha256_file(path)
+    except ChecksumError as exc:
+        reason = str(exc).split(" is not a readable gzip file ", 1)[-1]
+        raise ChecksumError(
+            f"'{name}' of data set '{spec.name}' ({origin}) is not a readable gzip file "
+            f"{reason}: it is corrupt or truncated; nothing was cached. Replace the file or "
+            "fix the mirror, then rerun."
+        ) from None
     expected = spec.all_files.get(name, UNKNOWN)
     if expected != UNKNOWN and actual != expected:
         raise ChecksumError(
-            f"checksum mismatch for '{name}' of data set '{spec.name}' ({path}):\n"
+            f"checksum mismatch for '{name}' of data set '{spec.name}' ({origin}):\n"
             f"  expected sha256 {expected}\n  actual   sha256 {actual}\n"
             "The file is corrupt or a different version; nothing was cached. Replace the file "
             "or fix the mirror, then rerun."
@@ -128,13 +139,14 @@ def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> P
     files: dict[str, dict[str, str]] = {}
     missing = []
     for name in spec.all_files:
-        stored = _mirror_copy(base, name, staging, is_url, settings)
-        if stored is None:
+        copied = _mirror_copy(base, name, staging, is_url, settings)
+        if copied is None:
             if name in spec.files:
                 missing.append(name)
             continue
+        stored, origin = copied
         stored_as = stored.relative_to(staging).as_posix()
-        files[name] = {**_verify(spec, name, stored), "stored_as": stored_as}
+        files[name] = {**_verify(spec, name, stored, origin), "stored_as": stored_as}
     if missing:
         raise SourceUnavailable(f"mirror {base} lacks {len(missing)} required file(s): {missing[:3]}")
     return Provenance(spec.name, "mirror", base, files, {"short_location": spec.mirror_folder})
@@ -142,20 +154,24 @@ def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> P
 
 def _mirror_copy(
     base: str, name: str, staging: Path, is_url: bool, settings: FetchSettings
-) -> Path | None:
+) -> tuple[Path, str] | None:
+    """Copy ``name`` (or ``name.gz``) from the mirror into ``staging``: (the copy, where it
+    came from), or None if the mirror lacks it."""
     for suffix in ("", ".gz"):
         target = staging / (name + suffix)
         target.parent.mkdir(parents=True, exist_ok=True)
+        origin = f"{base}/{name}{suffix}"
         if is_url:
             try:
-                return fetch_url(f"{base}/{name}{suffix}", target, timeout=settings.timeout,
-                                 retries=settings.retries)
+                fetched = fetch_url(origin, target, timeout=settings.timeout,
+                                    retries=settings.retries)  # fmt: skip
             except SourceUnavailable:
                 continue
+            return fetched, origin
         source = Path(base) / (name + suffix)
         if source.is_file():
             shutil.copyfile(source, target)
-            return target
+            return target, str(source)
     return None
 
 
@@ -184,7 +200,8 @@ def _from_download(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
         target = staging / name
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(found, target)
-        files[name] = _verify(spec, name, target)
+        urls = ", ".join(d.url for d in spec.downloads)
+        files[name] = _verify(spec, name, target, f"downloaded from {urls}")
     shutil.rmtree(work, ignore_errors=True)
     if missing:
         reasons = "; ".join(failures)
