@@ -492,3 +492,26 @@ def test_missing_optional_file_is_skipped(tmp_path: Path, raw_dir: Path) -> None
     assert prov.kind == "mirror"
     assert_verified(prov, {"train.txt", "sub/test.txt"})
     assert not (raw_dir / "extra.txt").exists()
+
+
+def test_a_mistyped_or_empty_mirror_stops_at_start_up(tmp_path: Path) -> None:
+    """data.mirror: /no/such/dir used to fall back to stand-ins quietly and exit 0."""
+    from boostrank.data.sources import check_mirror
+    from boostrank.errors import BoostrankError
+
+    with pytest.raises(BoostrankError, match="'/no/such/dir', which is not a directory"):
+        check_mirror("/no/such/dir", [FOLDER])
+    with pytest.raises(BoostrankError, match="holds none of the registry's folders"):
+        check_mirror(str(tmp_path), [FOLDER])
+    check_mirror(str(write_mirror(tmp_path / "mirror")), [FOLDER, "other"])  # one is enough
+    check_mirror(None, [FOLDER])  # no mirror: fine
+    check_mirror("https://example.org/mirror", [FOLDER])  # a URL is checked file by file
+
+
+def test_a_run_with_stand_ins_names_them(tmp_path: Path, raw_dir: Path) -> None:
+    from boostrank.data.inventory import standin_summary
+
+    assert standin_summary(tmp_path / "nothing") == ""
+    fetch_dataset(make_spec(), raw_dir, FetchSettings(sources=("synthetic",)))
+    text = standin_summary(raw_dir.parent)
+    assert "synthetic stand-ins" in text and make_spec().name in text and "data.mirror" in text

@@ -84,6 +84,7 @@ def test_without_mirror_embedded_and_synthetic_fill_in_labelled(offline_run):
     assert (opt["reproduced"], opt["verdict"]) == ("10", "ERRATUM")
     html = (offline_run / "results/report.html").read_text()
     assert "Dissertation Table 1.1" in html and "synthetic" in html and "Runtime" in html
+    assert "Synthetic stand-ins, not the real data:" in html  # the box at the top
     for suffix in (".csv", ".md", ".tex"):
         assert (offline_run / f"figures/tables/thesis-table1_2{suffix}").stat().st_size > 0
 

@@ -9,8 +9,9 @@ from snakemake.utils import validate
 from boostrank.catalog import load_catalog
 from boostrank.code_deps import imported_modules, module_file
 from boostrank.config_check import check_config, check_registry
+from boostrank.data.inventory import standin_summary
 from boostrank.data.registry import load_registry
-from boostrank.data.sources import resolve_mirror
+from boostrank.data.sources import check_mirror, resolve_mirror
 from boostrank.errors import BoostrankError
 
 
@@ -42,6 +43,8 @@ shell.prefix(f'set -euo pipefail; boostrank() {{{{ "{sys.executable}" -m boostra
 REGISTRY = load_registry(config["registry"])
 CATALOG = load_catalog(config["catalog"])
 MIRROR = resolve_mirror(config["data"]["mirror"]) or ""
+# A mistyped mirror must not quietly turn the run into synthetic stand-ins.
+check_mirror(MIRROR, [s.mirror_folder for s in REGISTRY.values() if s.mirror_folder])
 
 _unknown = [
     ds

@@ -33,3 +33,22 @@ def inventory(paths: list[Path | str]) -> pd.DataFrame:
             "sources_skipped": " | ".join(prov.detail.get("sources_skipped", [])),
         })
     return pd.DataFrame(rows)
+
+
+def standin_summary(raw_dir: Path | str = "data/raw") -> str:
+    """The lines a run prints when it ends if any data set is a synthetic stand-in: which
+    ones, and how to get the real data ("" when every data set is real)."""
+    standins = []
+    for path in sorted(Path(raw_dir).glob("*/provenance.json")):
+        prov = Provenance(**read_json(path))
+        if prov.kind == "synthetic":
+            standins.append(prov.dataset)
+    if not standins:
+        return ""
+    return (
+        f"NOTE: {len(standins)} data set(s) in {raw_dir} are synthetic stand-ins, not the real "
+        f"data: {', '.join(standins)}. Their figures and tables say so and their claims are "
+        "NOT-COMPARABLE. For the real data, point data.mirror (or $BOOSTRANK_DATA_MIRROR) at a "
+        "copy, or run where the canonical URLs in config/datasets.yaml can be reached; "
+        "strict=true refuses stand-ins."
+    )

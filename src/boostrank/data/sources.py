@@ -21,7 +21,7 @@ import os
 import shutil
 import tempfile
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +56,26 @@ class FetchSettings:
 def resolve_mirror(configured: str | None) -> str | None:
     """The mirror from the config, else from ``$BOOSTRANK_DATA_MIRROR``, else none."""
     return configured or os.environ.get(MIRROR_ENV) or None
+
+
+def check_mirror(mirror: str | None, folders: Iterable[str]) -> None:
+    """Stop with one line if a configured local mirror does not exist or holds none of the
+    registry's ``folders``: a mistyped path must not turn a run into synthetic stand-ins.
+    (A URL mirror is checked file by file when fetched.)"""
+    if not mirror or urllib.parse.urlparse(mirror).scheme in ("http", "https", "file"):
+        return
+    where = f"data.mirror (or ${MIRROR_ENV}) is '{mirror}'"
+    if not Path(mirror).is_dir():
+        raise BoostrankError(
+            f"{where}, which is not a directory: fix the path, or set data.mirror: null (and "
+            f"unset ${MIRROR_ENV}) to run without a mirror"
+        )
+    wanted = sorted(set(folders))
+    if not any((Path(mirror) / f).is_dir() for f in wanted):
+        raise BoostrankError(
+            f"{where}, which holds none of the registry's folders ({', '.join(wanted[:4])}, "
+            "...): point it at the directory that contains them"
+        )
 
 
 def fetch_dataset(spec: DatasetSpec, raw_dir: Path, settings: FetchSettings) -> Provenance:

@@ -21,8 +21,10 @@ h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-to
 table{border-collapse:collapse;margin:.6em 0;font-size:.88em}
 td,th{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;text-align:left}
 th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f9d6d5}
-.NOT-COMPARABLE{background:#eee}.ERRATUM{background:#fbe8c8}.kind-synthetic{color:#a33;font-weight:bold}
-.meta{color:#555;font-size:.9em}img{max-width:100%}.summary td{font-size:1.05em}
+.NOT-COMPARABLE{background:#eee}.ERRATUM{background:#fbe8c8}
+.kind-synthetic{color:#a33;font-weight:bold}.meta{color:#555;font-size:.9em}
+.standin{border:3px solid #a33;background:#fdecea;padding:.6em 1em;margin:1em 0}
+img{max-width:100%}.summary td{font-size:1.05em}
 """
 
 
@@ -81,8 +83,21 @@ def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[s
     kinds = inventory["data_kind"].value_counts() if len(inventory) else pd.Series(dtype=int)
     data = ", ".join(f"{k}: {n}" for k, n in kinds.items())
     info = " · ".join(f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in run_info.items())
+    standins = (
+        sorted(inventory.loc[inventory["data_kind"] == "synthetic", "dataset"])
+        if len(inventory)
+        else []
+    )
+    warning = (
+        "<div class='standin'><strong>Synthetic stand-ins, not the real data:</strong> "
+        f"{html.escape(', '.join(standins))}. Their figures and tables are labelled so and "
+        "their claims are NOT-COMPARABLE. For the real data, point data.mirror (or "
+        "$BOOSTRANK_DATA_MIRROR) at a copy of it.</div>"
+        if standins
+        else ""
+    )
     return (
-        f"<p class='meta'>{info}</p><table class='summary'><tr><th>Claims</th>"
+        f"{warning}<p class='meta'>{info}</p><table class='summary'><tr><th>Claims</th>"
         f"<td>{verdicts}</td></tr><tr><th>Data sets by source</th><td>{html.escape(data)}"
         "</td></tr></table><p class='meta'>Verdicts: PASS within the claim's tolerance; FAIL "
         "outside it; ERRATUM outside it where the source contradicts itself or the data (the "
