@@ -272,10 +272,18 @@ def plain_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 CONFIG_MISTAKES = [
-    ("seeed: 1\n", "unknown key 'seeed' at the top level", "correct the spelling"),
-    ("chapter3:\n  dataset: [td2003]\n", "unknown key 'dataset' in 'chapter3'", "--config"),
+    ("seeed: 1\n", "unknown key 'seeed' (did you mean 'seed'?) at the top level", "spelling"),
+    (
+        "chapter3:\n  dataset: [td2003]\n",
+        "unknown key 'dataset' (did you mean 'datasets'?) in 'chapter3'",
+        "--config",
+    ),
     ("seed: many\n", "'many' is not of type 'integer'", "--configfile"),
-    ("chapter3:\n  datasets: [td2033]\n", "'td2033' is not allowed; choose from", "ohsumed"),
+    (
+        "chapter3:\n  datasets: [td2033]\n",
+        "'td2033' is not allowed (did you mean 'td2003'?); choose from",
+        "ohsumed",
+    ),
 ]
 
 
@@ -299,7 +307,8 @@ def test_config_check_names_the_key_and_the_fix(config, expected, fix):
     ("config", "expected", "fix"),
     [
         CONFIG_MISTAKES[1],
-        ("data:\n  inventory: [letter, bogus]\n", "unknown data set(s) ['bogus']", "use one of"),
+        ("data:\n  inventory: [letter, bogus]\n", "unknown data set(s) 'bogus'", "use one of"),
+        ("data:\n  inventory: [pendigts]\n", "'pendigts' (did you mean 'pendigits'?)", "one of"),
     ],
 )
 def test_snakemake_stops_on_a_config_mistake_with_one_line(
@@ -318,7 +327,9 @@ def test_snakemake_stops_on_a_config_mistake_with_one_line(
 def test_unknown_data_set_in_the_registry_lookup_is_one_line(tmp_path):
     proc = _cli("fetch", "ohsumd", "--raw-dir", str(tmp_path / "x"), "--seed", "1")
     assert proc.returncode == 1
-    assert "unknown data set 'ohsumd'" in _one_error_line(proc.stderr, "fetch")
+    assert "unknown data set 'ohsumd' (did you mean 'ohsumed'?)" in _one_error_line(
+        proc.stderr, "fetch"
+    )
 
 
 def test_unknown_figure_is_one_line_listing_the_ids(tmp_path):
@@ -334,3 +345,5 @@ def test_unknown_figure_is_one_line_listing_the_ids(tmp_path):
         timeout=120,
     )
     assert make.returncode != 0 and "unknown figure or table 'thesis-fig9_9'" in make.stderr
+    near = _one_error_line(_cli("figures", "thesis-fig3.1").stderr, "figures")
+    assert "'thesis-fig3.1' (did you mean 'thesis-fig3_1'?)" in near

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from boostrank.errors import BoostrankError
+from boostrank.errors import BoostrankError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ def get_figure(catalog: dict[str, Figure], name: str) -> Figure:
         return catalog[name]
     except KeyError:
         raise BoostrankError(
-            f"unknown figure or table '{name}'; use one of the ids `make list-figures` shows: "
-            + ", ".join(catalog)
+            f"unknown figure or table '{name}'{did_you_mean(name, catalog)}; use one of the "
+            "ids `make list-figures` shows: " + ", ".join(catalog)
         ) from None
 
 

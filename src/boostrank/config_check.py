@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from boostrank.errors import BoostrankError
+from boostrank.errors import BoostrankError, did_you_mean
 
 HINT = "fix it in config/config.yaml or in the --configfile / --config you passed"
 
@@ -39,7 +39,7 @@ def config_problem(
     if error.validator == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed))
-        keys = ", ".join(repr(k) for k in extra)
+        keys = ", ".join(repr(k) + did_you_mean(k, allowed) for k in extra)
         place = "at the top level" if where == "(top level)" else f"in '{where}'"
         return (
             f"{label}: unknown key {keys} {place}; known keys there: {', '.join(allowed)} "
@@ -48,7 +48,9 @@ def config_problem(
     if error.validator == "enum":
         choices = ", ".join(map(str, error.validator_value))
         return (
-            f"{label} '{where}': {error.instance!r} is not allowed; choose from {choices} ({hint})"
+            f"{label} '{where}': {error.instance!r} is not allowed"
+            f"{did_you_mean(error.instance, error.validator_value)}; choose from {choices} "
+            f"({hint})"
         )
     if error.validator == "required":
         return f"{label} '{where}': {error.message} ({hint}: add the key)"

@@ -17,3 +17,11 @@ class FormatError(BoostrankError, ValueError):
     """A data file's content is malformed: the message names the file and, for text, the line.
 
     Also a ValueError, as the parsers raised before it existed."""
+
+
+def did_you_mean(word: str, choices: object) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``choices`` to a mistyped ``word``, or ""."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -12,7 +12,7 @@ from boostrank.config_check import check_config, check_registry
 from boostrank.data.inventory import standin_summary
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import check_mirror, resolve_mirror
-from boostrank.errors import BoostrankError
+from boostrank.errors import BoostrankError, did_you_mean
 
 
 def _bool_from_cli(section, key):
@@ -53,7 +53,9 @@ _unknown = [
 ]
 if _unknown:
     raise BoostrankError(
-        f"config names unknown data set(s) {sorted(set(_unknown))} (not in {config['registry']}); "
+        "config names unknown data set(s) "
+        + ", ".join(f"'{d}'{did_you_mean(d, REGISTRY)}" for d in sorted(set(_unknown)))
+        + f" (not in {config['registry']}); "
         f"use one of: {', '.join(sorted(REGISTRY))}, or add the data set to the registry"
     )
 

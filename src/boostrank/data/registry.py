@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from boostrank.errors import BoostrankError
+from boostrank.errors import BoostrankError, did_you_mean
 
 UNKNOWN = "unknown"
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -78,7 +78,9 @@ def get_spec(registry: dict[str, DatasetSpec], name: str) -> DatasetSpec:
         return registry[name]
     except KeyError:
         known = ", ".join(sorted(registry))
-        raise BoostrankError(f"unknown data set '{name}'; the registry has: {known}") from None
+        raise BoostrankError(
+            f"unknown data set '{name}'{did_you_mean(name, registry)}; the registry has: {known}"
+        ) from None
 
 
 def _parse_entry(path: Path, name: str, entry: Any) -> DatasetSpec:
