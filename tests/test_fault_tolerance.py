@@ -347,3 +347,24 @@ def test_unknown_figure_is_one_line_listing_the_ids(tmp_path):
     assert make.returncode != 0 and "unknown figure or table 'thesis-fig9_9'" in make.stderr
     near = _one_error_line(_cli("figures", "thesis-fig3.1").stderr, "figures")
     assert "'thesis-fig3.1' (did you mean 'thesis-fig3_1'?)" in near
+
+
+def test_numbers_nested_in_config_on_the_command_line_are_numbers():
+    """`--config 'chapter5={"runs": 2}'` reaches the workflow as {"runs": "2"}; it used to fail
+    with "'2' is not of type 'integer'". Strings the schema wants as numbers are converted;
+    words stay words and still fail."""
+    from snakemake.utils import update_config
+
+    from boostrank.config_check import check_config
+    from boostrank.errors import BoostrankError
+
+    merged = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    nested = {"runs": "2", "eta_factor": "1e-5", "max_trials": "null", "gammas": ["0.1", "0.2"]}
+    update_config(merged, {"chapter5": nested, "strict": "true"})
+    check_config(merged, ROOT / "workflow/schemas/config.schema.yaml")
+    c5 = merged["chapter5"]
+    assert (c5["runs"], c5["eta_factor"], c5["max_trials"]) == (2, 1e-5, None)
+    assert c5["gammas"] == [0.1, 0.2] and merged["strict"] is True
+    update_config(merged, {"chapter5": {"runs": "two"}})
+    with pytest.raises(BoostrankError, match="'two' is not of type 'integer'"):
+        check_config(merged, ROOT / "workflow/schemas/config.schema.yaml")

@@ -57,6 +57,38 @@ def config_problem(
     return f"{label} '{where}': {error.message} ({hint})"
 
 
+def coerce_cli_numbers(config: Any, schema: dict[str, Any]) -> Any:
+    """Snakemake passes the numbers inside a nested ``--config key={...}`` as strings; turn
+    a string into the number (or boolean) the schema wants there, and leave the rest alone.
+    Works in place on dicts and lists and returns ``config``."""
+    kinds = schema.get("type")
+    kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+    if isinstance(config, dict):
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        for key, value in config.items():
+            sub = props.get(key, extra if isinstance(extra, dict) else None)
+            if sub is not None:
+                config[key] = coerce_cli_numbers(value, sub)
+        return config
+    if isinstance(config, list) and isinstance(schema.get("items"), dict):
+        return [coerce_cli_numbers(v, schema["items"]) for v in config]
+    if isinstance(config, str):
+        text = config.strip()
+        if "boolean" in kinds and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        if "null" in kinds and text.lower() in ("null", "none"):
+            return None
+        try:
+            if "integer" in kinds and text.lstrip("+-").isdigit():
+                return int(text)
+            if "number" in kinds:
+                return float(text)
+        except ValueError:
+            return config
+    return config
+
+
 def _shown(path: Path) -> Path:
     try:
         return path.resolve().relative_to(Path.cwd().resolve())
@@ -81,9 +113,11 @@ def check_registry(path: Path | str, schema_path: Path | str) -> None:
 
 
 def check_config(config: dict[str, Any], schema_path: Path | str) -> None:
-    """Raise :class:`BoostrankError` with a one-line message if ``config`` breaks the schema."""
+    """Raise :class:`BoostrankError` with a one-line message if ``config`` breaks the schema
+    (after turning the numbers a nested ``--config`` passes as strings into numbers)."""
     schema_path = Path(schema_path)
     schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
+    coerce_cli_numbers(config, schema)
     problem = config_problem(config, schema)
     if problem:
         raise BoostrankError(f"{problem}; every key is described in {_shown(schema_path)}")
