@@ -333,3 +333,29 @@ def test_read_movielens_bad_rating(tmp_path: Path) -> None:
     ratings, items, genres = movielens_files(tmp_path, "1\t1\t3\t5\n1\t2\t6\t5\n")
     with pytest.raises(ValueError, match=line_error(ratings, 2) + ".*rating 6"):
         F.read_movielens(ratings, items, genres)
+
+
+# --------------------------------------------------------------------------- damaged files
+def test_a_truncated_gz_letor_file_names_the_file(tmp_path: Path) -> None:
+    """It used to end in a bare EOFError."""
+    path = write(tmp_path / "l.txt", LETOR * 50, gz=True)
+    gz = Path(f"{path}.gz")
+    gz.write_bytes(gz.read_bytes()[:-20])
+    with pytest.raises(F.FormatError, match=re.escape(f"{gz}: not a readable gzip file")):
+        F.read_letor(path)
+
+
+def test_a_non_utf8_docid_names_the_line(tmp_path: Path) -> None:
+    """It used to end in a bare UnicodeDecodeError."""
+    path = tmp_path / "l.txt"
+    path.write_bytes(LETOR.encode() + b"0 qid:7 1:1 #docid = caf\xe9\n")
+    with pytest.raises(F.FormatError, match=line_error(path, 6) + ".*not UTF-8"):
+        F.read_letor(path)
+
+
+def test_malformed_mulan_xml_names_the_file_and_line(tmp_path: Path) -> None:
+    """It used to end in a bare xml.etree ParseError."""
+    arff = write(tmp_path / "e.arff", ARFF)
+    xml = write(tmp_path / "e.xml", MULAN_XML.replace("</labels>", "</label"))
+    with pytest.raises(F.FormatError, match=line_error(xml, 5) + " not well-formed XML"):
+        F.read_arff_multilabel(arff, xml)

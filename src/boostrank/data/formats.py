@@ -21,6 +21,7 @@ import io
 import re
 import struct
 import xml.etree.ElementTree as ET
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,8 +97,14 @@ def open_text(path: Path | str, encoding: str = "utf-8") -> TextIO:
 
 
 def _read_bytes(path: Path) -> bytes:
-    with open_binary(path) as handle:
-        return handle.read()
+    try:
+        with open_binary(path) as handle:
+            return handle.read()
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:  # a truncated or damaged .gz
+        raise FormatError(
+            f"{resolve_path(path)}: not a readable gzip file ({exc or type(exc).__name__}); "
+            "it is truncated or corrupt"
+        ) from None
 
 
 def _fail(path: Path, line: int, what: str) -> NoReturn:
@@ -224,7 +231,10 @@ def read_letor(path: Path, n_features: int | None = None) -> LetorTable:
         qids.append(head[1][4:])
         rows_line.append(number)
         match = _DOCID.search(line, hash_at) if hash_at >= 0 else None
-        docids.append(match.group(1).decode() if match else "")
+        try:
+            docids.append(match.group(1).decode() if match else "")
+        except UnicodeDecodeError:
+            _fail(path, number, f"the docid {match.group(1)!r} is not UTF-8 text")
     lines = np.asarray(rows_line, dtype=np.int64)
     y = _integers(path, labels, lines, "label", np.int8)
     qid = _integers(path, qids, lines, "qid", np.int32)
@@ -458,8 +468,14 @@ def _unquote(text: str) -> str:
 
 
 def _mulan_labels(path: Path) -> list[str]:
-    with open_text(path) as handle:
-        root = ET.parse(handle).getroot()
+    try:
+        with open_text(path) as handle:
+            root = ET.parse(handle).getroot()
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise FormatError(f"{path}, line {line}: not well-formed XML (column {column})") from None
+    except (EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError) as exc:
+        raise FormatError(f"{path}: not readable text ({exc or type(exc).__name__})") from None
     names = [el.get("name", "") for el in root.iter() if el.tag in (f"{_MULAN_NS}label", "label")]
     if not names or "" in names:
         raise FormatError(f"{path}: no <label name=...> elements in the MULAN label file")
