@@ -134,7 +134,8 @@ def test_kill9_part_way_then_rerun_resumes_with_identical_outputs(tiny_reference
     assert "Nothing to be done" in run_ok(repo, "-n", *TINY_TARGETS)
 
 
-def test_an_interrupted_writer_leaves_no_half_written_file(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])  # SIGTERM: SLURM's pre-emption
+def test_an_interrupted_writer_leaves_no_half_written_file(tmp_path, sig):
     target = tmp_path / "out" / "table.csv"
     target.parent.mkdir()
     target.write_text("a,b\n1,2\n")
@@ -151,7 +152,7 @@ def test_an_interrupted_writer_leaves_no_half_written_file(tmp_path):
     )
     proc = subprocess.Popen([sys.executable, "-c", writer], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "writing"
-    proc.kill()
+    proc.send_signal(sig)
     proc.wait()
     assert target.read_text() == "a,b\n1,2\n"  # the old content, whole
     stale = list(target.parent.glob(".table.csv.*.part"))
@@ -160,6 +161,76 @@ def test_an_interrupted_writer_leaves_no_half_written_file(tmp_path):
 
     write_text(target, "a,b\n5,6\n")  # the next writer clears the killed one's temp file
     assert sorted(p.name for p in target.parent.iterdir()) == ["table.csv"]
+
+
+@pytest.mark.parametrize("writer", ["text", "npz"])
+def test_a_full_disk_leaves_the_old_output_whole_and_no_temp_file(tmp_path, monkeypatch, writer):
+    """A write that fails with ENOSPC (injected) must not leave a half-written output that a
+    rerun would take as done: the old file stays whole, the temp file goes, the error shows."""
+    import errno
+
+    from boostrank import io as bio
+
+    target = tmp_path / ("table.csv" if writer == "text" else "arrays.npz")
+    target.write_bytes(b"old\n")
+    real_open = bio.atomic_open
+
+    class FullDisk:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def write(self, data):
+            self.handle.write(data[: len(data) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __getattr__(self, name):
+            return getattr(self.handle, name)
+
+    import contextlib
+
+    @contextlib.contextmanager
+    def full_disk_open(path, mode="w", **kwargs):
+        with real_open(path, mode, **kwargs) as handle:
+            yield FullDisk(handle)
+
+    monkeypatch.setattr(bio, "atomic_open", full_disk_open)
+    with pytest.raises(OSError, match="No space left"):
+        if writer == "text":
+            bio.write_text(target, "a,b\n" * 1000)
+        else:
+            bio.save_npz(target, x=np.arange(1000))
+    assert target.read_bytes() == b"old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+
+
+@pytest.mark.e2e
+def test_a_second_run_in_the_same_directory_stops_with_the_lock_message(tmp_path):
+    """Two runs at once would write the same outputs: Snakemake's lock stops the second
+    (the README says what to do)."""
+    repo = copy_repo(tmp_path)
+    with open(tmp_path / "first.log", "w") as log:
+        first = subprocess.Popen(
+            snakemake_cmd("-j1", *TINY_TARGETS),
+            cwd=repo,
+            env=snakemake_env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 300
+            locks = repo / ".snakemake" / "locks"
+            while not (locks.is_dir() and any(locks.iterdir())):
+                assert first.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+            second = run(repo, "-j1", *TINY_TARGETS)
+        finally:
+            os.killpg(first.pid, signal.SIGTERM)
+            first.wait()
+    assert second.returncode != 0
+    assert "LockException" in second.stdout + second.stderr or "cannot be locked" in (
+        second.stdout + second.stderr
+    )
 
 
 def test_atomic_outputs_get_the_mode_a_plain_open_would_give(tmp_path):
