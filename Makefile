@@ -6,16 +6,26 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.boostrank-installed
 SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 
-.PHONY: install reproduce quick test test-slurm lint bench dry-run figure list-figures \
+.PHONY: install lock reproduce quick test test-slurm lint bench dry-run figure list-figures \
   slurm-resources clean
 
-$(STAMP): pyproject.toml
+# Exact versions with hashes (requirements.lock, from pyproject.toml by `make lock`), then the
+# package itself without dependencies.
+$(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-install: $(STAMP)  ## create .venv and install boostrank with its dependencies
+install: $(STAMP)  ## create .venv and install boostrank with its pinned dependencies
+
+lock:  ## refresh requirements.lock and environment.yml from pyproject.toml (uv pip compile)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet "uv>=0.5"
+	$(BIN)/uv pip compile pyproject.toml --extra test --generate-hashes --python-version 3.11 \
+	  --python-platform x86_64-manylinux_2_28 --no-header -o requirements.lock
+	$(BIN)/python tools/environment_from_lock.py requirements.lock environment.yml
 
 reproduce: $(STAMP)  ## the full reproduction with config/config.yaml
 	$(SNAKEMAKE)

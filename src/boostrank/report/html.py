@@ -77,6 +77,23 @@ def write_report(
     write_text(out, "\n".join(parts))
 
 
+VERSIONED = ("boostrank", "numpy", "scipy", "scikit-learn", "pandas", "lightgbm", "snakemake")
+
+
+def installed_versions() -> str:
+    """The versions this run actually imported (requirements.lock pins them)."""
+    import importlib.metadata as metadata
+    import platform
+
+    parts = [f"Python {platform.python_version()}"]
+    for name in VERSIONED:
+        try:
+            parts.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{name} (not installed)")
+    return ", ".join(parts)
+
+
 def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[str, Any]) -> str:
     counts = claims["verdict"].value_counts()
     verdicts = " · ".join(f"<span class='{v}'>{v}: {counts.get(v, 0)}</span>" for v in VERDICTS)
@@ -98,7 +115,8 @@ def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[s
     )
     return (
         f"{warning}<p class='meta'>{info}</p><table class='summary'><tr><th>Claims</th>"
-        f"<td>{verdicts}</td></tr><tr><th>Data sets by source</th><td>{html.escape(data)}"
+        f"<td>{verdicts}</td></tr><tr><th>Software</th><td>{html.escape(installed_versions())}"
+        f"</td></tr><tr><th>Data sets by source</th><td>{html.escape(data)}"
         "</td></tr></table><p class='meta'>Verdicts: PASS within the claim's tolerance; FAIL "
         "outside it; ERRATUM outside it where the source contradicts itself or the data (the "
         "note says how); NOT-COMPARABLE where the value was made from a synthetic stand-in or "
