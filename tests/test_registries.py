@@ -33,9 +33,10 @@ def _broken(tmp_path, registry, change):
     ("registry", "change", "message"),
     [
         ("claims", lambda d: d["claims"][0]["rule"].update(type="abss"),
-         r"claims\[0\]\.rule\.type': 'abss' is not allowed; choose from equal, abs, rel, ordinal"),
+         r"claims\[0\]\.rule\.type': 'abss' is not allowed \(did you mean 'abs'\?\); "
+         r"choose from equal, abs, rel, ordinal"),
         ("claims", lambda d: d["claims"][3].update(statment="x"),
-         r"unknown key 'statment' in 'claims\[3\]'"),
+         r"unknown key 'statment' \(did you mean 'statement'\?\) in 'claims\[3\]'"),
         ("figures", lambda d: d["figures"]["thesis-fig4_2"].update(kind="plot"),
          r"figures\.thesis-fig4_2\.kind': 'plot' is not allowed"),
         ("datasets", lambda d: d["datasets"]["letter"]["loader"].update(format="arff"),
