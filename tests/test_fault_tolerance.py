@@ -87,20 +87,26 @@ def test_j1_and_j2_give_byte_identical_results(tiny_reference, tmp_path):
     assert_same_csvs(repo, tiny_reference)
 
 
+def _start_run(repo: Path, log, jobs: str) -> subprocess.Popen:
+    """The tiny targets' run in the background, logging to ``log``, in its own process group
+    (so that a signal to the group takes its jobs with it)."""
+    return subprocess.Popen(
+        snakemake_cmd(jobs, *TINY_TARGETS),
+        cwd=repo,
+        env=snakemake_env(),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
 @pytest.mark.e2e
 def test_kill9_part_way_then_rerun_resumes_with_identical_outputs(tiny_reference, tmp_path):
     repo = copy_repo(tmp_path)
     runs = repo / "results/runs/thesis-fig3_1"
     deadline = time.monotonic() + 600
     with open(tmp_path / "killed.log", "w") as log:
-        proc = subprocess.Popen(
-            snakemake_cmd("-j2", *TINY_TARGETS),
-            cwd=repo,
-            env=snakemake_env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: the kill takes the jobs with it
-        )
+        proc = _start_run(repo, log, "-j2")
         try:
             # Part-way: once the first training jobs have finished, while others are running.
             while len(list(runs.glob("*/*/fold*.run"))) < 2 and time.monotonic() < deadline:
@@ -209,14 +215,7 @@ def test_a_second_run_in_the_same_directory_stops_with_the_lock_message(tmp_path
     (the README says what to do)."""
     repo = copy_repo(tmp_path)
     with open(tmp_path / "first.log", "w") as log:
-        first = subprocess.Popen(
-            snakemake_cmd("-j1", *TINY_TARGETS),
-            cwd=repo,
-            env=snakemake_env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        first = _start_run(repo, log, "-j1")
         try:
             deadline = time.monotonic() + 300
             locks = repo / ".snakemake" / "locks"

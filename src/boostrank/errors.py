@@ -9,6 +9,14 @@ class ChecksumError(BoostrankError):
     """A file's sha256 differs from the registry's."""
 
 
+class UnreadableGzip(ChecksumError):
+    """A ``.gz`` file that cannot be decompressed (a flipped bit, a cut-off end)."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"{path} is not a readable gzip file ({reason})")
+        self.reason = reason
+
+
 class SourceUnavailable(BoostrankError):
     """A data source cannot provide a data set (not configured, offline, file missing)."""
 

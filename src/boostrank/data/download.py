@@ -21,7 +21,7 @@ import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
 
-from boostrank.errors import ChecksumError, SourceUnavailable
+from boostrank.errors import SourceUnavailable, UnreadableGzip
 from boostrank.io import atomic_path
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,7 @@ def sha256_payload(path: Path) -> str:
             while chunk := handle.read(_CHUNK):
                 digest.update(chunk)
     except (OSError, EOFError, zlib.error) as exc:  # a flipped bit, a truncated file
-        reason = str(exc) or type(exc).__name__
-        raise ChecksumError(f"{path} is not a readable gzip file ({reason})") from None
+        raise UnreadableGzip(path, str(exc) or type(exc).__name__) from None
     return digest.hexdigest()
 
 

@@ -366,7 +366,6 @@ def _floats(
     path: Path, table: pd.DataFrame, columns: Sequence[int], lines: np.ndarray, dtype: type
 ) -> np.ndarray:
     """Columns of string cells as a float matrix; a non-number names its line and field."""
-
     columns = list(columns)
     cells = table[columns].to_numpy()
     try:

@@ -35,20 +35,26 @@ def inventory(paths: list[Path | str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def standin_summary(raw_dir: Path | str = "data/raw") -> str:
-    """The lines a run prints when it ends if any data set is a synthetic stand-in: which
-    ones, and how to get the real data ("" when every data set is real)."""
-    standins = []
-    for path in sorted(Path(raw_dir).glob("*/provenance.json")):
-        prov = Provenance(**read_json(path))
-        if prov.kind == "synthetic":
-            standins.append(prov.dataset)
-    if not standins:
+def standin_note(names: list[str]) -> str:
+    """What a run says about its synthetic stand-ins ("" for none): at the end of the console
+    output and at the top of the report."""
+    if not names:
         return ""
     return (
-        f"NOTE: {len(standins)} data set(s) in {raw_dir} are synthetic stand-ins, not the real "
-        f"data: {', '.join(standins)}. Their figures and tables say so and their claims are "
+        f"Synthetic stand-ins, not the real data: {', '.join(names)}. These {len(names)} "
+        "synthetic stand-ins are labelled in every figure and table, and their claims are "
         "NOT-COMPARABLE. For the real data, point data.mirror (or $BOOSTRANK_DATA_MIRROR) at a "
         "copy, or run where the canonical URLs in config/datasets.yaml can be reached; "
         "strict=true refuses stand-ins."
     )
+
+
+def standin_summary(raw_dir: Path | str = "data/raw") -> str:
+    """The console note on the stand-ins in ``raw_dir`` ("" when every data set is real)."""
+    names = [
+        prov.dataset
+        for prov in (Provenance(**read_json(p)) for p in sorted(Path(raw_dir).glob("*/provenance.json")))
+        if prov.kind == "synthetic"
+    ]
+    note = standin_note(names)
+    return f"NOTE ({raw_dir}): {note}" if note else ""

@@ -28,7 +28,7 @@ from pathlib import Path
 from boostrank.data.download import extract, fetch_url, sha256_file, sha256_payload
 from boostrank.data.provenance import Provenance
 from boostrank.data.registry import UNKNOWN, DatasetSpec
-from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable
+from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable, UnreadableGzip
 
 log = logging.getLogger(__name__)
 SOURCES = ("mirror", "download", "embedded", "synthetic")
@@ -130,12 +130,11 @@ def _verify(
     ``origin``, the file the user can fix (the mirror's copy, the URL), not the staging copy."""
     try:
         actual = sha256_payload(path) if payload else sha256_file(path)
-    except ChecksumError as exc:
-        reason = str(exc).split(" is not a readable gzip file ", 1)[-1]
+    except UnreadableGzip as exc:
         raise ChecksumError(
             f"'{name}' of data set '{spec.name}' ({origin}) is not a readable gzip file "
-            f"{reason}: it is corrupt or truncated; nothing was cached. Replace the file or "
-            "fix the mirror, then rerun."
+            f"({exc.reason}): it is corrupt or truncated; nothing was cached. Replace the file "
+            "or fix the mirror, then rerun."
         ) from None
     expected = spec.all_files.get(name, UNKNOWN)
     if expected != UNKNOWN and actual != expected:

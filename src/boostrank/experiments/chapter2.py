@@ -65,6 +65,7 @@ log = logging.getLogger(__name__)
 
 FIGURES = ("thesis-fig2_1", "thesis-fig2_2", "thesis-fig2_3")
 SOURCE = "Valizadegan (2010), section 2.4"
+SEED_KEY = "chapter2"  # the first label of every Chapter 2 seed (boostrank.seeds)
 DATASETS = ("isolet", "mnist", "protein", "optdigits", "nursery", "letter", "pendigits")
 DEFAULT_C = 1e4
 DEFAULT_DEPTH = "2"
@@ -269,7 +270,7 @@ def run_job(
     method = get_method(method_key)
     meta = read_json(meta_path)
     X_all, y_all = load_data(npz)
-    keep = subset_rows(y_all, rows, derive_seed(seed, "chapter2", "rows", dataset))
+    keep = subset_rows(y_all, rows, derive_seed(seed, SEED_KEY, "rows", dataset))
     X, y = X_all[keep], y_all[keep]
     n_classes = int(y_all.max()) + 1
     settings = [(float(f), float(c), str(d)) for f in fractions for c in Cs for d in depths]
@@ -278,16 +279,16 @@ def run_job(
     started = time.perf_counter()
     for repeat in range(repeats):
         part = stratified_parts(
-            y, n_parts, derive_seed(seed, "chapter2", "partition", dataset, repeat)
+            y, n_parts, derive_seed(seed, SEED_KEY, "partition", dataset, repeat)
         )
         train, test = np.flatnonzero(part == 0), np.flatnonzero(part != 0)
         Xtr, ytr = X[train], y[train]
         order = labelled_rows(
-            ytr, derive_seed(seed, "chapter2", "labelled", dataset, repeat), labelled_sample
+            ytr, derive_seed(seed, SEED_KEY, "labelled", dataset, repeat), labelled_sample
         )
         classes = np.unique(ytr)
         full = (
-            fully_grown_depth(Xtr, ytr, derive_seed(seed, "chapter2", "full", dataset, repeat))
+            fully_grown_depth(Xtr, ytr, derive_seed(seed, SEED_KEY, "full", dataset, repeat))
             if measure_full
             else None
         )
@@ -336,7 +337,7 @@ def run_job(
                 records.append(row)
                 continue
             s = derive_seed(
-                seed, "chapter2", "model", dataset, method.key, repeat, fraction, C, depth
+                seed, SEED_KEY, "model", dataset, method.key, repeat, fraction, C, depth
             )
             model = make_model(method, params, C, limit, s)
             t0 = time.perf_counter()

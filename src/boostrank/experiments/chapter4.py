@@ -85,6 +85,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SOURCE = "Valizadegan (2010), chapter 4"
+SEED_KEY = "thesis-ch4"  # the first label of every Chapter 4 seed (boostrank.seeds)
 DATASETS = ("ohsumed", "td2003", "td2004", "hp2003", "hp2004", "np2003", "np2004")
 FAMILIES = ("baselines", "lrr", "mrr", "mrr_bases", "mrr_sizes")
 MOVIE_FAMILIES = ("baselines", "lrr", "mrr", "mrr_sizes")
@@ -385,7 +386,7 @@ def run_mrr(
                 lam = top_std_lambda(q.g, kwargs["lam_top"]) if lam is None else float(lam)
                 W_cache[i] = base_matrix(q.g, lam)
             W = W_cache[i]
-        model = MRR(**kwargs, seed=derive_seed(root_seed, "thesis-ch4", *seed_parts, q.qid))
+        model = MRR(**kwargs, seed=derive_seed(root_seed, SEED_KEY, *seed_parts, q.qid))
         model.fit(q.X, q.g, pairs_of(q), judged=q.judged, W=W)
         out.append(np.asarray(model.train_scores_))
         if timings is not None:
@@ -600,7 +601,7 @@ def feedback_job(
     notes: dict[str, Any] = {}
 
     random_ties = params.get("tie_break", "random") == "random"
-    tie_seed = derive_seed(seed, "thesis-ch4", dataset, "ties") if random_ties else None
+    tie_seed = derive_seed(seed, SEED_KEY, dataset, "ties") if random_ties else None
 
     def queries_for(feature: int, n_fb: int = m) -> list[Query]:
         return letor_queries(data, feature - 1, n_fb, params.get("max_queries"), tie_seed)
@@ -627,7 +628,7 @@ def feedback_job(
                 n,
                 **{**common, "variant": f"alpha={a:g},beta={b:g}", "tied_share": share[col]},
             )
-        sscores, fallback = run_svm(qs, params, derive_seed(seed, "thesis-ch4", dataset, "svm"))
+        sscores, fallback = run_svm(qs, params, derive_seed(seed, SEED_KEY, dataset, "svm"))
         notes["svm_queries_without_pairs"] = fallback
         rows += curve_rows(qs, sscores, LABELS["svm"], n, common)
     elif family == "lrr":
@@ -742,7 +743,7 @@ def objective_job(
         labels = (t_scope,) if weak_learner == learner else (t_scope, weak_learner)
         for q in qs:
             model = MRR(
-                **kwargs, seed=derive_seed(seed, "thesis-ch4", dataset, "objective", *labels, q.qid)
+                **kwargs, seed=derive_seed(seed, SEED_KEY, dataset, "objective", *labels, q.qid)
             )
             model.fit(q.X, q.g, pairs_of(q), judged=q.judged)
             t = np.arange(len(model.objective_))
@@ -799,7 +800,7 @@ def load_movies(npz: Path | str, params: dict[str, Any], seed: int) -> Movies:
             raise BoostrankError(f"{npz}: not MovieLens (lacks {sorted(missing)})")
         user, item, rating, genres = a["user"], a["item"], a["rating"], a["item_genres"]
     users = np.unique(user)
-    rng = np.random.default_rng(derive_seed(seed, "thesis-ch4", "movies", "split"))
+    rng = np.random.default_rng(derive_seed(seed, SEED_KEY, "movies", "split"))
     n_train = int(params["train_users"])
     if n_train >= len(users):
         raise BoostrankError(f"movies: {n_train} training users but only {len(users)} users")
@@ -817,9 +818,9 @@ def load_movies(npz: Path | str, params: dict[str, Any], seed: int) -> Movies:
     ends = np.searchsorted(user, test, side="right")
     items, ratings = {}, {}
     for u, s, e in zip(test, starts, ends, strict=True):
-        perm = np.random.default_rng(
-            derive_seed(seed, "thesis-ch4", "movies", "user", u)
-        ).permutation(e - s)
+        perm = np.random.default_rng(derive_seed(seed, SEED_KEY, "movies", "user", u)).permutation(
+            e - s
+        )
         items[u] = item[s:e][perm] - 1
         ratings[u] = rating[s:e][perm].astype(np.int64)
     return Movies(train, test, R, items, ratings, genres.astype(np.float64))
@@ -926,9 +927,7 @@ def movies_job(
                     n,
                     **{**common, "variant": f"alpha={a:g},beta={b:g}"},
                 )
-            sscores, fallback = run_svm(
-                qs, params, derive_seed(seed, "thesis-ch4", "movies", "svm")
-            )
+            sscores, fallback = run_svm(qs, params, derive_seed(seed, SEED_KEY, "movies", "svm"))
             notes["svm_users_without_pairs"] = fallback
             rows += rows_for(mean_curves(qs, sscores, k_max, formula), LABELS["svm"], n, **common)
         elif family == "lrr":

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from boostrank.catalog import Figure
+from boostrank.data.inventory import standin_note
 from boostrank.io import write_text
 from boostrank.report.claims import VERDICTS
 from boostrank.report.render import beside
@@ -105,14 +106,8 @@ def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[s
         if len(inventory)
         else []
     )
-    warning = (
-        "<div class='standin'><strong>Synthetic stand-ins, not the real data:</strong> "
-        f"{html.escape(', '.join(standins))}. Their figures and tables are labelled so and "
-        "their claims are NOT-COMPARABLE. For the real data, point data.mirror (or "
-        "$BOOSTRANK_DATA_MIRROR) at a copy of it.</div>"
-        if standins
-        else ""
-    )
+    note = standin_note(standins)
+    warning = f"<div class='standin'><strong>{html.escape(note)}</strong></div>" if note else ""
     return (
         f"{warning}<p class='meta'>{info}</p><table class='summary'><tr><th>Claims</th>"
         f"<td>{verdicts}</td></tr><tr><th>Software</th><td>{html.escape(installed_versions())}"
