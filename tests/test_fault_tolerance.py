@@ -28,7 +28,10 @@ from e2e_helpers import (
     ROOT,
     TINY_TARGETS,
     assert_same_csvs,
+    clone_run,
     copy_repo,
+    dry_run_jobs,
+    result_csvs,
     run,
     run_ok,
     snakemake_cmd,
@@ -101,21 +104,25 @@ def _start_run(repo: Path, log, jobs: str) -> subprocess.Popen:
 
 
 @pytest.mark.e2e
-def test_kill9_part_way_then_rerun_resumes_with_identical_outputs(tiny_reference, tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])  # SIGTERM: SLURM's pre-emption
+def test_a_run_stopped_part_way_resumes_with_identical_outputs(tiny_reference, tmp_path, sig):
+    """Killed (``kill -9``) or stopped as SLURM stops a job (SIGTERM) part-way, a run leaves no
+    half-written output; the rerun redoes only the unfinished jobs and ends with the outputs of
+    an uninterrupted run."""
     repo = copy_repo(tmp_path)
     runs = repo / "results/runs/thesis-fig3_1"
     deadline = time.monotonic() + 600
-    with open(tmp_path / "killed.log", "w") as log:
+    with open(tmp_path / "stopped.log", "w") as log:
         proc = _start_run(repo, log, "-j2")
         try:
             # Part-way: once the first training jobs have finished, while others are running.
             while len(list(runs.glob("*/*/fold*.run"))) < 2 and time.monotonic() < deadline:
-                assert proc.poll() is None, (tmp_path / "killed.log").read_text()[-3000:]
+                assert proc.poll() is None, (tmp_path / "stopped.log").read_text()[-3000:]
                 time.sleep(0.05)
         finally:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert not (repo / "figures/thesis-fig3_1.pdf").exists(), "the run finished before the kill"
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=120)
+    assert not (repo / "figures/thesis-fig3_1.pdf").exists(), "the run finished before the stop"
 
     outputs = [
         p
@@ -126,11 +133,16 @@ def test_kill9_part_way_then_rerun_resumes_with_identical_outputs(tiny_reference
     broken = [str(p) for p in outputs if not _complete(p)]
     assert not broken, broken
 
-    # Snakemake's lock outlives a kill -9: the run says so, and --unlock clears it.
-    locked = run(repo, "-j2", *TINY_TARGETS)
-    if locked.returncode != 0:
-        assert "--unlock" in locked.stdout + locked.stderr
-        run_ok(repo, "--unlock")
+    if sig == signal.SIGKILL:
+        # Snakemake's lock outlives a kill -9: the run says so, and --unlock clears it.
+        locked = run(repo, "-j2", *TINY_TARGETS)
+        if locked.returncode != 0:
+            assert "--unlock" in locked.stdout + locked.stderr
+            run_ok(repo, "--unlock")
+    # Only the unfinished jobs are planned again: the finished ones are kept.
+    left = len(dry_run_jobs(repo, *TINY_TARGETS))
+    whole = len(dry_run_jobs(copy_repo(tmp_path / "fresh"), *TINY_TARGETS))
+    assert 0 < left < whole, (left, whole)
     out = run_ok(repo, "-j2", *TINY_TARGETS)
     assert "Nothing to be done" not in out
     assert_same_csvs(repo, tiny_reference)
@@ -138,6 +150,39 @@ def test_kill9_part_way_then_rerun_resumes_with_identical_outputs(tiny_reference
     leftovers += [str(p) for p in (repo / "figures").rglob("*.part")]
     assert not leftovers, leftovers
     assert "Nothing to be done" in run_ok(repo, "-n", *TINY_TARGETS)
+
+
+@pytest.mark.e2e
+def test_a_results_file_edited_by_hand_is_recomputed(tiny_reference, tmp_path):
+    """The report sees the pipeline's numbers, not a hand edit: the edited file is kept aside as
+    ``<name>.edited`` and its job runs again, here and in any later run until it has."""
+    repo = clone_run(tiny_reference, tmp_path / "run")
+    catalog = yaml.safe_load((repo / "config/figures.yaml").read_text())
+    catalog["figures"] = {k: catalog["figures"][k] for k in ("thesis-fig3_1", "thesis-fig5_1")}
+    (repo / "tiny_figures.yaml").write_text(yaml.safe_dump(catalog))
+    tiny = repo / "tests/config/tiny.yaml"  # this copy's: a report of the two figures only
+    tiny_config = yaml.safe_load(tiny.read_text())
+    tiny_config |= {"catalog": "tiny_figures.yaml", "data": {"inventory": ["td2003", "nursery"]}}
+    tiny.write_text(yaml.safe_dump(tiny_config))
+
+    edited = repo / "results/chapter5_6/thesis-fig5_1/nursery/perceptron.csv"
+    original = edited.read_bytes()
+    header, first, *rest = original.decode().splitlines(keepends=True)
+    edited.write_text(header + first.replace("0.", "0.9", 1) + "".join(rest))
+    assert edited.read_bytes() != original
+
+    out = run_ok(repo, "-j2", *TINY_TARGETS)  # no report
+    rel = str(edited.relative_to(repo))
+    assert f"{rel} was edited by hand: kept as perceptron.csv.edited" in out, out[-3000:]
+    assert not edited.exists()  # set aside; owed to the next run of the default target
+    out = run_ok(repo, "-j2")
+    assert "rule chapter5_perceptron:" in out, out[-3000:]
+    assert edited.read_bytes() == original
+    assert edited.with_name(edited.name + ".edited").read_bytes() != original
+    got, want = result_csvs(repo), result_csvs(tiny_reference)
+    assert set(got) - set(want) == {"results/claims.csv", "results/datasets.csv"}
+    assert [name for name in want if got[name] != want[name]] == []
+    assert "Nothing to be done" in run_ok(repo, "-n")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])  # SIGTERM: SLURM's pre-emption
@@ -167,6 +212,30 @@ def test_an_interrupted_writer_leaves_no_half_written_file(tmp_path, sig):
 
     write_text(target, "a,b\n5,6\n")  # the next writer clears the killed one's temp file
     assert sorted(p.name for p in target.parent.iterdir()) == ["table.csv"]
+
+
+def test_an_edit_by_hand_is_told_from_a_touch_and_set_aside(tmp_path, monkeypatch):
+    from boostrank.io import edited_files, set_aside_edited, write_text
+
+    monkeypatch.chdir(tmp_path)
+    write_text("results/a.csv", "x\n1\n")
+    write_text("results/sub/b.csv", "x\n2\n")
+    write_text("elsewhere/c.csv", "x\n3\n")  # outside results/: no fingerprint
+    assert not list(Path("elsewhere").glob(".*"))
+    assert edited_files("results") == []
+    os.utime("results/a.csv", ns=(1, 1))  # touched, same content: not an edit
+    assert edited_files("results") == []
+    Path("results/sub/b.csv").write_text("x\n9\n")  # same size, other content
+    assert edited_files("results") == [Path("results/sub/b.csv")]
+    assert set_aside_edited("results", dry_run=True) == []
+    assert Path("results/sub/b.csv").exists()  # a dry run moves nothing
+    assert set_aside_edited("results") == [Path("results/sub/b.csv")]
+    assert Path("results/sub/b.csv.edited").read_text() == "x\n9\n"
+    assert edited_files("results") == []
+    # Still owed until its job writes it again, even to a later run:
+    assert set_aside_edited("results") == [Path("results/sub/b.csv")]
+    write_text("results/sub/b.csv", "x\n2\n")
+    assert set_aside_edited("results") == []
 
 
 @pytest.mark.parametrize("writer", ["text", "npz"])

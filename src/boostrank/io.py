@@ -1,15 +1,24 @@
-"""Atomic file output: readers never see a half-written file; a failure leaves nothing behind."""
+"""Atomic file output: readers never see a half-written file; a failure leaves nothing behind.
+
+Every file written under the workflow's ``results/`` (the tables the claims and the report read)
+also gets a fingerprint beside it (``.<name>.fingerprint``: size, mtime and sha256), so a run can
+tell a file the pipeline wrote from one edited by hand (:func:`set_aside_edited`).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import glob
+import hashlib
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
+
+RESULTS = "results"  # the workflow's results folder, relative to its working directory
 
 
 def _umask() -> int:
@@ -36,6 +45,8 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
         yield tmp_path
         os.chmod(tmp_path, 0o666 & ~_umask())  # mkstemp makes 0600; outputs get open()'s mode
         os.replace(tmp_path, path)
+        if path.resolve().is_relative_to(Path.cwd() / RESULTS):
+            _write_fingerprint(path)
     finally:
         tmp_path.unlink(missing_ok=True)
 
@@ -93,3 +104,75 @@ def _json_default(value: Any) -> Any:
     if isinstance(value, Path):
         return str(value)
     raise TypeError(f"cannot serialise {type(value).__name__} to JSON")
+
+
+# ---------------------------------------------------------------------- hand-edit detection
+
+
+def _fingerprint_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.fingerprint")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _write_fingerprint(path: Path) -> None:
+    stat = path.stat()
+    record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": _sha256(path)}
+    fingerprint = _fingerprint_path(path)
+    tmp = fingerprint.with_name(fingerprint.name + ".part")
+    tmp.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(tmp, fingerprint)
+
+
+def edited_files(root: Path | str) -> list[Path]:
+    """Files under ``root`` whose content is no longer what the pipeline wrote.
+
+    A file whose size and mtime match its fingerprint is taken as unchanged without reading it;
+    one that was only touched (same content, new mtime) is not edited.
+    """
+    edited = []
+    for fingerprint in sorted(Path(root).rglob(".*.fingerprint")):
+        path = fingerprint.with_name(fingerprint.name[1 : -len(".fingerprint")])
+        try:
+            stat = path.stat()
+            record = json.loads(fingerprint.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # the file is gone (it will be remade) or the fingerprint is unreadable
+        if (stat.st_size, stat.st_mtime_ns) == (record.get("size"), record.get("mtime_ns")):
+            continue
+        if stat.st_size != record.get("size") or _sha256(path) != record.get("sha256"):
+            edited.append(path)
+        else:
+            _write_fingerprint(path)  # only touched: remember the new mtime, skip the hash
+    return edited
+
+
+def set_aside_edited(root: Path | str, *, dry_run: bool = False) -> list[Path]:
+    """Move files edited by hand under ``root`` to ``<name>.edited``; return every file set
+    aside and not yet recomputed (this run's and earlier runs').
+
+    The workflow makes the report depend on the returned files, so their jobs run again and the
+    claims and the report see the pipeline's numbers, not the edit. Snakemake by itself reruns
+    only what *depends* on an edited file (its ``rerun-triggers`` compare a job's inputs,
+    parameters and code, not its own outputs), and a missing file only when a job that needs it
+    must run. A dry run moves nothing; it says what a run would do.
+    """
+    for path in edited_files(root):
+        if dry_run:
+            print(f"boostrank: {path} was edited by hand; a run will recompute it", file=sys.stderr)
+            continue
+        kept = path.with_name(path.name + ".edited")
+        os.replace(path, kept)
+        _fingerprint_path(path).unlink(missing_ok=True)
+        print(
+            f"boostrank: {path} was edited by hand: kept as {kept.name}; recomputing it",
+            file=sys.stderr,
+        )
+    owed = (kept.with_name(kept.name[: -len(".edited")]) for kept in Path(root).rglob("*.edited"))
+    return sorted(path for path in owed if not path.exists())

@@ -13,6 +13,7 @@ from boostrank.data.inventory import standin_summary
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import check_mirror, resolve_mirror
 from boostrank.errors import BoostrankError, did_you_mean
+from boostrank.io import RESULTS, set_aside_edited
 
 
 def _bool_from_cli(section, key):
@@ -45,6 +46,10 @@ CATALOG = load_catalog(config["catalog"])
 MIRROR = resolve_mirror(config["data"]["mirror"]) or ""
 # A mistyped mirror must not quietly turn the run into synthetic stand-ins.
 check_mirror(MIRROR, [s.mirror_folder for s in REGISTRY.values() if s.mirror_folder])
+# A results file edited by hand is set aside before any job can read it, so the claims and the
+# report show the pipeline's numbers, never the edit; the default target (rule all) makes it
+# again. Snakemake alone would rerun only what depends on the edited file.
+EDITED_RESULTS = [str(p) for p in set_aside_edited(RESULTS, dry_run=workflow.dryrun)]
 
 _unknown = [
     ds
