@@ -237,7 +237,7 @@ def test_baselines_are_deterministic(name):
             "frank": FRank(10, max_pairs_per_query=20, random_state=3),
             "listnet": ListNet(20, random_state=3),
             "svm_map": SVMMAP(C_grid=(1.0, 10.0), random_state=3),
-            "ranksvm": RankSVM(kernel_map=None, C_grid=(0.1, 1.0), seed=3),
+            "ranksvm": RankSVM(kernel_map=None, C_grid=(0.1, 1.0), random_state=3),
         }[name]
 
     a = make().fit(X, y, qid, validation=val).predict(X)

@@ -102,7 +102,7 @@ def test_log_domain_path_agrees_when_F_spans_a_huge_range():
 @pytest.mark.parametrize("scope", ["all", "judged"])
 def test_lp_never_rises_and_theorem9_holds(weak, scope):
     X, _y, g, pairs, mask = _fixture()
-    model = MRR(40, weak_learner=weak, t_scope=scope, seed=3).fit(X, g, pairs, judged=mask)
+    model = MRR(40, weak_learner=weak, t_scope=scope, random_state=3).fit(X, g, pairs, judged=mask)
     obj = model.objective_
     assert len(obj) == 41
     assert np.all(np.diff(obj) <= 1e-10)  # L_p (Eq. 4.10) never rises
@@ -113,7 +113,7 @@ def test_lp_never_rises_and_theorem9_holds(weak, scope):
 
 def test_objective_is_the_product_of_the_two_errors():
     X, y, g, pairs, _mask = _fixture()
-    model = MRR(5, seed=0).fit(X, g, pairs)
+    model = MRR(5, random_state=0).fit(X, g, pairs)
     F = model.train_scores_
     E = np.exp(F[None, :] - F[:, None])
     W, T = base_matrix(g, model.lam_), _dense(len(y), pairs, 0.5)
@@ -126,7 +126,7 @@ def test_theorem10_as_printed_fails_while_its_proof_step_holds():
     substitutes it into Theorem 9, but that makes the bound smaller, not larger: Eq. 4.19
     does not follow, and on this fixture it is violated after the first iteration."""
     X, _y, g, pairs, _mask = _fixture()
-    model = MRR(20, seed=3).fit(X, g, pairs)
+    model = MRR(20, random_state=3).fit(X, g, pairs)
     assert np.allclose(model.edge_, model.mu_ - model.nu_)
     assert np.all(model.edge_ + 1e-12 >= (np.sqrt(model.mu_) - np.sqrt(model.nu_)) ** 2)
     t10 = model.theorem10_bound()
@@ -137,17 +137,17 @@ def test_theorem10_as_printed_fails_while_its_proof_step_holds():
 def test_lambda_zero_ignores_the_base_ranker():
     X, _y, g, pairs, _mask = _fixture()
     other = np.random.default_rng(9).random(len(g))
-    a = MRR(15, lam=0.0, seed=4).fit(X, g, pairs)
-    b = MRR(15, lam=0.0, seed=4).fit(X, other, pairs)
+    a = MRR(15, lam=0.0, random_state=4).fit(X, g, pairs)
+    b = MRR(15, lam=0.0, random_state=4).fit(X, other, pairs)
     assert np.array_equal(a.train_scores_, b.train_scores_)
-    c = MRR(15, seed=4).fit(X, g, pairs)
-    d = MRR(15, seed=4).fit(X, other, pairs)
+    c = MRR(15, random_state=4).fit(X, g, pairs)
+    d = MRR(15, random_state=4).fit(X, other, pairs)
     assert not np.array_equal(c.train_scores_, d.train_scores_)  # lambda > 0 does not
 
 
 def test_feedback_moves_the_ranking_towards_the_judged_order():
     X, _y, g, pairs, mask = _fixture()
-    F = MRR(40, t_scope="judged", seed=1).fit(X, g, pairs, judged=mask).train_scores_
+    F = MRR(40, t_scope="judged", random_state=1).fit(X, g, pairs, judged=mask).train_scores_
     won = np.mean(F[pairs[:, 0]] > F[pairs[:, 1]])
     base = np.mean(g[pairs[:, 0]] > g[pairs[:, 1]])
     assert won > base

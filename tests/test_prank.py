@@ -41,7 +41,7 @@ def test_figure1_worked_example():
     learner = PRank(1, 3, 5)
     learner.b[:] = [1.0, 2.0, 4.0, 5.0]
     x = np.array([[0.5, 0.5, 0.0]])  # |x|^2 = 1/2: w.x rises from 0 to 1.5
-    assert learner.step(x, np.array([4]))[0] == 1
+    assert learner.partial_fit(x, np.array([4]))[0] == 1
     assert np.allclose(learner.b, [[0.0, 1.0, 3.0, 5.0]])
     assert np.allclose(learner.w, 3 * x)
     assert learner.predict(x)[0] == 3
@@ -68,7 +68,7 @@ def test_thresholds_stay_ordered(cls):
     else:
         learner = cls(X.shape[0], X.shape[2], 5)
     for t in range(X.shape[1]):
-        learner.step(X[:, t], y[:, t])
+        learner.partial_fit(X[:, t], y[:, t])
         assert np.all(np.diff(learner.b, axis=1) >= -1e-12)
         if cls in (PRank, SiPRank):
             assert np.array_equal(learner.b, np.round(learner.b))  # integers (Lemma 1)
@@ -80,9 +80,9 @@ def test_si_prank_moves_one_threshold():
     learner = SiPRank(1, 2, 5)
     learner.b[:] = [-1.0, 0.0, 1.0, 2.0]
     x = np.array([[0.5, 0.0]])  # w.x = 0: y_hat = 3
-    learner.step(x, np.array([5]))  # too low: r = y_hat = 3 moves down
+    learner.partial_fit(x, np.array([5]))  # too low: r = y_hat = 3 moves down
     assert np.allclose(learner.b, [[-1.0, 0.0, 0.0, 2.0]]) and np.allclose(learner.w, x)
-    learner.step(-4 * x, np.array([1]))  # w.x = -1: y_hat = 2 > 1, r = 1 moves up
+    learner.partial_fit(-4 * x, np.array([1]))  # w.x = -1: y_hat = 2 > 1, r = 1 moves up
     assert np.allclose(learner.b, [[0.0, 0.0, 0.0, 2.0]])
 
 
@@ -98,8 +98,10 @@ def test_vectorised_runs_equal_single_runs():
         together = make(4)
         apart = [make(1) for _ in range(4)]
         for t in range(X.shape[1]):
-            joint = together.step(X[:, t], y[:, t])
-            single = [a.step(X[r : r + 1, t], y[r : r + 1, t])[0] for r, a in enumerate(apart)]
+            joint = together.partial_fit(X[:, t], y[:, t])
+            single = [
+                a.partial_fit(X[r : r + 1, t], y[r : r + 1, t])[0] for r, a in enumerate(apart)
+            ]
             assert np.array_equal(joint, single)
 
 
@@ -111,7 +113,7 @@ def test_kernel_and_explicit_map_agree():
     dual_preds, dual_b = kernel_prank_scores(x, y[0], 5)
     primal = PRank(1, 6, 5)
     phi = poly2_features(x)
-    preds = np.array([primal.step(phi[t : t + 1], y[0, t : t + 1])[0] for t in range(400)])
+    preds = np.array([primal.partial_fit(phi[t : t + 1], y[0, t : t + 1])[0] for t in range(400)])
     assert np.array_equal(preds, dual_preds)
     assert np.allclose(primal.b[0], dual_b)
 
@@ -141,10 +143,14 @@ def test_theorem1_mistake_bound_on_separable_data():
     bound = (5 - 1) * (R2 + 1) / gamma**2  # Theorem 1
     for cls in (PRank, SiPRank):  # the bound holds for Si-PRank too (section 3)
         learner = cls(1, X.shape[1], 5)
-        loss = sum(abs(learner.step(X[t : t + 1], y[t : t + 1])[0] - y[t]) for t in range(len(y)))
+        loss = sum(
+            abs(learner.partial_fit(X[t : t + 1], y[t : t + 1])[0] - y[t]) for t in range(len(y))
+        )
         assert 0 < loss <= bound
     learner = NoPRank(1, X.shape[1], 5, beta=1.0)  # Corollary 1: mistakes <= 2(R^2+1)/gamma^2
-    mistakes = sum(learner.step(X[t : t + 1], y[t : t + 1])[0] != y[t] for t in range(len(y)))
+    mistakes = sum(
+        learner.partial_fit(X[t : t + 1], y[t : t + 1])[0] != y[t] for t in range(len(y))
+    )
     assert mistakes <= 2 * (R2 + 1) / gamma**2
     assert learner.tau_sum[0] <= 2 * 1.0 / gamma**2 + 1e-9  # Theorem 3
 
@@ -181,7 +187,7 @@ def test_mu_prank_matches_the_plain_update():
         x = X[0, t]
         s = w @ x
         pred = predict_ranks(np.array([s]), b[None])[0]
-        assert learner.step(X[:, t], y[:, t])[0] == pred
+        assert learner.partial_fit(X[:, t], y[:, t])[0] == pred
         if pred != y[0, t]:
             ys = rank_signs(y[:, t], 5)[0]
             tau = np.where((s - b) * ys <= 0, ys, 0.0)
@@ -190,23 +196,25 @@ def test_mu_prank_matches_the_plain_update():
             w, b = w / z, b / z
         assert np.allclose(learner.w[0], w) and np.allclose(learner.b[0], b)
     with pytest.raises(BoostrankError):
-        learner.step(np.full((1, 3), 2.0), np.array([1]))
+        learner.partial_fit(np.full((1, 3), 2.0), np.array([1]))
 
 
 def test_mcp_and_widrow_hoff_updates():
     mcp = MCP(1, 2, 3)
     x = np.array([[1.0, 2.0]])
-    assert mcp.step(x, np.array([3]))[0] == 1  # all prototypes 0: ties go to rank 1
+    assert mcp.partial_fit(x, np.array([3]))[0] == 1  # all prototypes 0: ties go to rank 1
     assert np.allclose(mcp.M[0], [[-0.5, -1.0], [-0.5, -1.0], [1.0, 2.0]])  # E = {1, 2}
     assert mcp.predict(x)[0] == 3
     top = MCP(1, 2, 3, update="max")
-    top.step(x, np.array([3]))
+    top.partial_fit(x, np.array([3]))
     assert np.allclose(top.M[0], [[-1.0, -2.0], [0.0, 0.0], [1.0, 2.0]])
     wh = WidrowHoff(1, 2, 5, learning_rate=0.1)
-    assert wh.step(x, np.array([4]))[0] == 1  # 0 rounds to 0, clipped to rank 1
+    assert wh.partial_fit(x, np.array([4]))[0] == 1  # 0 rounds to 0, clipped to rank 1
     assert np.allclose(wh.w, 0.1 * 4 * x)  # w += eta (y - w.x) x
     assert wh.predict(x)[0] == 2  # w.x = 0.4 * 5 = 2.0
-    assert WidrowHoff(1, 2, 5, learning_rate=0.1, intercept=True).step(x, np.array([4]))[0] == 1
+    assert (
+        WidrowHoff(1, 2, 5, learning_rate=0.1, intercept=True).partial_fit(x, np.array([4]))[0] == 1
+    )
 
 
 def test_synthetic_generator_follows_the_recipe():

@@ -140,22 +140,51 @@ def letor_sets(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _rankers():
+    """Every learning-to-rank estimator that draws random numbers, small: ``fit(X, y, qid)``."""
+    from boostrank.ranking.adarank import AdaRank
+    from boostrank.ranking.frank import FRank
+    from boostrank.ranking.lambdamart import LambdaMART
     from boostrank.ranking.listnet import ListNet
     from boostrank.ranking.ndcg_boost import NDCGBoost
+    from boostrank.ranking.qbrank import QBRank
+    from boostrank.ranking.ranknet import RankNet
     from boostrank.ranking.ranksvm import RankSVM
+    from boostrank.ranking.svm_map import SVMMAP
 
     return [
         lambda s: NDCGBoost(n_iterations=5, random_state=s),
         lambda s: ListNet(n_epochs=5, random_state=s),
-        lambda s: RankSVM(C=1.0, max_iter=50, seed=s),
+        lambda s: RankSVM(C=1.0, max_iter=50, random_state=s),
+        lambda s: AdaRank(n_rounds=5, random_state=s),
+        lambda s: FRank(n_rounds=3, random_state=s),
+        lambda s: SVMMAP(C=1.0, C_grid=None, max_iter=20, random_state=s),
+        lambda s: RankNet(1, 4, 3, random_state=s),
+        lambda s: QBRank(5, max_leaf_nodes=4, random_state=s),
+        lambda s: LambdaMART(5, min_data_in_leaf=2, random_state=s),
+    ]
+
+
+def _classifiers():
+    """The semi-supervised boosting classifiers of Chapter 2: ``fit(X, y)``, -1 unlabelled."""
+    from boostrank.boosting.assemble import Assemble
+    from boostrank.boosting.mcssb import MCSSB
+
+    return [
+        lambda s: MCSSB(n_iterations=3, random_state=s),
+        lambda s: Assemble(n_iterations=3, random_state=s),
     ]
 
 
 @settings(max_examples=10, deadline=None)
 @given(data=letor_sets(), seed=st.integers(0, 1000))
-def test_rankers_are_deterministic_given_their_seed(data, seed):
+def test_every_estimator_is_deterministic_given_its_random_state(data, seed):
     X, y, qid = data
     for make in _rankers():
         first = make(seed).fit(X, y, qid).predict(X)
         again = make(seed).fit(X, y, qid).predict(X)
+        np.testing.assert_array_equal(first, again)
+    labels = np.where(np.arange(len(y)) % 3 == 0, y, -1)  # a third labelled
+    for make in _classifiers():
+        first = make(seed).fit(X, labels, n_classes=2).predict(X)
+        again = make(seed).fit(X, labels, n_classes=2).predict(X)
         np.testing.assert_array_equal(first, again)

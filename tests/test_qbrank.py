@@ -32,8 +32,8 @@ def letor_like(n_queries: int = 24, docs: int = 8, seed: int = 0):
 @pytest.mark.parametrize("duplicates", ["count", "single"])
 def test_qbrank_without_pairs_is_gbt_bit_for_bit(w, duplicates):
     X, y, qid = letor_like()
-    gbt = GBT(30, seed=7).fit(X, y)
-    qb = QBRank(30, seed=7, w=w, duplicates=duplicates).fit(
+    gbt = GBT(30, random_state=7).fit(X, y)
+    qb = QBRank(30, random_state=7, w=w, duplicates=duplicates).fit(
         X, y, qid, pair_mask=np.zeros(len(y), bool), label_mask=np.ones(len(y), bool)
     )
     assert np.array_equal(gbt.predict(X), qb.predict(X))
@@ -43,7 +43,7 @@ def test_qbrank_without_pairs_is_gbt_bit_for_bit(w, duplicates):
 
 def test_gbt_is_least_squares_boosting():
     X, y, _ = letor_like()
-    gbt = GBT(60, learning_rate=0.1, seed=1).fit(X, y)
+    gbt = GBT(60, learning_rate=0.1, random_state=1).fit(X, y)
     stages = gbt.staged_predict(X, range(61))
     assert np.allclose(stages[0], y.mean())
     mse = ((stages - y) ** 2).mean(axis=1)
@@ -54,8 +54,8 @@ def test_gbt_is_least_squares_boosting():
 
 def test_staged_predictions_equal_shorter_runs():
     X, y, qid = letor_like()
-    long = QBRank(40, seed=3).fit(X, y, qid)
-    short = QBRank(15, seed=3).fit(X, y, qid)
+    long = QBRank(40, random_state=3).fit(X, y, qid)
+    short = QBRank(15, random_state=3).fit(X, y, qid)
     assert np.allclose(long.staged_predict(X, [15])[0], short.predict(X))
     with pytest.raises(BoostrankError):
         long.staged_predict(X, [20, 10])
@@ -99,7 +99,7 @@ def test_regression_set_worked_example():
 
 def test_qbrank_decreases_its_objective_and_ranks():
     X, y, qid = letor_like(seed=2)
-    model = QBRank(40, learning_rate=0.3, seed=0).fit(X, y, qid)
+    model = QBRank(40, learning_rate=0.3, random_state=0).fit(X, y, qid)
     i, j = query_pairs(y, qid)
     tau = (y[i] - y[j]).astype(float)
     staged = model.staged_predict(X, range(41))

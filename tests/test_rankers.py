@@ -74,13 +74,13 @@ def test_ranknet_gradient_matches_finite_differences():
 
 def test_ranknet_loss_falls_and_ranks_a_toy_problem():
     X, y, qid, _ = _queries(seed=4)
-    net = RankNet(1, 8, 60, learning_rate=0.5, batch_queries=4, seed=0).fit(
+    net = RankNet(1, 8, 60, learning_rate=0.5, batch_queries=4, random_state=0).fit(
         X, y, qid, checkpoints=(30,)
     )
     assert net.loss_curve_[-1] < 0.5 * net.loss_curve_[0]
     assert mean_ndcg(y, net.predict(X), qid, 5, formula="report") > 0.9
     assert not np.array_equal(net.predict(X, epochs=30), net.predict(X))
-    again = RankNet(1, 8, 60, learning_rate=0.5, batch_queries=4, seed=0).fit(X, y, qid)
+    again = RankNet(1, 8, 60, learning_rate=0.5, batch_queries=4, random_state=0).fit(X, y, qid)
     assert np.array_equal(again.predict(X), net.predict(X))
 
 
@@ -95,8 +95,10 @@ def test_ranksvm_recovers_the_order_of_separable_data():
 @pytest.mark.parametrize("kind", ["nystroem", "rff"])
 def test_ranksvm_on_a_kernel_map_scores_like_its_explicit_features(kind):
     X, y, qid, _ = _queries(seed=6, noise=0.3)
-    model = RankSVM(1.0, kernel_map=kind, n_components=40, gamma=0.05, seed=1).fit(X, y, qid)
-    explicit = model.feature_map.transform(X) @ model.coef_
+    model = RankSVM(1.0, kernel_map=kind, n_components=40, gamma=0.05, random_state=1).fit(
+        X, y, qid
+    )
+    explicit = model.feature_map_.transform(X) @ model.coef_
     assert model.predict(X) == pytest.approx(explicit, abs=1e-9)
     assert mean_ndcg(y, model.predict(X), qid, 8, formula="report") > 0.8
 
@@ -110,10 +112,14 @@ def test_lambdamart_is_deterministic_and_tree_counts_follow_early_stopping():
     X, y, qid, _ = _queries(n_queries=40, seed=7, noise=2.0)
     train, valid = qid < 30, qid >= 30
     kwargs = dict(
-        num_leaves=6, learning_rate=0.1, min_data_in_leaf=5, early_stopping_rounds=10, seed=3
+        num_leaves=6,
+        learning_rate=0.1,
+        min_data_in_leaf=5,
+        early_stopping_rounds=10,
+        random_state=3,
     )
     fit = lambda: LambdaMART(300, **kwargs).fit(  # noqa: E731
-        X[train], y[train], qid[train], eval_set=(X[valid], y[valid], qid[valid])
+        X[train], y[train], qid[train], validation=(X[valid], y[valid], qid[valid])
     )
     a, b = fit(), fit()
     assert np.array_equal(a.predict(X), b.predict(X))

@@ -266,11 +266,11 @@ def test_topk_booster_reads_only_the_shown_labels():
     b1 = TopkBBM(6, X.shape[1], k=3, n_learners=4, seed=0)
     b2 = TopkBBM(6, X.shape[1], k=3, n_learners=4, seed=0)
     for x, y in zip(X, Y, strict=True):
-        b1.step(x, y)
+        b1.partial_fit(x, y)
         shown = b1._sigma_tilde[:3]
         y2 = np.full_like(y, 1) - y  # flip everything ...
         y2[shown] = y[shown]  # ... except the shown labels
-        b2.step(x, y2)
+        b2.partial_fit(x, y2)
         assert np.array_equal(b1.weak.W, b2.weak.W)
 
 
@@ -302,7 +302,7 @@ def test_range_scaled_hedge_keeps_topk_adaptive_from_collapsing_after_a_few_roun
                          weak={"lr": 0.1, "n_sub": 4})  # fmt: skip
         bits = []
         for t, i in enumerate(order, start=1):
-            b.step(X[i], Y[i])
+            b.partial_fit(X[i], Y[i])
             if t in (30, 900):
                 p = b.expert_weights()
                 bits.append(float(-(p[p > 0] * np.log2(p[p > 0])).sum()))

@@ -27,7 +27,7 @@ def _query():
 def test_query_refinement(benchmark, method):
     X, g, pairs, judged = _query()
     if method == "mrr":
-        model = benchmark(lambda: MRR(50, seed=0).fit(X, g, pairs, judged=judged))
+        model = benchmark(lambda: MRR(50, random_state=0).fit(X, g, pairs, judged=judged))
     else:
         model = benchmark(lambda: LRR(n_iterations=50).fit(X, g, pairs, judged=judged))
     assert np.isfinite(model.train_scores_).all()

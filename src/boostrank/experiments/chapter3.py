@@ -72,7 +72,7 @@ class Algorithm:
     key: str  # config key, Snakemake wildcard and directory name
     label: str  # the dissertation's name, the ``algorithm`` column of every output
     module: str  # module under boostrank.ranking
-    cls: str  # class name in it ("A|B": the first that the module defines)
+    cls: str  # class name in it
     validation: bool  # pass the fold's validation part to fit()
     reference: bool = False  # not in the dissertation: drawn dashed, left out of the ranks
     letor_name: str = ""  # the baseline's name in LETOR 3.0's published table (letor3_baselines)
@@ -80,7 +80,7 @@ class Algorithm:
     @property
     def import_path(self) -> str:
         """``boostrank.ranking.<module>:<Class>``."""
-        return f"{RANKING_PACKAGE}.{self.module}:{self.cls.split('|')[0]}"
+        return f"{RANKING_PACKAGE}.{self.module}:{self.cls}"
 
 
 # name -> import path and whether fit() gets the validation part (section 3.4.1: LETOR's
@@ -91,7 +91,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "adarank_ndcg",
         "AdaRank-NDCG",
         "adarank",
-        "AdaRankNDCG|AdaRank",
+        "AdaRank",
         True,
         letor_name="AdaRank-NDCG",
     ),
@@ -136,15 +136,15 @@ def code_modules(algorithm: Algorithm, src: Path | str | None = None) -> list[st
 def load_class(algorithm: Algorithm) -> type:
     """Import the algorithm's class (only the job that trains it pays for the import)."""
     module = importlib.import_module(f"{RANKING_PACKAGE}.{algorithm.module}")
-    for name in algorithm.cls.split("|"):
-        if hasattr(module, name):
-            return getattr(module, name)
-    raise BoostrankError(f"{module.__name__} defines no class {algorithm.cls.replace('|', ' or ')}")
+    try:
+        return getattr(module, algorithm.cls)
+    except AttributeError:
+        raise BoostrankError(f"{module.__name__} defines no class {algorithm.cls}") from None
 
 
 def make_model(algorithm: Algorithm, params: dict[str, Any], seed: int) -> Any:
-    """Instantiate the algorithm with its config arguments; its seed argument (``random_state``
-    or ``seed``) is set to ``seed``."""
+    """Instantiate the algorithm with its config arguments; a stochastic one (it takes
+    ``random_state``, the package's one name for a seed) gets ``seed``."""
     cls = load_class(algorithm)
     accepted = inspect.signature(cls).parameters
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
@@ -154,16 +154,14 @@ def make_model(algorithm: Algorithm, params: dict[str, Any], seed: int) -> Any:
             f"config chapter3.algorithms.{algorithm.key}: {cls.__name__} takes no argument(s) "
             f"{unknown}; it takes {sorted(accepted)}"
         )
+    if "random_state" in params:
+        raise BoostrankError(
+            f"config chapter3.algorithms.{algorithm.key} sets random_state; seeds derive from "
+            "config 'seed' only"
+        )
     kwargs = dict(params)
-    for name in ("random_state", "seed"):
-        if name in accepted:
-            if name in kwargs:
-                raise BoostrankError(
-                    f"config chapter3.algorithms.{algorithm.key} sets {name}; seeds derive from "
-                    "config 'seed' only"
-                )
-            kwargs[name] = seed
-            break
+    if "random_state" in accepted:
+        kwargs["random_state"] = seed
     return cls(**kwargs)
 
 
@@ -173,20 +171,12 @@ def fit_model(
     train: tuple[np.ndarray, np.ndarray, np.ndarray],
     validation: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> str | None:
-    """``fit(X, y, qid)``, with the validation part where the algorithm uses one: as
-    ``validation=`` (the chapter-3 rankers' API) or ``eval_set=`` (LambdaMART). Returns the
-    keyword that carried it, or None; a class whose ``fit`` takes neither is trained without it
-    (logged, and recorded in the job's JSON record)."""
-    accepted = inspect.signature(model.fit).parameters
+    """``fit(X, y, qid)``, with ``validation=`` (the rankers' one protocol) where the algorithm
+    uses the validation part. Returns ``"validation"`` when it was passed, else None (recorded in
+    the job's JSON record)."""
     if algorithm.validation:
-        for name in ("validation", "eval_set"):
-            if name in accepted:
-                model.fit(*train, **{name: validation})
-                return name
-        log.warning(
-            "%s.fit takes no validation part (validation= or eval_set=): trained without it",
-            algorithm.import_path,
-        )
+        model.fit(*train, validation=validation)
+        return "validation"
     model.fit(*train)
     return None
 

@@ -386,7 +386,7 @@ def run_mrr(
                 lam = top_std_lambda(q.g, kwargs["lam_top"]) if lam is None else float(lam)
                 W_cache[i] = base_matrix(q.g, lam)
             W = W_cache[i]
-        model = MRR(**kwargs, seed=derive_seed(root_seed, SEED_KEY, *seed_parts, q.qid))
+        model = MRR(**kwargs, random_state=derive_seed(root_seed, SEED_KEY, *seed_parts, q.qid))
         model.fit(q.X, q.g, pairs_of(q), judged=q.judged, W=W)
         out.append(np.asarray(model.train_scores_))
         if timings is not None:
@@ -489,7 +489,7 @@ def run_svm(
             C=cfg["C"],
             default_C=cfg.get("default_C", "code"),
             max_iter=int(cfg["max_iter"]),
-            seed=seed,
+            random_state=seed,
         ).fit_pairs(diff, sign)
         out.append(model.predict(Xa))
     return out, fallback
@@ -743,7 +743,8 @@ def objective_job(
         labels = (t_scope,) if weak_learner == learner else (t_scope, weak_learner)
         for q in qs:
             model = MRR(
-                **kwargs, seed=derive_seed(seed, SEED_KEY, dataset, "objective", *labels, q.qid)
+                **kwargs,
+                random_state=derive_seed(seed, SEED_KEY, dataset, "objective", *labels, q.qid),
             )
             model.fit(q.X, q.g, pairs_of(q), judged=q.judged)
             t = np.arange(len(model.objective_))

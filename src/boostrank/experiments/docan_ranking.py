@@ -140,7 +140,7 @@ def _fold_lambdamart(
         data["X"][tr],
         data["y"][tr],
         data["qid"][tr],
-        eval_set=(data["X"][va], data["y"][va], data["qid"][va]),
+        validation=(data["X"][va], data["y"][va], data["qid"][va]),
     )
     out = []
     for row in rows:
@@ -179,7 +179,7 @@ def _fold_ranknet(
             batch_queries=int(settings["batch_queries"]),
             sigma=float(settings["sigma"]),
             init_scale=float(settings["init_scale"]),
-            seed=derive_seed(seed, layers, nodes),
+            random_state=derive_seed(seed, layers, nodes),
         ).fit(data["X"][tr], data["y"][tr], data["qid"][tr], checkpoints=epochs)
         for n in members:
             e = int(rows[n]["epochs"])
@@ -234,7 +234,7 @@ def _fold_ranksvm(kind: str) -> Runner:
                     feature_map=fmap,
                     max_iter=int(settings["max_iter"]),
                     tol=float(settings["tol"]),
-                    seed=seed,
+                    random_state=seed,
                 ).fit_pairs(diff, sign)
                 res = _evaluate(model.predict, data, masks, k)
                 out[n] = {
@@ -434,7 +434,7 @@ def run_toy(
         batch_queries=int(rn["batch_queries"]),
         sigma=float(rn["sigma"]),
         init_scale=float(rn["init_scale"]),
-        seed=job_seed,
+        random_state=job_seed,
     ).fit(X[tr], y[tr], qid[tr])
     linear = LinearRanker(float(settings["l2"])).fit(X[tr], y[tr])
     lambdamart = LambdaMART(
@@ -444,7 +444,7 @@ def run_toy(
         min_data_in_leaf=int(lm["min_data_in_leaf"]),
         early_stopping_rounds=None,
         num_threads=1,
-        seed=job_seed,
+        random_state=job_seed,
         params={"min_data_in_bin": 1, "min_sum_hessian_in_leaf": 0},
     ).fit(X[tr], y[tr], qid[tr])
     models = [
@@ -602,7 +602,7 @@ def run_demo(settings: dict[str, Any], claims_path: str, prefix: Path | str) -> 
     tr, te = d["train"], d["test"]
     X, y, b = d["X"], d["y"], d["blocks"]
     ridge = LinearRanker(float(settings["ridge_alpha"])).fit(X[tr], y[tr])
-    svm = RankSVM(float(settings["svm_c"]), kernel_map=None, seed=int(settings["seed"]))
+    svm = RankSVM(float(settings["svm_c"]), kernel_map=None, random_state=int(settings["seed"]))
     svm.fit(X[tr], y[tr], b[tr])  # the blocks play the part of query ids
     csv = f"{prefix}.csv"
     claims = load_claims(claims_path)

@@ -131,7 +131,7 @@ def run_learners(
     for t in range(rounds):
         X = features(t)
         for key, learner in learners.items():
-            losses[key][:, t] = np.abs(learner.step(X, y[:, t]) - y[:, t])
+            losses[key][:, t] = np.abs(learner.partial_fit(X, y[:, t]) - y[:, t])
     return losses
 
 

@@ -204,17 +204,17 @@ def train_model(
     elif model.algorithm == "gbt":
         from boostrank.ranking.gbt import GBT
 
-        ranker = GBT(seed=s, **trees).fit(X[train], y[train])
+        ranker = GBT(random_state=s, **trees).fit(X[train], y[train])
     elif model.algorithm == "qbrank":
         from boostrank.ranking.qbrank import QBRank
 
-        ranker = QBRank(seed=s, **trees, **params["qbrank"]).fit(
+        ranker = QBRank(random_state=s, **trees, **params["qbrank"]).fit(
             X[train], y[train], qid[train], pair_mask=paired[train], label_mask=labelled[train]
         )
     else:
         from boostrank.ranking.ranksvm import RankSVM
 
-        ranker = RankSVM(seed=s, **params["ranksvm"]).fit(X[train], y[train], qid[train])
+        ranker = RankSVM(random_state=s, **params["ranksvm"]).fit(X[train], y[train], qid[train])
     fitted = time.perf_counter()
     shown = [0] if model.algorithm == "ranksvm" else stages
     if ranker is None:

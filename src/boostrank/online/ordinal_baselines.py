@@ -1,7 +1,7 @@
 """The two online baselines of Crammer and Singer (2005), "Online Ranking by Projecting", section
 6, applied to ranking: the multiclass perceptron (MCP) and Widrow-Hoff regression (WH). Both
 run R sequences at once with the interface of :mod:`boostrank.online.prank`
-(``step(X, y)``: X (R, d), ranks y in 1..k (R,), returns the predictions).
+(``partial_fit(X, y)``: X (R, d), ranks y in 1..k (R,), returns the predictions).
 
 - :class:`MCP`: Crammer and Singer (2001), "Ultraconservative online algorithms for multiclass
   problems": k prototypes, ``y_hat = argmax_r M_r.x`` (ties: the lowest rank); on a mistake
@@ -34,7 +34,7 @@ class MCP:
         """``argmax_r M_r.x + 1`` per run."""
         return np.einsum("rkd,rd->rk", self.M, X).argmax(axis=1) + 1
 
-    def step(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    def partial_fit(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Predict, receive ``y``, update on a mistake; returns the prediction."""
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y)
@@ -83,7 +83,7 @@ class WidrowHoff:
         """The regression rounded to the closest rank (halves round up), clipped to 1..k."""
         return np.clip(np.floor(self.regress(X) + 0.5), 1, self.k).astype(np.int64)
 
-    def step(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    def partial_fit(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Predict, receive ``y``, take one LMS step; returns the prediction."""
         X = np.asarray(X, dtype=np.float64)
         p = self.regress(X)

@@ -4,7 +4,7 @@ Projecting", Neural Computation 17(1).
 A ranking rule is a vector w and thresholds b_1 <= ... <= b_{k-1} (b_k = inf); it predicts
 ``y_hat = min{r : w.x - b_r < 0}`` (section 2). Every learner here runs R independent sequences
 at once: w is an (R, d) array, b an (R, k-1) array, and each round is one array operation for
-all runs (``step(X, y)`` with X of shape (R, d) and ranks y in 1..k of shape (R,)).
+all runs (``partial_fit(X, y)`` with X of shape (R, d) and ranks y in 1..k of shape (R,)).
 
 - :class:`PRank` (Figure 2): on a mistake, ``y_r = +1`` if ``y > r`` else -1,
   ``tau_r = y_r [(w.x - b_r) y_r <= 0]``, ``w += (sum_r tau_r) x``, ``b_r -= tau_r``. With
@@ -83,7 +83,7 @@ class ThresholdRanker:
         """Predicted ranks, one per run."""
         return predict_ranks(self.scores(X), self.b)
 
-    def step(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    def partial_fit(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Predict, receive ``y``, update; returns the prediction."""
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y)
@@ -184,11 +184,11 @@ class MuPRank(ThresholdRanker):
         self.w = np.exp(self.log_w)
         self.b = np.exp(self.log_b)
 
-    def step(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """As :meth:`ThresholdRanker.step`; rejects ``|x|_inf > 1`` (Figure 5's input)."""
+    def partial_fit(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """As :meth:`ThresholdRanker.partial_fit`; rejects ``|x|_inf > 1`` (Figure 5's input)."""
         if np.abs(X).max(initial=0.0) > 1.0 + 1e-12:
             raise BoostrankError("Mu-PRank needs |x|_inf <= 1 (Figure 5); rescale the features")
-        return super().step(X, y)
+        return super().partial_fit(X, y)
 
     def _update(self, X, y, y_hat, s, miss):  # type: ignore[no-untyped-def]
         ys = rank_signs(y, self.k)

@@ -249,7 +249,7 @@ class TopkBooster:
         self._sigma_tilde = sigma_tilde
         return observed_pairs(sigma, sigma_tilde, y, self.k, self.rho, self.n_swap)
 
-    def step(self, x: np.ndarray, y: np.ndarray) -> float:
+    def partial_fit(self, x: np.ndarray, y: np.ndarray) -> float:
         """One round on row ``x`` with relevance ``y`` (only the shown labels' relevance is
         used under top-k feedback). Returns the weighted rank loss of the (randomised)
         prediction the booster made."""
@@ -297,7 +297,7 @@ class TopkBooster:
         X = np.ascontiguousarray(X, dtype=np.float64)
         Y = np.asarray(Y).astype(np.int8)
         out = np.empty(len(order))
-        step = self.step
+        step = self.partial_fit
         for t, i in enumerate(order):  # online: one round after another
             out[t] = step(X[i], Y[i])
         return out

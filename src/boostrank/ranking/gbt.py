@@ -119,14 +119,14 @@ class GBT:
         *,
         max_leaf_nodes: int = 20,
         learning_rate: float = 0.05,
-        seed: int = 0,
+        random_state: int = 0,
     ) -> None:
         if n_trees < 1 or max_leaf_nodes < 2 or not learning_rate > 0:
             raise BoostrankError("GBT needs n_trees >= 1, max_leaf_nodes >= 2, learning_rate > 0")
         self.n_trees = n_trees
         self.max_leaf_nodes = max_leaf_nodes
         self.learning_rate = learning_rate
-        self.seed = seed
+        self.random_state = random_state
 
     def fit(self, X: np.ndarray, y: np.ndarray, qid: np.ndarray | None = None) -> GBT:
         """Boost ``n_trees`` trees on the squared error to ``y``."""
@@ -136,7 +136,7 @@ class GBT:
             raise BoostrankError(f"GBT: X has {len(X32)} rows, y has {len(y)}")
         model = TreeEnsemble(init=float(np.mean(y)))  # F_0 = argmin_c sum (y - c)^2
         h = np.full(len(y), model.init)
-        for seed in tree_seeds(self.seed, self.n_trees):
+        for seed in tree_seeds(self.random_state, self.n_trees):
             residual = y - h  # Algorithm 2: y~_i = y_i - F_{m-1}(x_i)
             tree = fit_regression_tree(
                 X32, residual, None, max_leaf_nodes=self.max_leaf_nodes, seed=int(seed)

@@ -21,6 +21,7 @@ import lightgbm as lgb
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.ranking.validation import Validation
 
 
 def _sorted_groups(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -30,7 +31,7 @@ def _sorted_groups(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class LambdaMART:
-    """LightGBM LambdaMART ranker; ``fit(X, y, qid, eval_set=...)``, ``predict(X, n_trees=...)``."""
+    """LightGBM LambdaMART ranker: ``fit(X, y, qid, validation=...)``, ``predict(X, n_trees)``."""
 
     def __init__(
         self,
@@ -42,7 +43,7 @@ class LambdaMART:
         early_stopping_rounds: int | None = 100,
         eval_at: int = 10,
         num_threads: int = 1,
-        seed: int = 0,
+        random_state: int = 0,
         params: dict[str, Any] | None = None,
     ) -> None:
         self.n_trees = n_trees
@@ -52,7 +53,7 @@ class LambdaMART:
         self.early_stopping_rounds = early_stopping_rounds
         self.eval_at = eval_at
         self.num_threads = num_threads
-        self.seed = seed
+        self.random_state = random_state
         self.params = params or {}
 
     def lgb_params(self) -> dict[str, Any]:
@@ -66,7 +67,7 @@ class LambdaMART:
             "min_data_in_leaf": self.min_data_in_leaf,
             "deterministic": True,
             "force_row_wise": True,
-            "seed": self.seed,
+            "seed": self.random_state,
             "num_threads": self.num_threads,
             "verbosity": -1,
             **self.params,
@@ -78,17 +79,17 @@ class LambdaMART:
         y: np.ndarray,
         qid: np.ndarray,
         *,
-        eval_set: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+        validation: Validation | None = None,
     ) -> LambdaMART:
-        """Boost up to ``n_trees`` rounds; with ``eval_set`` (X, y, qid), stop early on it."""
+        """Boost up to ``n_trees`` rounds; with ``validation`` (X, y, qid), stop early on it."""
         params = self.lgb_params()
         order, sizes = _sorted_groups(qid)
         train = lgb.Dataset(
             np.asarray(X)[order], label=np.asarray(y)[order], group=sizes, params=params
         )
         valid_sets, callbacks, history = [], [], {}
-        if eval_set is not None:
-            Xv, yv, qv = eval_set
+        if validation is not None:
+            Xv, yv, qv = validation
             vorder, vsizes = _sorted_groups(qv)
             valid = lgb.Dataset(
                 np.asarray(Xv)[vorder],

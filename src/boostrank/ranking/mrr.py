@@ -94,7 +94,7 @@ class MRR:
         n_thresholds: int = 16,
         t_scope: TScope = "all",
         smoothing: float = 1e-12,
-        seed: int = 0,
+        random_state: int = 0,
     ) -> None:
         self.n_iterations = n_iterations
         self.eta = eta
@@ -106,7 +106,7 @@ class MRR:
         self.n_thresholds = n_thresholds
         self.t_scope = t_scope
         self.smoothing = smoothing
-        self.seed = seed
+        self.random_state = random_state
 
     def fit(
         self,
@@ -135,7 +135,7 @@ class MRR:
         self.lam_ = top_std_lambda(g, self.lam_top) if self.lam is None else float(self.lam)
         if W is None:
             W = base_matrix(g, self.lam_)
-        rng = np.random.default_rng(self.seed)
+        rng = np.random.default_rng(self.random_state)
         s = sample_size(n, self.sample_min, self.sample_fraction)
         bank = ThresholdBank(X, self.n_thresholds) if self.weak_learner == "thresholds" else None
         model = PairModel(W, pairs, self.eta, scope)

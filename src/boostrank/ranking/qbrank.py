@@ -162,7 +162,7 @@ class QBRank:
         w: float = 0.5,
         margin: str | float = "grade_difference",
         duplicates: Duplicates = "count",
-        seed: int = 0,
+        random_state: int = 0,
     ) -> None:
         if n_trees < 1 or max_leaf_nodes < 2 or not learning_rate > 0:
             raise BoostrankError(
@@ -180,7 +180,7 @@ class QBRank:
         self.w = w
         self.margin = margin
         self.duplicates = duplicates
-        self.seed = seed
+        self.random_state = random_state
 
     def fit(
         self,
@@ -240,7 +240,7 @@ class QBRank:
         pw, lw = self.w / scale, (1.0 - self.w) / scale
         model = TreeEnsemble(init=float(np.mean(labels)) if n_labels else 0.0)
         h = np.full(n_used, model.init)
-        for seed in tree_seeds(self.seed, self.n_trees):
+        for seed in tree_seeds(self.random_state, self.n_trees):
             # Algorithm 2, step 1: the regression set of this iteration
             target, weight = regression_set(h, pi, pj, tau, lz, labels, pw, lw, self.duplicates)
             residual = labels - h[lz]

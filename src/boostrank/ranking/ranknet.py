@@ -90,7 +90,7 @@ class RankNet:
         batch_queries: int = 16,
         sigma: float = 1.0,
         init_scale: float = 0.1,
-        seed: int = 0,
+        random_state: int = 0,
     ) -> None:
         self.layers = layers
         self.nodes = nodes
@@ -99,7 +99,7 @@ class RankNet:
         self.batch_queries = batch_queries
         self.sigma = sigma
         self.init_scale = init_scale
-        self.seed = seed
+        self.random_state = random_state
 
     def _batches(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, rng: np.random.Generator
@@ -129,7 +129,7 @@ class RankNet:
         """
         X = np.asarray(X, dtype=np.float64)
         y, qid = np.asarray(y), np.asarray(qid)
-        rng = np.random.default_rng(self.seed)
+        rng = np.random.default_rng(self.random_state)
         self.params_ = init_params(
             X.shape[1], self.layers, self.nodes, self.init_scale, int(rng.integers(2**31))
         )

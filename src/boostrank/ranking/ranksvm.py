@@ -101,7 +101,7 @@ class RankSVM:
     """Pairwise linear SVM on ``phi(x)``; ``fit(X, y, qid)``, ``predict(X)`` (scores).
 
     ``feature_map`` may be given already fitted (e.g. shared by several C values); otherwise it
-    is built from ``kernel_map``, ``n_components``, ``gamma`` and ``seed`` and fitted on X.
+    is built from ``kernel_map``, ``n_components``, ``gamma`` and ``random_state`` and fitted on X.
     ``C_grid`` (with ``fit(..., validation=...)``) chooses C on the validation fold; ``C=None``
     is SVM-light's default on the pair differences (``default_C``, module docstring).
     """
@@ -116,7 +116,7 @@ class RankSVM:
         max_pairs_per_query: int | None = None,
         max_iter: int = 1000,
         tol: float = 1e-4,
-        seed: int = 0,
+        random_state: int = 0,
         feature_map: Any = None,
         C_grid: Sequence[float] | None = None,
         metric: str = "ndcg@10",
@@ -129,7 +129,7 @@ class RankSVM:
         self.max_pairs_per_query = max_pairs_per_query
         self.max_iter = max_iter
         self.tol = tol
-        self.seed = seed
+        self.random_state = random_state
         self.feature_map = feature_map
         self.C_grid = C_grid
         self.metric = metric
@@ -147,11 +147,13 @@ class RankSVM:
         with ``validation`` and a ``C_grid``, for each C of the grid, keeping the best."""
         fmap = self.feature_map
         if fmap is None and self.kernel_map is not None:
-            fmap = make_kernel_map(self.kernel_map, self.n_components, self.gamma, self.seed)
+            fmap = make_kernel_map(
+                self.kernel_map, self.n_components, self.gamma, self.random_state
+            )
             fmap.fit(np.asarray(X, dtype=np.float64))
-        self.feature_map = fmap
+        self.feature_map_ = fmap
         diff, sign = pair_design(
-            fmap, X, y, qid, max_pairs_per_query=self.max_pairs_per_query, seed=self.seed
+            fmap, X, y, qid, max_pairs_per_query=self.max_pairs_per_query, seed=self.random_state
         )
         val = unpack(validation)
         if val is None or not self.C_grid:
@@ -173,7 +175,10 @@ class RankSVM:
     def fit_pairs(self, diff: np.ndarray, sign: np.ndarray, *, C: float | None = None) -> RankSVM:
         """Fit the SVM on a ready pair design (from :func:`pair_design` with this map), with
         ``C`` (default: the constructor's, or SVM-light's default where that is None); the C
-        used is ``C_``."""
+        used is ``C_``. Called alone, the pairs were built with the constructor's
+        ``feature_map``."""
+        if self.feature_map is not None or not hasattr(self, "feature_map_"):
+            self.feature_map_ = self.feature_map
         if C is None:
             C = self.C if self.C is not None else svm_light_default_C(diff, self.default_C)
         self.C_ = float(C)
@@ -184,7 +189,7 @@ class RankSVM:
             fit_intercept=False,
             max_iter=self.max_iter,
             tol=self.tol,
-            random_state=self.seed,
+            random_state=self.random_state,
         )
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
@@ -198,7 +203,7 @@ class RankSVM:
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Ranking scores ``w . phi(x)``."""
         X = np.asarray(X, dtype=np.float64)
-        fmap = self.feature_map
+        fmap = self.feature_map_
         if fmap is None:
             return X @ self.coef_
         if isinstance(fmap, Nystroem):
