@@ -54,6 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import classification_label
 from boostrank.io import json_object
 from boostrank.seeds import derive_seed
 
@@ -227,14 +228,6 @@ def load_data(npz: Path | str) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
-def dataset_label(meta: dict[str, Any]) -> str:
-    """``Letter`` or ``Isolet [synthetic stand-in]``."""
-    name = {"mnist": "MNIST"}.get(meta["dataset"], meta["dataset"].capitalize())
-    if meta["provenance"]["kind"] == "synthetic":
-        name += " [synthetic stand-in]"
-    return name
-
-
 def fully_grown_depth(X: np.ndarray, y: np.ndarray, seed: int) -> int:
     """Depth of an unrestricted CART tree on (X, y)."""
     from sklearn.tree import DecisionTreeClassifier
@@ -311,7 +304,7 @@ def run_job(
             row: dict[str, Any] = {
                 "figure": figure,
                 "dataset": dataset,
-                "dataset_label": dataset_label(meta),
+                "dataset_label": classification_label(meta),
                 "method": method.label,
                 "method_id": method.key,
                 "fraction": fraction,

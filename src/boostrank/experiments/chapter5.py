@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import CLASSIFICATION_NAMES, dataset_label
 from boostrank.seeds import derive_seeds
 
 if TYPE_CHECKING:
@@ -52,15 +53,6 @@ log = logging.getLogger(__name__)
 SOURCE = "Valizadegan (2010), chapters 5 and 6"
 # Table 1.1's data sets, in the order of the text of section 6.1.
 DATASETS = ("protein", "pendigits", "isolet", "nursery", "optdigits", "letter", "mnist")
-DATASET_NAMES = {
-    "protein": "Protein",
-    "pendigits": "Pendigits",
-    "isolet": "Isolet",
-    "nursery": "Nursery",
-    "optdigits": "Optdigits",
-    "letter": "Letter",
-    "mnist": "MNIST",
-}
 SWEEP_METHODS = ("exp_gradient", "banditron", "banditron_pos")  # Figures 5.1, 5.2 (gamma grid)
 ADAPTIVE = ("ag0", "ag1", "ag2", "ag3")  # Figure 6.2
 METHODS = (*SWEEP_METHODS, "perceptron", *ADAPTIVE, "banditron_best_worst")
@@ -92,16 +84,14 @@ def code_modules(method: str) -> list[str]:
     return ["experiments.chapter5", "online.streams", "io", *CODE[method]]
 
 
-def dataset_label(meta: dict[str, Any]) -> str:
+def stream_label(meta: dict[str, Any]) -> str:
     """``MNIST (10,000 test images)``, ``Isolet [synthetic stand-in]``: the name outputs show."""
     name = meta["dataset"]
-    label = DATASET_NAMES.get(name, name)
+    label = CLASSIFICATION_NAMES.get(name, name)
     stats = meta.get("stats", {})
     if name == "mnist" and stats.get("split") == "test":
         label += f" ({stats.get('rows', 0):,} test images)"
-    if meta["provenance"]["kind"] == "synthetic":
-        label += " [synthetic stand-in]"
-    return label
+    return dataset_label(label, meta["provenance"]["kind"])
 
 
 def load_stream(npz: Path | str) -> tuple[np.ndarray, np.ndarray, int]:
@@ -259,7 +249,7 @@ def run_method(
                 {
                     "figure": figure,
                     "dataset": dataset,
-                    "dataset_label": dataset_label(meta),
+                    "dataset_label": stream_label(meta),
                     "method": labels[g],
                     "method_id": method,
                     "gamma": "" if np.isnan(grid[g]) else round(float(grid[g]), 6),
@@ -341,7 +331,7 @@ def eta_sweep(
                     {
                         "figure": ETA_SWEEP_FIGURE,
                         "dataset": dataset,
-                        "dataset_label": dataset_label(meta),
+                        "dataset_label": stream_label(meta),
                         "input_scale": scale,
                         "eta_factor": float(factor),
                         "gamma": round(float(grid[g]), 6),
@@ -446,9 +436,9 @@ __all__ = [
     "METHODS",
     "best_worst_gammas",
     "code_modules",
-    "dataset_label",
     "load_stream",
     "make_learner",
     "register",
     "run_method",
+    "stream_label",
 ]

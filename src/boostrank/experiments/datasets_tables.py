@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from boostrank.experiments.common import dataset_label
 from boostrank.report.claims import Claim, published_value
 from boostrank.report.render import beside, write_table
 
@@ -127,9 +128,7 @@ def _finish(
         {
             # A stand-in copies the published shape, so its numbers match by construction.
             "Data set": [
-                NAMES.get(r["dataset"], r["dataset"])
-                + (" [synthetic stand-in]" if r["data_kind"] == "synthetic" else "")
-                for r in rows
+                dataset_label(NAMES.get(r["dataset"], r["dataset"]), r["data_kind"]) for r in rows
             ],
             **{
                 col.capitalize(): [beside(r[col], r[f"published_{col}"]) for r in rows]

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import dataset_label
 from boostrank.io import json_object
 from boostrank.seeds import derive_seed
 
@@ -622,7 +623,7 @@ def make_fig7(
     tidy, stats = fig7_outputs(result, settings, meta)
     write_text(csv, tidy.to_csv(index=False))
     write_text(summary, stats.to_csv(index=False))
-    label = "MovieLens 100K" + (" [synthetic stand-in]" if stand_in else "")
+    label = dataset_label("MovieLens 100K", "synthetic" if stand_in else "real")
     draw_fig7(result, settings, prefix, str(tidy["provenance"].iloc[0]), label)
     return stats
 

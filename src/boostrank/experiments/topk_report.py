@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from boostrank.experiments.common import dataset_label
 from boostrank.experiments.topk import ALGORITHMS, BY_KEY, FIGURE_ID, LABELS, TABLE_ID
 
 MEDIAMILL_NOTE = (
@@ -24,12 +25,6 @@ MEDIAMILL_NOTE = (
     "right, FullAda has no published value (ambiguous)"
 )
 COUNTERPARTS = (("topopt", "fullopt"), ("topada", "fullada"))  # top-k vs full information
-
-
-def dataset_label(dataset: str, kind: str) -> str:
-    """``Yeast`` or ``Mediamill [synthetic stand-in]``: the name every output shows."""
-    label = LABELS.get(dataset, dataset)
-    return label + " [synthetic stand-in]" if kind == "synthetic" else label
 
 
 def _records(paths: Sequence[Path | str]) -> list[dict[str, Any]]:
@@ -75,7 +70,7 @@ def table1_frame(
         kind = first["data_kind"]
         row = {
             "dataset": dataset,
-            "dataset_label": dataset_label(dataset, kind),
+            "dataset_label": dataset_label(LABELS.get(dataset, dataset), kind),
             "labels": first["labels"],
             "algorithm": algorithm.label,
             "algorithm_name": algorithm.name,
@@ -264,7 +259,7 @@ def make_figure2(
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     first = recs[0]
     kind, prov = first["data_kind"], first["provenance"]
-    label = dataset_label(first["dataset"], kind)
+    label = dataset_label(LABELS.get(first["dataset"], first["dataset"]), kind)
     finals = {}
     for k in sorted(by_k):
         group = by_k[k]
@@ -380,7 +375,6 @@ __all__ = [
     "COUNTERPARTS",
     "FIGURE_ID",
     "converge_round",
-    "dataset_label",
     "make_figure2",
     "make_table1",
     "register",
