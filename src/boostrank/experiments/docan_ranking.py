@@ -135,7 +135,7 @@ def _fold_lambdamart(
         early_stopping_rounds=settings.get("early_stopping_rounds"),
         eval_at=k,
         num_threads=int(settings.get("threads", 1)),
-        seed=seed,
+        random_state=seed,
     ).fit(
         data["X"][tr],
         data["y"][tr],
