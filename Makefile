@@ -6,8 +6,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.boostrank-installed
 SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 
-.PHONY: install lock reproduce quick test test-slurm lint bench dry-run figure list-figures \
-  slurm-resources clean
+.PHONY: install lock reproduce quick report test test-slurm lint bench dry-run figure \
+  list-figures slurm-resources clean
 
 # Exact versions with hashes (requirements.lock, from pyproject.toml by `make lock`), then the
 # package itself without dependencies.
@@ -32,6 +32,9 @@ reproduce: $(STAMP)  ## the full reproduction with config/config.yaml
 
 quick: $(STAMP)  ## the same DAG, smaller (config/quick.yaml)
 	$(SNAKEMAKE) --configfile config/quick.yaml
+
+report: $(STAMP)  ## Snakemake's report of the last run: results/snakemake-report.zip [ARGS=...]
+	$(SNAKEMAKE) --report results/snakemake-report.zip $(ARGS)
 
 test: $(STAMP)  ## lint and the test suite (what CI runs)
 	$(BIN)/ruff check src tests

@@ -209,3 +209,34 @@ def test_random_tie_break_shuffles_equal_scores_only():
         np.testing.assert_array_equal(ranked.rank, random_tie_break(run, seed).rank)
     assert len(seen) == 6  # every order of the three tied documents occurs
     assert tied_share(run) == 5 / 8
+
+
+@pytest.mark.e2e
+def test_every_run_file_of_a_run_rescored_by_ranx_agrees(tiny_reference):
+    """A second, independent evaluator (ranx, numba) re-scores every TREC run of the tiny run
+    of Figure 3.1: NDCG@k in the trec form (gains 2^r - 1, discount log2(1 + p): ranx's
+    ``ndcg_burges``) and AP agree with the pipeline's to 1e-9, query by query."""
+    ranx = pytest.importorskip("ranx")
+    from boostrank.metrics.trec import _query_key, run_labels
+
+    paths = sorted((tiny_reference / "results/runs/thesis-fig3_1").glob("*/*/fold*.run"))
+    assert len(paths) >= 8, paths  # every algorithm of Figure 3.1
+    ks = (1, 3, 5, 10)
+    for path in paths:
+        run, qrels = read_run(path), read_qrels(path.parents[1] / f"{path.stem}.qrels")
+        qids, curve = evaluate_run(run, qrels, max(ks), formula="report")
+        ap = average_precision(run_labels(run, qrels), -run.rank.astype(float), _query_key(run.qid))
+        judged: dict[str, dict[str, int]] = {}
+        for q, d, r in zip(qrels.qid, qrels.docid, qrels.rel, strict=True):
+            judged.setdefault(str(q), {})[str(d)] = int(r)
+        ranked: dict[str, dict[str, float]] = {}
+        for q, d, rank in zip(run.qid, run.docid, run.rank, strict=True):
+            ranked.setdefault(str(q), {})[str(d)] = 1.0 / rank  # the run's own order
+        other = ranx.Run(ranked)
+        metrics = [f"ndcg_burges@{k}" for k in ks] + ["map"]
+        ranx.evaluate(ranx.Qrels(judged), other, metrics, make_comparable=True)
+        for k in ks:
+            theirs = [other.scores[f"ndcg_burges@{k}"][q] for q in qids]
+            np.testing.assert_allclose(theirs, curve[:, k - 1], rtol=0, atol=1e-9, err_msg=path)
+        theirs = [other.scores["map"][q] for q in qids]
+        np.testing.assert_allclose(theirs, ap, rtol=0, atol=1e-9, err_msg=str(path))

@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pandas as pd
@@ -117,6 +118,52 @@ def test_with_mirror_real_data_sets_come_from_it_and_verify(tmp_path):
     assert ohsumed["data_kind"] == "mirror"
     for col in ("pairs", "queries", "relevance", "features"):
         assert ohsumed[col] == ohsumed[f"published_{col}"], col
+
+
+@pytest.mark.e2e
+def test_snakemake_report_shows_every_figure_made_with_its_run_caption(offline_run):
+    from boostrank.catalog import load_catalog
+
+    _run_ok(offline_run, "--report", "results/snakemake-report.zip")
+    with zipfile.ZipFile(offline_run / "results/snakemake-report.zip") as report:
+        names = report.namelist()
+        page = report.read(next(n for n in names if n.endswith("/report.html"))).decode()
+    catalog = load_catalog(offline_run / "config/figures.yaml")
+    inventory = set(pd.read_csv(offline_run / "results/datasets.csv")["dataset"])
+    for figure in catalog.values():
+        shown = figure.image if figure.kind != "table" else figure.table_csv
+        if (offline_run / shown).exists():
+            assert any(n.endswith("/" + Path(shown).name) for n in names), figure.id
+        else:  # left out of the run: a data set it needs could not be had offline
+            assert set(figure.datasets) - inventory, figure.id
+    made = [f for f in catalog.values() if (offline_run / f.outputs[0]).exists()]
+    assert len(made) >= len(catalog) - 5, sorted(set(catalog) - {f.id for f in made})
+    # The captions come from the run: the data it used and the claims' verdicts.
+    assert "Data this run used" in page and "synthetic stand-in" in page
+    assert "NOT-COMPARABLE" in page and "Valizadegan (2010)" in page
+
+
+@pytest.mark.e2e
+def test_the_report_page_in_a_real_browser(offline_run, tmp_path):
+    """Headless Chromium: every image decodes, no console error, every figure has its section,
+    the claims table has every claim and its filter works; a full-page screenshot is kept."""
+    from browser import chromium, probe_page, screenshot
+
+    from boostrank.catalog import load_catalog
+
+    browser = chromium()
+    if browser is None:
+        pytest.skip("no Chromium, and no root apt-get to install it")
+    page = offline_run / "results/report.html"
+    seen = probe_page(browser, page, tmp_path)
+    assert seen["errors"] == []
+    assert seen["images"] >= 10 and seen["undecoded"] == []
+    assert set(load_catalog(offline_run / "config/figures.yaml")) <= set(seen["sections"])
+    claims = pd.read_csv(offline_run / "results/claims.csv", keep_default_na=False)
+    assert seen["claim_rows"] == len(claims)
+    passed = int((claims["verdict"] == "PASS").sum())
+    assert seen["pass_filtered"] == {"shown": passed, "counter": passed}
+    screenshot(browser, page, offline_run / "results/report.png", seen["height"])
 
 
 # Config mistakes (unknown key, wrong type, unknown data set): tests/test_fault_tolerance.py.

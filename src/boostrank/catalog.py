@@ -23,6 +23,13 @@ class Figure:
     description: str = ""
 
     @property
+    def work(self) -> str:
+        """The work it reproduces: its source's authors and year (``Valizadegan (2010)``,
+        ``Zhang, Jung & Tewari (2019)``)."""
+        head, year, _ = self.source.partition(")")
+        return (head + year).strip() if year else self.source.split(",")[0].strip()
+
+    @property
     def image(self) -> str | None:
         """The PNG shown in the report, if any."""
         return next((o for o in self.outputs if o.endswith(".png")), None)

@@ -81,14 +81,12 @@ def _cmd_report(args: argparse.Namespace) -> None:
     write_text(args.claims_out, claims.to_csv(index=False))
     inventory = pd.read_csv(args.inventory, dtype=str, keep_default_na=False)
     run_info = dict(item.split("=", 1) for item in args.info)
-    write_report(
-        args.out,
-        load_catalog(args.catalog),
-        claims,
-        inventory,
-        bench_dir=args.benchmarks,
-        run_info=run_info,
-    )
+    catalog = load_catalog(args.catalog)
+    write_report(args.out, catalog, claims, inventory, bench_dir=args.benchmarks, run_info=run_info)
+    if args.captions_out:
+        from boostrank.report.captions import write_captions
+
+        write_captions(args.captions_out, catalog.values(), claims, inventory)
     counts = claims["verdict"].value_counts().to_dict()
     log.info("claims: %s; report written to %s", counts, args.out)
 
@@ -241,6 +239,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--benchmarks", default="benchmarks")
     p.add_argument("--claims-out", required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--captions-out", help="the caption file of Snakemake's report (make report)")
     p.add_argument("--info", nargs="*", default=[], help="key=value lines for the page header")
     p.set_defaults(func=_cmd_report)
 

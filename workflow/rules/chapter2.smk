@@ -100,7 +100,7 @@ rule chapter2_figure:
     output:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",
-        figure=multiext("figures/{figure}", ".png", ".pdf"),
+        figure=reported(multiext("figures/{figure}", ".png", ".pdf")),
     log:
         "logs/{figure}/figure.log",
     benchmark:

@@ -123,8 +123,8 @@ rule chapter3_figure:
     output:
         csv="results/thesis-fig3_1.csv",
         summary="results/thesis-fig3_1_summary.csv",
-        figure=multiext("figures/thesis-fig3_1", ".png", ".pdf"),
-        table=multiext("figures/tables/thesis-fig3_1", ".csv", ".md", ".tex"),
+        figure=reported(multiext("figures/thesis-fig3_1", ".png", ".pdf")),
+        table=reported(multiext("figures/tables/thesis-fig3_1", ".csv", ".md", ".tex")),
     log:
         "logs/thesis-fig3_1/figure.log",
     benchmark:

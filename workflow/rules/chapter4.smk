@@ -193,7 +193,7 @@ rule chapter4_figure:
         claims=config["claims"],
         code=code("experiments.chapter4", "experiments.chapter4_figure", "plots", "io"),
     output:
-        figure=multiext("figures/{fig}", ".png", ".pdf"),
+        figure=reported(multiext("figures/{fig}", ".png", ".pdf")),
         csv="results/{fig}.csv",
         summary="results/{fig}_summary.csv",
     log:

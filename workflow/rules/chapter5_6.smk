@@ -158,7 +158,7 @@ rule chapter5_figure:
     output:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",
-        figure=multiext("figures/{figure}", ".png", ".pdf"),
+        figure=reported(multiext("figures/{figure}", ".png", ".pdf")),
     log:
         "logs/{figure}/figure.log",
     benchmark:
@@ -218,7 +218,7 @@ rule chapter5_eta_figure:
         code=code("experiments.chapter5", "experiments.chapter5_figure", "plots", "io"),
     output:
         csv="results/thesis-supp5_eta.csv",
-        figure=multiext("figures/thesis-supp5_eta", ".png", ".pdf"),
+        figure=reported(multiext("figures/thesis-supp5_eta", ".png", ".pdf")),
     log:
         "logs/thesis-supp5_eta/figure.log",
     benchmark:

@@ -138,3 +138,30 @@ def skipped_figures():
 def figure_outputs():
     skipped = set(skipped_figures())
     return [out for f in CATALOG.values() if f.id not in skipped for out in f.outputs]
+
+
+# Snakemake's own report (`make report`: snakemake --report): each figure's PNG and each table's
+# CSV, under its work and figure id, with one caption file that `boostrank report` writes from
+# the run (title, description, the data used, the claims' verdicts).
+REPORT_CAPTIONS = "results/snakemake-report-captions.rst"
+
+
+def _figures_made(output):
+    made = set(map(str, output))
+    return [f for f in CATALOG.values() if made & set(f.outputs)]
+
+
+def reported(files):
+    """``multiext(...)`` outputs, the first (the PNG or the CSV) marked for Snakemake's report."""
+    first, *rest = files
+    shown = report(
+        first,
+        caption=f"../../{REPORT_CAPTIONS}",
+        category=lambda wildcards, output: ", ".join(
+            dict.fromkeys(f.work for f in _figures_made(output))
+        )
+        or "Other",
+        subcategory=lambda wildcards, output: ", ".join(f.id for f in _figures_made(output))
+        or "other",
+    )
+    return [shown, *rest]

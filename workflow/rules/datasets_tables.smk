@@ -7,7 +7,7 @@ rule datasets_table:
         claims=config["claims"],
         code=code("experiments.datasets_tables", "report.render"),
     output:
-        multiext("figures/tables/{table}", ".csv", ".md", ".tex"),
+        reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
     log:
         "logs/tables/{table}.log",
     benchmark:

@@ -75,7 +75,7 @@ rule docan_ranking_merge:
             "report.render",
         ),
     output:
-        multiext("figures/tables/{table}", ".csv", ".md", ".tex"),
+        reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
     log:
         "logs/docan_ranking/{table}-merge.log",
     benchmark:
@@ -102,7 +102,7 @@ rule docan_ranking_toy:
             "report.render",
         ),
     output:
-        multiext("figures/tables/docan-table7", ".csv", ".md", ".tex"),
+        reported(multiext("figures/tables/docan-table7", ".csv", ".md", ".tex")),
     log:
         "logs/docan_ranking/docan-table7.log",
     benchmark:
@@ -129,7 +129,7 @@ rule docan_ranking_demo:
             "report.render",
         ),
     output:
-        multiext("figures/tables/docan-table8", ".csv", ".md", ".tex"),
+        reported(multiext("figures/tables/docan-table8", ".csv", ".md", ".tex")),
     log:
         "logs/docan_ranking/docan-table8.log",
     benchmark:

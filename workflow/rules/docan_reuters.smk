@@ -52,7 +52,7 @@ rule docan_fig4:
         code=code("experiments.docan_reuters", "preprocess.reuters", "data.formats", "plots"),
     output:
         csv="results/docan-fig4.csv",
-        figure=multiext("figures/docan-fig4", ".png", ".pdf"),
+        figure=reported(multiext("figures/docan-fig4", ".png", ".pdf")),
     log:
         "logs/docan/fig4.log",
     benchmark:
@@ -122,7 +122,7 @@ rule docan_plot:
         claims=config["claims"],
         code=code("experiments.docan_reuters", "plots"),
     output:
-        multiext("figures/docan-{fig}", ".png", ".pdf"),
+        reported(multiext("figures/docan-{fig}", ".png", ".pdf")),
     log:
         "logs/docan/plot-{fig}.log",
     benchmark:
@@ -164,7 +164,7 @@ rule docan_table1:
         claims=config["claims"],
         code=code("experiments.docan_reuters", "report.render"),
     output:
-        multiext("figures/tables/docan-table1", ".csv", ".md", ".tex"),
+        reported(multiext("figures/tables/docan-table1", ".csv", ".md", ".tex")),
     log:
         "logs/docan/table1.log",
     benchmark:

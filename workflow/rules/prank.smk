@@ -14,7 +14,7 @@ rule prank_fig6:
     output:
         csv="results/prank-fig6.csv",
         summary="results/prank-fig6_summary.csv",
-        figure=multiext("figures/prank-fig6", ".png", ".pdf"),
+        figure=reported(multiext("figures/prank-fig6", ".png", ".pdf")),
     log:
         "logs/prank-fig6/run.log",
     benchmark:
@@ -37,7 +37,7 @@ rule prank_fig7:
     output:
         csv="results/prank-fig7.csv",
         summary="results/prank-fig7_summary.csv",
-        figure=multiext("figures/prank-fig7", ".png", ".pdf"),
+        figure=reported(multiext("figures/prank-fig7", ".png", ".pdf")),
     log:
         "logs/prank-fig7/run.log",
     benchmark:

@@ -39,7 +39,7 @@ rule letor_rebuild:
     output:
         npz="data/processed/ohsumed_rebuilt.npz",
         meta=processed_meta("ohsumed_rebuilt"),
-        table=multiext("figures/tables/thesis-table1_3", ".csv", ".md", ".tex"),
+        table=reported(multiext("figures/tables/thesis-table1_3", ".csv", ".md", ".tex")),
         summary="results/thesis-table1_3_summary.csv",
     log:
         "logs/preprocess/ohsumed_rebuilt.log",

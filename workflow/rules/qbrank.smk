@@ -72,8 +72,8 @@ rule qbrank_figure:
         table_summary="results/qbrank-table1_summary.csv",
         figure_csv="results/qbrank-fig1.csv",
         figure_summary="results/qbrank-fig1_summary.csv",
-        table=multiext("figures/tables/qbrank-table1", ".csv", ".md", ".tex"),
-        figure=multiext("figures/qbrank-fig1", ".png", ".pdf"),
+        table=reported(multiext("figures/tables/qbrank-table1", ".csv", ".md", ".tex")),
+        figure=reported(multiext("figures/qbrank-fig1", ".png", ".pdf")),
     log:
         "logs/qbrank-fig1/figure.log",
     benchmark:

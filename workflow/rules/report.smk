@@ -25,10 +25,11 @@ rule report:
         inventory="results/datasets.csv",
         claims=config["claims"],
         catalog=config["catalog"],
-        code=code("report.claims", "report.html", "report.render"),
+        code=code("report.claims", "report.html", "report.render", "report.captions"),
     output:
         claims="results/claims.csv",
         html="results/report.html",
+        captions=REPORT_CAPTIONS,
     log:
         "logs/report.log",
     params:
@@ -37,4 +38,5 @@ rule report:
     shell:
         "boostrank report --claims {input.claims} --catalog {input.catalog}"
         " --inventory {input.inventory} --claims-out {output.claims} --out {output.html}"
+        " --captions-out {output.captions}"
         " --info {params.info} 2> {log}"

@@ -176,7 +176,7 @@ rule topk_table1:
     output:
         csv="results/topk-table1.csv",
         summary="results/topk-table1_summary.csv",
-        table=multiext("figures/tables/topk-table1", ".csv", ".md", ".tex"),
+        table=reported(multiext("figures/tables/topk-table1", ".csv", ".md", ".tex")),
     log:
         "logs/topk-table1/table.log",
     benchmark:
@@ -194,7 +194,7 @@ rule topk_fig2:
     output:
         csv="results/topk-fig2.csv",
         summary="results/topk-fig2_summary.csv",
-        figure=multiext("figures/topk-fig2", ".png", ".pdf"),
+        figure=reported(multiext("figures/topk-fig2", ".png", ".pdf")),
     log:
         "logs/topk-fig2/figure.log",
     benchmark:

@@ -26,6 +26,24 @@ th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f9d6d5}
 .kind-synthetic{color:#a33;font-weight:bold}.meta{color:#555;font-size:.9em}
 .standin{border:3px solid #a33;background:#fdecea;padding:.6em 1em;margin:1em 0}
 img{max-width:100%}.summary td{font-size:1.05em}
+.bar{display:flex;width:420px;height:1.1em}.bar span{display:block;height:100%}
+.bar .PASS{background:#5cb85c}.bar .FAIL{background:#d9534f}.bar .ERRATUM{background:#f0ad4e}
+.bar .INCONCLUSIVE{background:#5bc0de}.bar .NOT-COMPARABLE{background:#bbb}
+.filters label{margin-right:1.2em}
+"""
+
+# The claims table's filter: plain JavaScript, no external assets, works offline.
+_FILTER_SCRIPT = """
+function filterClaims(){
+  var verdict=document.getElementById('verdict-filter').value;
+  var work=document.getElementById('work-filter').value;
+  var shown=0;
+  document.querySelectorAll('#all-claims tr[data-verdict]').forEach(function(row){
+    var keep=(!verdict||row.dataset.verdict===verdict)&&(!work||row.dataset.work===work);
+    row.style.display=keep?'':'none'; if(keep){shown++;}
+  });
+  document.getElementById('claims-shown').textContent=shown;
+}
 """
 
 
@@ -66,15 +84,17 @@ def write_report(
         f"<style>{_STYLE}</style></head><body>",
         "<h1>boostrank: reproduction report</h1>",
         _run_summary(claims, inventory, run_info or {}),
+        _claims_overview(catalog, claims),
     ]
     for figure in catalog.values():
         parts.append(_figure_section(figure, claims, root, bench_dir))
+    parts.append(_all_claims(catalog, claims))
     parts.append(
         "<h2 id='data'>Data sets</h2><p class='meta'>Every registry data set the run "
         "fetched: source, checksums, and the statistics parsed.</p>"
     )
     parts.append(_table_html(inventory))
-    parts.append("</body></html>")
+    parts.append(f"<script>{_FILTER_SCRIPT}</script></body></html>")
     write_text(out, "\n".join(parts))
 
 
@@ -119,6 +139,64 @@ def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[s
     )
 
 
+def _claims_overview(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
+    """One bar per figure: how many of its claims got each verdict."""
+    rows = []
+    for figure in catalog.values():
+        counts = claims.loc[claims["figure"] == figure.id, "verdict"].value_counts()
+        total = int(counts.sum())
+        if not total:
+            continue
+        bar = "".join(
+            f"<span class='{v}' style='width:{100 * counts[v] / total:.2f}%' "
+            f"title='{v}: {counts[v]}'></span>"
+            for v in VERDICTS
+            if counts.get(v, 0)
+        )
+        text = ", ".join(f"{v} {counts[v]}" for v in VERDICTS if counts.get(v, 0))
+        rows.append(
+            f"<tr><td><a href='#{figure.id}'>{figure.id}</a></td>"
+            f"<td><div class='bar'>{bar}</div></td><td>{html.escape(text)}</td></tr>"
+        )
+    return (
+        "<h2 id='overview'>Claims by figure</h2><table class='overview'><tr><th>figure</th>"
+        f"<th>verdicts</th><th>counts</th></tr>{''.join(rows)}</table>"
+        "<p class='meta'><a href='#all-claims-section'>Every claim in one table</a>, "
+        "filtered by verdict and work.</p>"
+    )
+
+
+def _all_claims(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
+    """Every claim in one table, with a filter by verdict and by work."""
+    work = {f.id: f.work for f in catalog.values()}
+    works = sorted(set(work.values()))
+
+    def options(values: list[str]) -> str:
+        return "<option value=''>all</option>" + "".join(
+            f"<option>{html.escape(v)}</option>" for v in values
+        )
+
+    columns = ["claim_id", "figure", "statement", "published", "reproduced", "verdict"]
+    head = "".join(f"<th>{c}</th>" for c in columns)
+    body = []
+    for _, row in claims.iterrows():
+        cells = "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in columns)
+        body.append(
+            f"<tr class='{row['verdict']}' data-verdict='{html.escape(str(row['verdict']))}' "
+            f"data-work='{html.escape(work.get(row['figure'], ''))}'>{cells}</tr>"
+        )
+    return (
+        "<h2 id='all-claims-section'>Every claim</h2><p class='filters'>"
+        "<label>verdict <select id='verdict-filter' onchange='filterClaims()'>"
+        f"{options(list(VERDICTS))}</select></label>"
+        "<label>work <select id='work-filter' onchange='filterClaims()'>"
+        f"{options(works)}</select></label>"
+        f"showing <span id='claims-shown'>{len(claims)}</span> of {len(claims)}</p>"
+        f"<details><summary>The table</summary><table id='all-claims'><tr>{head}</tr>"
+        f"{''.join(body)}</table></details>"
+    )
+
+
 def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir: Path) -> str:
     out = [
         f"<h2 id='{figure.id}'>{html.escape(figure.title)}</h2>",
@@ -152,9 +230,13 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir:
             out.append(_provenance_list(table))
     mine = claims[claims["figure"] == figure.id]
     if len(mine):
-        out.append("<h3>Claims</h3>")
+        counts = mine["verdict"].value_counts()
+        tally = ", ".join(f"{v} {counts[v]}" for v in VERDICTS if counts.get(v, 0))
         shown = mine[["claim_id", "statement", "published", "reproduced", "verdict", "note"]]
-        out.append(_table_html(shown, verdict_column="verdict"))
+        out.append(
+            f"<details class='claims'><summary><strong>Claims ({len(mine)})</strong>: {tally}"
+            f"</summary>{_table_html(shown, verdict_column='verdict')}</details>"
+        )
     seconds = benchmark_seconds(figure_benchmarks(figure, bench_dir))
     out.append(f"<p class='meta'>Runtime (sum of its jobs' benchmark files): {seconds:.1f} s</p>")
     return "\n".join(out)

@@ -1,0 +1,91 @@
+"""Captions for Snakemake's own report (``make report``: ``snakemake --report``).
+
+Every figure's PNG and every table's CSV is marked ``report(...)`` in the workflow, all with one
+caption file: this module writes it after the run, so each caption carries what the run found
+(the data each figure was made from, its claims' verdicts), not only what the catalogue says.
+Snakemake renders a caption as a Jinja template with the job that made the file as
+``snakemake``; the file holds one block per figure, shown when that figure's files are among the
+job's outputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from boostrank.catalog import Figure
+from boostrank.io import write_text
+from boostrank.report.claims import VERDICTS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _rst(text: object) -> str:
+    """``text`` with reStructuredText's inline markup characters escaped."""
+    out = str(text).replace("\\", "\\\\")
+    for char in "*`|_":
+        out = out.replace(char, "\\" + char)
+    return out
+
+
+def _data_line(figure: Figure, inventory: pd.DataFrame) -> str:
+    if not figure.datasets or not len(inventory):
+        return ""
+    kinds = inventory.set_index("dataset")["data_kind"].to_dict()
+    parts = []
+    for name in figure.datasets:
+        kind = kinds.get(name, "not fetched")
+        shown = "**synthetic stand-in**" if kind == "synthetic" else kind
+        parts.append(f"{_rst(name)} ({shown})")
+    return "Data this run used: " + ", ".join(parts) + "."
+
+
+def _claims_lines(figure: Figure, claims: pd.DataFrame) -> list[str]:
+    mine = claims[claims["figure"] == figure.id]
+    if not len(mine):
+        return ["No published number of this figure is checked as a claim."]
+    counts = mine["verdict"].value_counts()
+    lines = [
+        "Claims: " + ", ".join(f"{v} {counts[v]}" for v in VERDICTS if counts.get(v, 0)) + ".",
+        "",
+    ]
+    for row in mine.itertuples():
+        lines.append(
+            f"- ``{row.claim_id}``: {row.verdict} (published {_rst(row.published or '-')}, "
+            f"reproduced {_rst(row.reproduced or '-')})"
+        )
+    return lines
+
+
+def caption(figure: Figure, claims: pd.DataFrame, inventory: pd.DataFrame) -> str:
+    """A figure's caption in reStructuredText."""
+    lines = [f"**{_rst(figure.title)}** ({_rst(figure.id)})", "", f"{_rst(figure.source)}."]
+    if figure.description:
+        lines += ["", _rst(" ".join(figure.description.split()))]
+    data = _data_line(figure, inventory)
+    if data:
+        lines += ["", data]
+    lines += ["", *_claims_lines(figure, claims)]
+    return "\n".join(lines)
+
+
+def _jinja_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_captions(
+    out: str, figures: Iterable[Figure], claims: pd.DataFrame, inventory: pd.DataFrame
+) -> None:
+    """Write the one caption file every ``report(...)`` output points to."""
+    blocks = ["{% set made = snakemake.output | list %}"]
+    for figure in figures:
+        files = ", ".join(_jinja_string(o) for o in figure.outputs)
+        blocks += [
+            f"{{% if [{files}] | select('in', made) | list %}}",
+            "{% raw %}",
+            caption(figure, claims, inventory),
+            "{% endraw %}",
+            "{% endif %}",
+        ]
+    write_text(out, "\n".join(blocks) + "\n")
