@@ -84,7 +84,7 @@ rule chapter2_run:
         labelled_sample=CH2["labelled_sample"],
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter2-run --figure {wildcards.figure} --dataset {wildcards.dataset}"
         " --method {wildcards.method} --npz {input.npz} --meta {input.meta}"
         " --fractions {params.grid[fractions]} --C {params.grid[C]}"

@@ -48,7 +48,7 @@ rule chapter3_train:
         params=ch3_params,
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter3-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
         " --fold {wildcards.fold} --npz {input.npz} --meta {input.meta}"
         " --params {params.params:q} --seed {params.seed} --run {output.run}"

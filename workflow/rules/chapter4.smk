@@ -11,14 +11,7 @@ from boostrank.experiments import chapter4 as CH4_MODULE
 CH4 = config["chapter4"]
 CH4_FORMULA = config["chapter3"]["ndcg_formula"]
 CH4_DIR = "results/chapter4"
-# Which figure's benchmark folder each LETOR family's jobs are counted under.
-CH4_FAMILY_FIGURE = {
-    "baselines": "thesis-fig4_2",
-    "lrr": "thesis-fig4_2",
-    "mrr": "thesis-fig4_2",
-    "mrr_bases": "thesis-fig4_3",
-    "mrr_sizes": "thesis-fig4_4",
-}
+CH4_FAMILY_FIGURE = CH4_MODULE.FAMILY_FIGURE
 
 
 def ch4_params(family, movies=False):
@@ -79,7 +72,7 @@ rule chapter4_base_rankers:
         formula=CH4["ndcg_formula"] or CH4_FORMULA,
         max_queries=f"--max-queries {CH4['max_queries']}" if CH4["max_queries"] else "",
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter4-base-rankers --dataset {wildcards.dataset} --npz {input.npz}"
         " --meta {input.meta} --k-max {params.k_max} --formula {params.formula}"
         " {params.max_queries} --out {output} 2> {log}"
@@ -107,7 +100,7 @@ rule chapter4_feedback:
         params=lambda w: ch4_params(w.family),
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter4-feedback --dataset {wildcards.dataset} --family {wildcards.family}"
         " --npz {input.npz} --meta {input.meta} --base-rankers {input.base}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"
@@ -132,7 +125,7 @@ rule chapter4_objective:
         iterations=CH4["objective_iterations"],
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter4-objective --dataset ohsumed --npz {input.npz} --meta {input.meta}"
         " --base-rankers {input.base} --params {params.params:q}"
         " --iterations {params.iterations} --seed {params.seed} --out {output} 2> {log}"
@@ -157,7 +150,7 @@ rule chapter4_movies:
         params=lambda w: ch4_params(w.family, movies=True),
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter4-movies --family {wildcards.family} --npz {input.npz}"
         " --meta {input.meta} --params {params.params:q} --seed {params.seed}"
         " --out {output.csv} --record {output.record} 2> {log}"
@@ -181,7 +174,7 @@ rule chapter4_movies_mrr:
         params=ch4_params("mrr", movies=True),
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter4-movies --family mrr --npz {input.npz} --meta {input.meta}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"
         " --record {output.record} --timing {output.timing} 2> {log}"

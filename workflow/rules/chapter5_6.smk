@@ -55,7 +55,7 @@ rule chapter5_sweep:
         opts=lambda w: ch5_options(CH5["runs"]),
         gammas=",".join(str(g) for g in CH5["gammas"]),
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter5-run --figure thesis-fig5_2 --dataset {wildcards.dataset}"
         " --method {wildcards.method} --npz {input.npz} --meta {input.meta}"
         " --gammas {params.gammas}{params.opts} --out {output} 2> {log}"
@@ -77,7 +77,7 @@ rule chapter5_perceptron:
     params:
         opts=lambda w: ch5_options(CH5["runs"]),
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter5-run --figure thesis-fig5_1 --dataset {wildcards.dataset}"
         " --method perceptron --npz {input.npz} --meta {input.meta}{params.opts}"
         " --out {output} 2> {log}"
@@ -100,7 +100,7 @@ rule chapter6_adaptive:
     params:
         opts=lambda w: ch5_options(CH5["runs_adaptive"]),
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
         " --method {wildcards.method} --npz {input.npz} --meta {input.meta}{params.opts}"
         " --out {output} 2> {log}"
@@ -123,7 +123,7 @@ rule chapter6_best_worst:
     params:
         opts=lambda w: ch5_options(CH5["runs_adaptive"]),
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
         " --method banditron_best_worst --npz {input.npz} --meta {input.meta}"
         " --sweep {input.sweep}{params.opts} --out {output} 2> {log}"
@@ -205,7 +205,7 @@ rule chapter5_eta_sweep:
         seed=config["seed"],
         importance=CH5["importance"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank chapter5-eta-sweep --dataset {wildcards.dataset} --npz {input.npz}"
         " --meta {input.meta} --factors {params.factors} --gammas {params.gammas}"
         " --runs {params.runs} --seed {params.seed} --importance {params.importance}"

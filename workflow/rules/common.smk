@@ -38,9 +38,14 @@ validate(config, schema="../schemas/config.schema.yaml")
 
 # Every shell command calls the package's CLI as `boostrank ...`: a shell function running
 # `-m boostrank` with the interpreter that runs this workflow, so jobs use the same
-# environment locally and on a cluster node.
+# environment locally and on a cluster node. `single_threaded boostrank ...` runs it with one
+# BLAS/OpenMP thread: jobs that run side by side then share the cores, not oversubscribe them.
 # (Snakemake formats the prefix too: its braces are doubled.)
-shell.prefix(f'set -euo pipefail; boostrank() {{{{ "{sys.executable}" -m boostrank "$@"; }}}}; ')
+shell.prefix(
+    f'set -euo pipefail; boostrank() {{{{ "{sys.executable}" -m boostrank "$@"; }}}}; '
+    "single_threaded() {{ OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "
+    '"$@"; }}; '
+)
 REGISTRY = load_registry(config["registry"])
 CATALOG = load_catalog(config["catalog"])
 MIRROR = resolve_mirror(config["data"]["mirror"]) or ""

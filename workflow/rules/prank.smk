@@ -24,7 +24,7 @@ rule prank_fig6:
         params=json.dumps(PR["fig6"], sort_keys=True),
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank prank-fig6 --params {params.params:q} --seed {params.seed} --csv {output.csv}"
         " --summary {output.summary} --figure-prefix figures/prank-fig6 2> {log}"
 
@@ -47,7 +47,7 @@ rule prank_fig7:
         params=json.dumps(PR["fig7"], sort_keys=True),
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank prank-fig7 --npz {input.npz} --meta {input.meta} --params {params.params:q}"
         " --seed {params.seed} --csv {output.csv} --summary {output.summary}"
         " --figure-prefix figures/prank-fig7 2> {log}"

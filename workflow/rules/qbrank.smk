@@ -50,7 +50,7 @@ rule qbrank_train:
         params=qb_params,
         seed=config["seed"],
     shell:
-        "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+        "single_threaded"
         " boostrank qbrank-train --dataset {wildcards.dataset} --model {wildcards.model}"
         " --split {wildcards.split} --npz {input.npz} --meta {input.meta}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"

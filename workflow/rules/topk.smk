@@ -10,8 +10,8 @@ from boostrank.experiments import topk as TOPK_MODULE
 
 TOPK = config["topk"]
 TOPK_DIR = "results/topk"
-TOPK_SOURCE = {"m_reduced": "mediamill"}  # derived data set -> processed data set it reads
-TOPK_ALGORITHMS = ["topopt", "topada", "fullopt", "fullada"]
+TOPK_SOURCE = TOPK_MODULE.DERIVED  # derived data set -> the processed data set it reads
+TOPK_ALGORITHMS = [a.key for a in TOPK_MODULE.ALGORITHMS]
 TOPK_TRAIN_CODE = code(
     "experiments.topk",
     "online.topk_boosting",
@@ -85,7 +85,7 @@ def topk_fig2_runs():
 
 TOPK_FIG2_EXTRA_K = [k for k in TOPK["fig2"]["k"] if k != TOPK["k"]]  # runs Table 1 lacks
 TOPK_TRAIN_SHELL = (
-    "OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1"
+    "single_threaded"
     " boostrank topk-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
     " --k {wildcards.k} --seed-index {wildcards.seed} --npz {input.npz} --meta {input.meta}"
     " --split {input.split} --params {params.params:q} --seed {params.seed}"

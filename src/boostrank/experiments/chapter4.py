@@ -113,6 +113,16 @@ def weak_label(weak_learner: str) -> str:
     return f"MRR [weak learner: {weak_learner}]"
 
 
+# The figure whose folder (results/chapter4/<figure>/, benchmarks/<figure>/) holds each LETOR
+# family's jobs.
+FAMILY_FIGURE = {
+    "baselines": "thesis-fig4_2",
+    "lrr": "thesis-fig4_2",
+    "mrr": "thesis-fig4_2",
+    "mrr_bases": "thesis-fig4_3",
+    "mrr_sizes": "thesis-fig4_4",
+}
+
 # Config keys each method family reads (the rest of config ``chapter4`` does not concern it,
 # so editing another family's keys does not rerun its jobs).
 FAMILY_KEYS = {
