@@ -33,6 +33,17 @@ onsuccess:
     # No stand-in passes for the real thing: a run that used any says so at the end.
     if _standins := standin_summary():
         print(_standins, file=sys.stderr)
+    # The timing record: each figure's jobs, Snakemake's own CPU, wall time, peak RSS.
+    if write_timing(
+        "results/timing.csv",
+        CATALOG,
+        "benchmarks",
+        config["timing"]["budgets_cpu_s"],
+        started=STARTED,
+        log_files=log,
+        command=" ".join(sys.argv[1:]),
+    ):
+        print("timing record: results/timing.csv", file=sys.stderr)
 
 
 rule all:

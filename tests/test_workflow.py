@@ -91,6 +91,22 @@ def test_without_mirror_embedded_and_synthetic_fill_in_labelled(offline_run):
 
 
 @pytest.mark.e2e
+def test_the_run_ends_with_its_timing_record(offline_run):
+    timing = pd.read_csv(offline_run / "results/timing.csv", keep_default_na=False)
+    run = timing[timing["scope"] == "run"].set_index("name")
+    assert list(run.index) == ["snakemake", "jobs", "total"]
+    parts = float(run.loc["snakemake", "cpu_s"]) + float(run.loc["jobs", "cpu_s"])
+    assert float(run.loc["total", "cpu_s"]) == pytest.approx(parts, abs=0.2)
+    assert float(run.loc["total", "wall_s"]) > 0 and int(run.loc["total", "jobs"]) > 100
+    assert "% of the run's CPU" in run.loc["snakemake", "note"]
+    figures = timing[timing["scope"] == "figure"].set_index("name")
+    assert "thesis-fig3_1" in figures.index and "data" in figures.index
+    assert int(figures.loc["thesis-fig3_1", "jobs"]) > 0
+    assert figures.loc["thesis-fig3_1", "note"] == "thesis-fig3_*"  # its budget family
+    assert "What the run cost" in (offline_run / "results/report.html").read_text()
+
+
+@pytest.mark.e2e
 def test_rerun_has_nothing_to_do_and_a_figure_can_be_rebuilt_alone(offline_run):
     assert "Nothing to be done" in _run_ok(offline_run, "-n")
     target = offline_run / "figures/tables/thesis-table1_2.md"

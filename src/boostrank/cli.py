@@ -73,7 +73,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
     import pandas as pd
 
     from boostrank.catalog import load_catalog
-    from boostrank.io import write_text
+    from boostrank.io import json_object, write_text
     from boostrank.report.claims import evaluate, load_claims
     from boostrank.report.html import write_report
 
@@ -82,7 +82,15 @@ def _cmd_report(args: argparse.Namespace) -> None:
     inventory = pd.read_csv(args.inventory, dtype=str, keep_default_na=False)
     run_info = dict(item.split("=", 1) for item in args.info)
     catalog = load_catalog(args.catalog)
-    write_report(args.out, catalog, claims, inventory, bench_dir=args.benchmarks, run_info=run_info)
+    write_report(
+        args.out,
+        catalog,
+        claims,
+        inventory,
+        bench_dir=args.benchmarks,
+        run_info=run_info,
+        budgets=json_object(args.budgets),
+    )
     if args.captions_out:
         from boostrank.report.captions import write_captions
 
@@ -240,6 +248,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--claims-out", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--captions-out", help="the caption file of Snakemake's report (make report)")
+    p.add_argument("--budgets", default="{}", help="CPU-s budget per figure family, as JSON")
     p.add_argument("--info", nargs="*", default=[], help="key=value lines for the page header")
     p.set_defaults(func=_cmd_report)
 

@@ -3,6 +3,9 @@
 import hashlib
 import json
 import sys
+import time
+
+STARTED = time.time()  # the timing record's wall clock starts when the workflow is parsed
 
 from snakemake.utils import validate
 
@@ -14,6 +17,7 @@ from boostrank.data.registry import load_registry
 from boostrank.data.sources import check_mirror, resolve_mirror
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.io import RESULTS, set_aside_edited
+from boostrank.report.timing import write_timing
 
 
 def _bool_from_cli(section, key):

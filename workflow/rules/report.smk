@@ -33,10 +33,11 @@ rule report:
     log:
         "logs/report.log",
     params:
+        budgets=json.dumps(config["timing"]["budgets_cpu_s"]),
         info=f"run={config['run_name']} seed={config['seed']} strict={config['strict']}"
         + (f" skipped_for_lack_of_data={','.join(skipped_figures())}" if skipped_figures() else ""),
     shell:
         "boostrank report --claims {input.claims} --catalog {input.catalog}"
         " --inventory {input.inventory} --claims-out {output.claims} --out {output.html}"
-        " --captions-out {output.captions}"
+        " --captions-out {output.captions} --budgets {params.budgets:q}"
         " --info {params.info} 2> {log}"

@@ -76,6 +76,7 @@ def write_report(
     bench_dir: Path | str = "benchmarks",
     root: Path | str = ".",
     run_info: dict[str, Any] | None = None,
+    budgets: dict[str, float] | None = None,
 ) -> None:
     """Write the report page."""
     root, bench_dir = Path(root), Path(bench_dir)
@@ -89,6 +90,7 @@ def write_report(
     for figure in catalog.values():
         parts.append(_figure_section(figure, claims, root, bench_dir))
     parts.append(_all_claims(catalog, claims))
+    parts.append(_timing_section(catalog, bench_dir, budgets or {}, root))
     parts.append(
         "<h2 id='data'>Data sets</h2><p class='meta'>Every registry data set the run "
         "fetched: source, checksums, and the statistics parsed.</p>"
@@ -195,6 +197,33 @@ def _all_claims(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
         f"<details><summary>The table</summary><table id='all-claims'><tr>{head}</tr>"
         f"{''.join(body)}</table></details>"
     )
+
+
+def _timing_section(
+    catalog: dict[str, Figure], bench_dir: Path, budgets: dict[str, float], root: Path
+) -> str:
+    """What each figure family's jobs cost against its budget, and the last whole run."""
+    from boostrank.report.timing import budget_chart, family_timing, figure_timing
+
+    figures = figure_timing(catalog, bench_dir, budgets)
+    families = family_timing(figures)
+    chart = base64.b64encode(budget_chart(families)).decode()
+    out = [
+        "<h2 id='timing'>What the run cost</h2>",
+        "<p class='meta'>CPU-seconds of each figure family's jobs (their <code>benchmark:</code>"
+        " files; red: over its budget, config <code>timing.budgets_cpu_s</code>).</p>",
+        f"<img alt='timing' src='data:image/png;base64,{chart}'>",
+        _table_html(families),
+    ]
+    record = root / "results/timing.csv"
+    if record.exists():
+        run = pd.read_csv(record, keep_default_na=False)
+        out.append(
+            "<p class='meta'>The last run that ended (<code>results/timing.csv</code>, written when"
+            " Snakemake finishes, so it describes the run before this page's):</p>"
+        )
+        out.append(_table_html(run[run["scope"] == "run"].drop(columns=["scope"])))
+    return "\n".join(out)
 
 
 def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir: Path) -> str:

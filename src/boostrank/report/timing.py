@@ -1,0 +1,179 @@
+"""The timing record of a run: what each figure's jobs cost, and what Snakemake itself cost.
+
+- Per figure: the jobs' ``benchmark:`` files (``benchmarks/<figure id>/...``; the data jobs
+  under ``benchmarks/data/``, counted once as ``data``): job count, summed CPU-seconds and
+  wall-seconds, the largest peak RSS.
+- Per run (written when a run ends, from Snakemake's ``onsuccess``): Snakemake's own CPU
+  (``getrusage(RUSAGE_SELF)``), the jobs' CPU (``RUSAGE_CHILDREN``), the wall time since the
+  workflow was parsed, the peak RSS of Snakemake and of the largest job.
+
+``results/timing.csv`` holds both; the report draws the per-family CPU against its budget
+(config ``timing.budgets_cpu_s``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import resource
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DATA = "data"  # benchmarks/data/: fetch and prepare jobs, shared by the figures
+COLUMNS = ("scope", "name", "jobs", "cpu_s", "wall_s", "peak_rss_mb", "budget_cpu_s", "note")
+
+
+def benchmark_rows(bench_dir: Path | str) -> pd.DataFrame:
+    """One row per ``benchmark:`` file: ``group`` (its first folder: a figure id or ``data``),
+    ``wall_s``, ``cpu_s``, ``max_rss_mb``."""
+    import pandas as pd
+
+    rows = []
+    for path in sorted(Path(bench_dir).rglob("*.tsv")):
+        table = pd.read_csv(path, sep="\t")
+        if table.empty:
+            continue
+        rows.append(
+            {
+                "group": path.relative_to(bench_dir).parts[0],
+                "wall_s": float(table["s"].sum()),
+                "cpu_s": float(pd.to_numeric(table["cpu_time"], errors="coerce").fillna(0).sum()),
+                "max_rss_mb": float(pd.to_numeric(table["max_rss"], errors="coerce").max()),
+            }
+        )
+    return pd.DataFrame(rows, columns=["group", "wall_s", "cpu_s", "max_rss_mb"])
+
+
+def budget_of(name: str, budgets: Mapping[str, float]) -> tuple[str, float | None]:
+    """The budget pattern ``name`` falls under (first match, fnmatch style) and its CPU-s."""
+    for pattern, seconds in budgets.items():
+        if any(fnmatch.fnmatchcase(name, p.strip()) for p in pattern.split("|")):
+            return pattern, float(seconds)
+    return "", None
+
+
+def figure_timing(
+    figure_ids: Iterable[str], bench_dir: Path | str, budgets: Mapping[str, float]
+) -> pd.DataFrame:
+    """Per figure (and ``data``): jobs, CPU-s, wall-s, largest peak RSS, its family's budget."""
+    import pandas as pd
+
+    rows = benchmark_rows(bench_dir)
+    out = []
+    for name in [*figure_ids, DATA]:
+        mine = rows[rows["group"] == name]
+        family, budget = budget_of(name, budgets)
+        out.append(
+            {
+                "scope": "figure",
+                "name": name,
+                "jobs": len(mine),
+                "cpu_s": round(float(mine["cpu_s"].sum()), 1),
+                "wall_s": round(float(mine["wall_s"].sum()), 1),
+                "peak_rss_mb": round(float(mine["max_rss_mb"].max()), 1) if len(mine) else None,
+                "budget_cpu_s": budget,
+                "note": family,
+            }
+        )
+    return pd.DataFrame(out, columns=list(COLUMNS))
+
+
+def family_timing(figures: pd.DataFrame) -> pd.DataFrame:
+    """Figures summed by budget family (the ``note`` column of :func:`figure_timing`)."""
+    rows = figures[figures["scope"] == "figure"].copy()
+    rows["family"] = rows["note"].where(rows["note"] != "", rows["name"])
+    return (
+        rows.groupby("family", sort=False)
+        .agg(jobs=("jobs", "sum"), cpu_s=("cpu_s", "sum"), budget_cpu_s=("budget_cpu_s", "first"))
+        .reset_index()
+    )
+
+
+_STEPS = re.compile(r"(\d+) of (\d+) steps \(\d+%\) done")
+
+
+def jobs_done(log_text: str) -> int:
+    """How many jobs a Snakemake log says ran (0 for "Nothing to be done")."""
+    found = _STEPS.findall(log_text)
+    return int(found[-1][0]) if found else 0
+
+
+def run_rows(started: float, jobs: int, command: str) -> list[dict[str, Any]]:
+    """This process's (Snakemake's) own CPU and its jobs', the wall time since ``started``,
+    and peak RSS: rows of scope ``run``."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    own_cpu = own.ru_utime + own.ru_stime
+    jobs_cpu = children.ru_utime + children.ru_stime
+    wall = time.time() - started
+    return [
+        {"scope": "run", "name": "snakemake", "cpu_s": round(own_cpu, 1),
+         "peak_rss_mb": round(own.ru_maxrss / 1024, 1),
+         "note": f"{100 * own_cpu / max(own_cpu + jobs_cpu, 1e-9):.1f}% of the run's CPU"},
+        {"scope": "run", "name": "jobs", "jobs": jobs, "cpu_s": round(jobs_cpu, 1),
+         "peak_rss_mb": round(children.ru_maxrss / 1024, 1), "note": "largest job's peak RSS"},
+        {"scope": "run", "name": "total", "jobs": jobs, "cpu_s": round(own_cpu + jobs_cpu, 1),
+         "wall_s": round(wall, 1), "note": command},
+    ]  # fmt: skip
+
+
+def write_timing(
+    out: Path | str,
+    figure_ids: Iterable[str],
+    bench_dir: Path | str,
+    budgets: Mapping[str, float],
+    *,
+    started: float,
+    log_files: str | Iterable[str] | None,
+    command: str,
+) -> bool:
+    """Write ``results/timing.csv`` at the end of a run that ran jobs (as Snakemake's log files
+    tell); False if none ran."""
+    import pandas as pd
+
+    from boostrank.io import write_text
+
+    logs = [log_files] if isinstance(log_files, str) else list(log_files or [])
+    jobs = jobs_done("".join(Path(p).read_text(errors="replace") for p in logs if p))
+    if not jobs:
+        return False
+    figures = figure_timing(figure_ids, bench_dir, budgets)
+    table = pd.concat(
+        [figures, pd.DataFrame(run_rows(started, jobs, command), columns=list(COLUMNS))],
+        ignore_index=True,
+    )
+    table["jobs"] = table["jobs"].astype("Int64")
+    write_text(out, table.to_csv(index=False))
+    return True
+
+
+def budget_chart(families: pd.DataFrame) -> bytes:
+    """A horizontal bar per figure family: CPU-s of its jobs, its budget as a tick."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(families) + 1.2))
+    y = range(len(families))
+    over = families["budget_cpu_s"].notna() & (families["cpu_s"] > families["budget_cpu_s"])
+    ax.barh(list(y), families["cpu_s"], color=["#d9534f" if o else "#5b8def" for o in over])
+    budgets = families["budget_cpu_s"]
+    ax.scatter(budgets, list(y), marker="|", s=300, color="black", label="budget", zorder=3)
+    ax.set_yticks(list(y), families["family"])
+    ax.invert_yaxis()
+    ax.set_xlabel("CPU-seconds of the jobs (sum of their benchmark: files)")
+    ax.legend(loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    return buffer.getvalue()
