@@ -175,7 +175,7 @@ class Assemble:
 
     def decision_function(self, X: Any) -> np.ndarray:
         """F(x) = sum_t a_t onehot(h_t(x))."""
-        X = np.asarray(X, dtype=np.float32)
+        X = np.ascontiguousarray(X, dtype=np.float32)
         F = np.zeros((len(X), self.n_classes_))
         rows = np.arange(len(X))
         for a, tree in zip(self.alphas_, self.trees_, strict=True):

@@ -468,7 +468,7 @@ class MCSSB:
 
     def decision_function(self, X: Any) -> np.ndarray:
         """H(x) = sum_t alpha_t h_t(x) (N x m)."""
-        X = np.asarray(X, dtype=np.float32)
+        X = np.ascontiguousarray(X, dtype=np.float32)
         H = np.zeros((len(X), self.n_classes_))
         rows = np.arange(len(X))
         for a, tree in zip(self.alphas_, self.trees_, strict=True):
