@@ -38,7 +38,7 @@ def random_stream(n_runs=6, rounds=300, dim=4, k=5, seed=0):
 
 def test_figure1_worked_example():
     """k = 5, y = 4, y_hat = 1: b_1..b_3 drop by one, w += 3x, then y_hat = 3."""
-    learner = PRank(1, 3, 5)
+    learner = PRank(3, 5)
     learner.b[:] = [1.0, 2.0, 4.0, 5.0]
     x = np.array([[0.5, 0.5, 0.0]])  # |x|^2 = 1/2: w.x rises from 0 to 1.5
     assert learner.partial_fit(x, np.array([4]))[0] == 1
@@ -64,9 +64,9 @@ def test_prediction_rule():
 def test_thresholds_stay_ordered(cls):
     X, y = random_stream()
     if cls is MuPRank:
-        learner = cls(X.shape[0], X.shape[2], 5, eta=2.0)
+        learner = cls(X.shape[2], 5, n_runs=X.shape[0], eta=2.0)
     else:
-        learner = cls(X.shape[0], X.shape[2], 5)
+        learner = cls(X.shape[2], 5, n_runs=X.shape[0])
     for t in range(X.shape[1]):
         learner.partial_fit(X[:, t], y[:, t])
         assert np.all(np.diff(learner.b, axis=1) >= -1e-12)
@@ -77,7 +77,7 @@ def test_thresholds_stay_ordered(cls):
 
 
 def test_si_prank_moves_one_threshold():
-    learner = SiPRank(1, 2, 5)
+    learner = SiPRank(2, 5)
     learner.b[:] = [-1.0, 0.0, 1.0, 2.0]
     x = np.array([[0.5, 0.0]])  # w.x = 0: y_hat = 3
     learner.partial_fit(x, np.array([5]))  # too low: r = y_hat = 3 moves down
@@ -89,11 +89,11 @@ def test_si_prank_moves_one_threshold():
 def test_vectorised_runs_equal_single_runs():
     X, y = random_stream(n_runs=4)
     for make in (
-        lambda n: PRank(n, 4, 5),
-        lambda n: NoPRank(n, 4, 5, beta=0.5),
-        lambda n: MuPRank(n, 4, 5, eta=1.0),
-        lambda n: MCP(n, 4, 5),
-        lambda n: WidrowHoff(n, 4, 5, learning_rate=0.05),
+        lambda n: PRank(4, 5, n_runs=n),
+        lambda n: NoPRank(4, 5, n_runs=n, beta=0.5),
+        lambda n: MuPRank(4, 5, n_runs=n, eta=1.0),
+        lambda n: MCP(4, 5, n_runs=n),
+        lambda n: WidrowHoff(4, 5, n_runs=n, learning_rate=0.05),
     ):
         together = make(4)
         apart = [make(1) for _ in range(4)]
@@ -111,7 +111,7 @@ def test_kernel_and_explicit_map_agree():
     assert np.allclose(poly2_features(x) @ poly2_features(x).T, poly2_kernel(x, x))
     _, y = exp.synthetic_sequences(1, 400, seed=4)
     dual_preds, dual_b = kernel_prank_scores(x, y[0], 5)
-    primal = PRank(1, 6, 5)
+    primal = PRank(6, 5)
     phi = poly2_features(x)
     preds = np.array([primal.partial_fit(phi[t : t + 1], y[0, t : t + 1])[0] for t in range(400)])
     assert np.array_equal(preds, dual_preds)
@@ -142,12 +142,12 @@ def test_theorem1_mistake_bound_on_separable_data():
     R2 = float((X**2).sum(1).max())
     bound = (5 - 1) * (R2 + 1) / gamma**2  # Theorem 1
     for cls in (PRank, SiPRank):  # the bound holds for Si-PRank too (section 3)
-        learner = cls(1, X.shape[1], 5)
+        learner = cls(X.shape[1], 5)
         loss = sum(
             abs(learner.partial_fit(X[t : t + 1], y[t : t + 1])[0] - y[t]) for t in range(len(y))
         )
         assert 0 < loss <= bound
-    learner = NoPRank(1, X.shape[1], 5, beta=1.0)  # Corollary 1: mistakes <= 2(R^2+1)/gamma^2
+    learner = NoPRank(X.shape[1], 5, beta=1.0)  # Corollary 1: mistakes <= 2(R^2+1)/gamma^2
     mistakes = sum(
         learner.partial_fit(X[t : t + 1], y[t : t + 1])[0] != y[t] for t in range(len(y))
     )
@@ -181,7 +181,7 @@ def test_noprank_dual_is_exact_and_projects():
 
 def test_mu_prank_matches_the_plain_update():
     X, y = random_stream(n_runs=1, rounds=100, dim=3)
-    learner = MuPRank(1, 3, 5, eta=0.5)
+    learner = MuPRank(3, 5, eta=0.5)
     w, b = np.full(3, 1 / 7), np.full(4, 1 / 7)
     for t in range(100):
         x = X[0, t]
@@ -200,21 +200,19 @@ def test_mu_prank_matches_the_plain_update():
 
 
 def test_mcp_and_widrow_hoff_updates():
-    mcp = MCP(1, 2, 3)
+    mcp = MCP(2, 3)
     x = np.array([[1.0, 2.0]])
     assert mcp.partial_fit(x, np.array([3]))[0] == 1  # all prototypes 0: ties go to rank 1
     assert np.allclose(mcp.M[0], [[-0.5, -1.0], [-0.5, -1.0], [1.0, 2.0]])  # E = {1, 2}
     assert mcp.predict(x)[0] == 3
-    top = MCP(1, 2, 3, update="max")
+    top = MCP(2, 3, update="max")
     top.partial_fit(x, np.array([3]))
     assert np.allclose(top.M[0], [[-1.0, -2.0], [0.0, 0.0], [1.0, 2.0]])
-    wh = WidrowHoff(1, 2, 5, learning_rate=0.1)
+    wh = WidrowHoff(2, 5, learning_rate=0.1)
     assert wh.partial_fit(x, np.array([4]))[0] == 1  # 0 rounds to 0, clipped to rank 1
     assert np.allclose(wh.w, 0.1 * 4 * x)  # w += eta (y - w.x) x
     assert wh.predict(x)[0] == 2  # w.x = 0.4 * 5 = 2.0
-    assert (
-        WidrowHoff(1, 2, 5, learning_rate=0.1, intercept=True).partial_fit(x, np.array([4]))[0] == 1
-    )
+    assert WidrowHoff(2, 5, learning_rate=0.1, intercept=True).partial_fit(x, np.array([4]))[0] == 1
 
 
 def test_synthetic_generator_follows_the_recipe():

@@ -249,7 +249,7 @@ def test_boosters_learn_and_are_deterministic(make):
     order = np.tile(np.arange(300), 3)
 
     def run(seed):
-        b = make(6, X.shape[1], n_learners=8, seed=seed, weak={"lr": 0.1, "n_sub": 4})
+        b = make(X.shape[1], 6, n_learners=8, random_state=seed, weak={"lr": 0.1, "n_sub": 4})
         b.fit_stream(X, Y, order)
         return b.decision_scores(X[300:])
 
@@ -263,8 +263,8 @@ def test_topk_booster_reads_only_the_shown_labels():
     """Relevance outside the shown top k must not change a top-k booster's run."""
     X, Y = _toy(n=60)
 
-    b1 = TopkBBM(6, X.shape[1], k=3, n_learners=4, seed=0)
-    b2 = TopkBBM(6, X.shape[1], k=3, n_learners=4, seed=0)
+    b1 = TopkBBM(X.shape[1], 6, k=3, n_learners=4, random_state=0)
+    b2 = TopkBBM(X.shape[1], 6, k=3, n_learners=4, random_state=0)
     for x, y in zip(X, Y, strict=True):
         b1.partial_fit(x, y)
         shown = b1._sigma_tilde[:3]
@@ -298,7 +298,7 @@ def test_range_scaled_hedge_keeps_topk_adaptive_from_collapsing_after_a_few_roun
     order = np.tile(np.arange(300), 3)
     entropy, loss = {}, {}
     for scale in ("none", "range"):
-        b = TopkAdaptive(6, X.shape[1], n_learners=8, seed=1, hedge_scale=scale,
+        b = TopkAdaptive(X.shape[1], 6, n_learners=8, random_state=1, hedge_scale=scale,
                          weak={"lr": 0.1, "n_sub": 4})  # fmt: skip
         bits = []
         for t, i in enumerate(order, start=1):
@@ -313,4 +313,4 @@ def test_range_scaled_hedge_keeps_topk_adaptive_from_collapsing_after_a_few_roun
     assert entropy["range"][1] < entropy["range"][0]  # then it learns which expert is good
     assert loss["range"] < 0.3 and loss["none"] < 0.3
     with pytest.raises(BoostrankError, match="hedge_scale"):
-        TopkAdaptive(6, 4, hedge_scale="log")
+        TopkAdaptive(4, 6, hedge_scale="log")

@@ -96,21 +96,25 @@ def make_learner(key: str, n_runs: int, dim: int, k: int, settings: dict[str, An
     from boostrank.online.prank import MuPRank, NoPRank, PRank, SiPRank
 
     if key == "prank":
-        return PRank(n_runs, dim, k)
+        return PRank(dim, k, n_runs=n_runs)
     if key == "siprank":
-        return SiPRank(n_runs, dim, k)
+        return SiPRank(dim, k, n_runs=n_runs)
     if key == "noprank":
-        return NoPRank(n_runs, dim, k, beta=float(settings["noprank_beta"]))
+        return NoPRank(dim, k, n_runs=n_runs, beta=float(settings["noprank_beta"]))
     if key == "mcp":
-        return MCP(n_runs, dim, k, update=settings["mcp_update"])
+        return MCP(dim, k, n_runs=n_runs, update=settings["mcp_update"])
     if key in ("wh", "wh_flip") or key.startswith("wh_x"):
         factor = float(key.removeprefix("wh_x")) if key.startswith("wh_x") else 1.0
         intercept = bool(settings["wh"]["intercept"]) != (key == "wh_flip")
         return WidrowHoff(
-            n_runs, dim, k, learning_rate=factor * settings["wh_rate"], intercept=intercept
+            dim,
+            k,
+            n_runs=n_runs,
+            learning_rate=factor * settings["wh_rate"],
+            intercept=intercept,
         )
     if key.startswith("mu_eta"):
-        return MuPRank(n_runs, dim, k, eta=float(key.removeprefix("mu_eta")))
+        return MuPRank(dim, k, n_runs=n_runs, eta=float(key.removeprefix("mu_eta")))
     raise BoostrankError(f"unknown learner {key!r}")
 
 

@@ -277,11 +277,11 @@ def train_run(
     order_seed = derive_seed(root_seed, TABLE_ID, dataset, "order", seed_index, bits=63)
     booster_seed = derive_seed(root_seed, TABLE_ID, dataset, algorithm.key, k, seed_index, bits=63)
     booster = TopkBooster(
-        m,
         X.shape[1],
+        m,
         algorithm=algorithm.booster,
         k=k if algorithm.topk else None,
-        seed=booster_seed,
+        random_state=booster_seed,
         **booster_kwargs(params, algorithm),
     )
     order_rng = np.random.default_rng(order_seed)

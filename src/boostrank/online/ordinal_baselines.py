@@ -23,7 +23,9 @@ from boostrank.errors import BoostrankError
 class MCP:
     """Multiclass perceptron over R runs: prototypes (R, k, d)."""
 
-    def __init__(self, n_runs: int, n_features: int, k: int, *, update: str = "uniform") -> None:
+    def __init__(
+        self, n_features: int, k: int, *, n_runs: int = 1, update: str = "uniform"
+    ) -> None:
         if update not in ("uniform", "max"):
             raise BoostrankError(f"MCP update must be uniform or max, got {update!r}")
         self.k = k
@@ -60,10 +62,10 @@ class WidrowHoff:
 
     def __init__(
         self,
-        n_runs: int,
         n_features: int,
         k: int,
         *,
+        n_runs: int = 1,
         learning_rate: float = 0.01,
         intercept: bool = False,
     ) -> None:

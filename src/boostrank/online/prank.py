@@ -66,7 +66,7 @@ def predict_ranks(scores: np.ndarray, b: np.ndarray) -> np.ndarray:
 class ThresholdRanker:
     """Shared state and prediction of the threshold rankers: w (R, d), b (R, k-1)."""
 
-    def __init__(self, n_runs: int, n_features: int, k: int) -> None:
+    def __init__(self, n_features: int, k: int, *, n_runs: int = 1) -> None:
         if k < 2 or n_runs < 1 or n_features < 1:
             raise BoostrankError(
                 f"need k >= 2, runs >= 1, features >= 1; got {k}, {n_runs}, {n_features}"
@@ -151,8 +151,8 @@ def noprank_dual(sq_norm: np.ndarray, ys: np.ndarray, c: np.ndarray) -> np.ndarr
 class NoPRank(ThresholdRanker):
     """No-PRank (Figure 3) with margin ``beta``."""
 
-    def __init__(self, n_runs: int, n_features: int, k: int, *, beta: float = 1.0) -> None:
-        super().__init__(n_runs, n_features, k)
+    def __init__(self, n_features: int, k: int, *, n_runs: int = 1, beta: float = 1.0) -> None:
+        super().__init__(n_features, k, n_runs=n_runs)
         if not beta > 0:
             raise BoostrankError(f"No-PRank: beta must be positive, got {beta}")
         self.beta = beta
@@ -170,8 +170,8 @@ class NoPRank(ThresholdRanker):
 class MuPRank(ThresholdRanker):
     """Mu-PRank (Figure 5) with learning rate ``eta``; (w, b) kept as logarithms."""
 
-    def __init__(self, n_runs: int, n_features: int, k: int, *, eta: float = 1.0) -> None:
-        super().__init__(n_runs, n_features, k)
+    def __init__(self, n_features: int, k: int, *, n_runs: int = 1, eta: float = 1.0) -> None:
+        super().__init__(n_features, k, n_runs=n_runs)
         if not eta > 0:
             raise BoostrankError(f"Mu-PRank: eta must be positive, got {eta}")
         self.eta = eta

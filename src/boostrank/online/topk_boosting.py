@@ -175,8 +175,9 @@ class TopkBooster:
 
     def __init__(
         self,
-        n_labels: int,
         n_features: int,
+        n_labels: int,
+        *,
         algorithm: str = "bbm",
         k: int | None = 3,
         n_learners: int = 20,
@@ -189,7 +190,7 @@ class TopkBooster:
         hedge_scale: str = "range",
         test_expert: str = "sample",
         weak: dict[str, Any] | None = None,
-        seed: int = 0,
+        random_state: int = 0,
     ) -> None:
         if algorithm not in ("bbm", "adaptive"):
             raise BoostrankError(f"algorithm must be bbm or adaptive, not {algorithm!r}")
@@ -214,7 +215,7 @@ class TopkBooster:
             float(hedge_rate),
             test_expert,
         )
-        seq = np.random.SeedSequence(int(seed))
+        seq = np.random.SeedSequence(int(random_state))
         wl_seed, round_seed, test_seed = seq.spawn(3)
         self.rng = np.random.default_rng(round_seed)
         self._test_rng = np.random.default_rng(test_seed)
@@ -328,26 +329,26 @@ class TopkBooster:
         return out
 
 
-def TopkBBM(n_labels: int, n_features: int, k: int = 3, **kw: Any) -> TopkBooster:
+def TopkBBM(n_features: int, n_labels: int, k: int = 3, **kw: Any) -> TopkBooster:
     """TopkBBM (Algorithm 2): top-k feedback, surrogate potentials, alpha = 1, last expert."""
-    return TopkBooster(n_labels, n_features, algorithm="bbm", k=k, **kw)
+    return TopkBooster(n_features, n_labels, algorithm="bbm", k=k, **kw)
 
 
-def TopkAdaptive(n_labels: int, n_features: int, k: int = 3, **kw: Any) -> TopkBooster:
+def TopkAdaptive(n_features: int, n_labels: int, k: int = 3, **kw: Any) -> TopkBooster:
     """TopkAdaptive (Algorithm 3): top-k feedback, logistic gradients, SGD alphas, Hedge."""
-    return TopkBooster(n_labels, n_features, algorithm="adaptive", k=k, **kw)
+    return TopkBooster(n_features, n_labels, algorithm="adaptive", k=k, **kw)
 
 
-def OnlineBMR(n_labels: int, n_features: int, **kw: Any) -> TopkBooster:
+def OnlineBMR(n_features: int, n_labels: int, **kw: Any) -> TopkBooster:
     """OnlineBMR (Jung & Tewari, 2018): full information, ground-truth potentials."""
     kw.pop("k", None)
-    return TopkBooster(n_labels, n_features, algorithm="bbm", k=None, **kw)
+    return TopkBooster(n_features, n_labels, algorithm="bbm", k=None, **kw)
 
 
-def AdaOLMR(n_labels: int, n_features: int, **kw: Any) -> TopkBooster:
+def AdaOLMR(n_features: int, n_labels: int, **kw: Any) -> TopkBooster:
     """Ada.OLMR (Jung & Tewari, 2018): full information, weighted logistic loss, Hedge."""
     kw.pop("k", None)
-    return TopkBooster(n_labels, n_features, algorithm="adaptive", k=None, **kw)
+    return TopkBooster(n_features, n_labels, algorithm="adaptive", k=None, **kw)
 
 
 __all__ = [
