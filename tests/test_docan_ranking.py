@@ -2,6 +2,7 @@
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,9 @@ from boostrank.experiments import docan_printed as printed
 from boostrank.experiments import docan_ranking as dr
 from boostrank.io import save_npz, write_json
 from boostrank.metrics.ranking import ndcg_at_k
+from boostrank.report.claims import load_claims
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _meta(name, kind):
@@ -31,14 +35,34 @@ def test_mq2007_only_from_a_real_source_else_mq2008_labelled_substitute():
         dr.choose_dataset([_meta("mq2007", "synthetic")])
 
 
+def _printed_rows(table: str) -> set[str]:
+    """The configurations a printed table's claims name (config/claims.yaml)."""
+    claims = load_claims(ROOT / "config/claims.yaml")
+    (claim,) = [c for c in claims if c.table and c.figure == table]
+    return set(claim.table["rows"])
+
+
 def test_config_keys_match_the_published_tables():
     assert dr.config_key("docan-table2", {"trees": 125}) == "trees=125"
-    assert dr.config_key("docan-table4", {"l2": 1e5}) in printed.TABLE4
-    assert dr.config_key("docan-table4", {"l2": 1e-10}) in printed.TABLE4
+    assert dr.config_key("docan-table4", {"l2": 1e5}) in _printed_rows("docan-table4")
+    assert dr.config_key("docan-table4", {"l2": 1e-10}) in _printed_rows("docan-table4")
     row = {"n_components": 2000, "c_exp": 3, "gamma_exp": -7}
-    assert dr.config_key("docan-table5", row) == "N=2000 C=2^3 gamma=2^-7" in printed.TABLE5
+    assert dr.config_key("docan-table5", row) == "N=2000 C=2^3 gamma=2^-7"
+    assert "N=2000 C=2^3 gamma=2^-7" in _printed_rows("docan-table5")
     row = {"epochs": 100, "layers": 2, "nodes": 10}
-    assert dr.config_key("docan-table3", row) in printed.TABLE3
+    assert dr.config_key("docan-table3", row) in _printed_rows("docan-table3")
+
+
+def test_every_configuration_of_the_config_is_a_printed_row():
+    """The configured grids are the rows the report prints, so each has its claims."""
+    import yaml
+
+    settings = yaml.safe_load((ROOT / "config/config.yaml").read_text())["docan_ranking"]
+    sections = {"docan-table2": "lambdamart", "docan-table3": "ranknet", "docan-table4": "linear"}
+    for table in dr.LETOR_TABLES:
+        section = settings[sections.get(table, "ranksvm")]
+        keys = {dr.config_key(table, r) for r in dr.table_rows(table, section)}
+        assert keys == _printed_rows(table), table
 
 
 def test_printed_trees_on_toy_query_4_give_the_hand_computed_ndcg():
@@ -66,7 +90,9 @@ def test_printed_linear_weights_read_bias_first_give_the_reports_0_6183():
         1 + 1 / math.log2(3) + 1 / math.log2(4)
     )
     assert ndcg_at_k(y[q4], score, qid[q4], 5, formula="report")[0] == pytest.approx(worst)
-    assert round(worst, 4) == printed.TOY_PUBLISHED["linear"]
+    claims = load_claims(ROOT / "config/claims.yaml")
+    (linear,) = [c for c in claims if c.id == "docan.table7.linear_ndcg"]
+    assert round(worst, 4) == linear.published
 
 
 def test_toy_matrix_is_as_printed():

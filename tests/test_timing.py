@@ -53,3 +53,12 @@ def test_figure_rows_sum_their_own_jobs_and_data_counts_once(tmp_path):
     families = family_timing(rows.reset_index()).set_index("family")
     assert families.loc["thesis-fig2_*", "cpu_s"] == 13.5
     assert families.loc["thesis-fig2_*", "budget_cpu_s"] == 400.0
+
+
+def test_figures_without_a_budget_still_draw(tmp_path):
+    from boostrank.report.timing import budget_chart
+
+    _bench(tmp_path / "thesis-fig2_1/a.tsv", 10.0, 8.0, 100.0)
+    families = family_timing(figure_timing(["thesis-fig2_1"], tmp_path, {}))
+    assert families["budget_cpu_s"].isna().all()
+    assert budget_chart(families).startswith(b"\x89PNG")

@@ -69,6 +69,7 @@ class Claim:
     requires_dataset: str = ""  # the data set the published value is for, if it matters
     expand: dict[str, Any] | None = None  # a family: one claim per row (module docstring)
     over: dict[str, dict[str, str]] | None = None  # one claim per value of a column (docstring)
+    table: dict[str, Any] | None = None  # a printed table: one claim per cell (docstring)
 
     @property
     def figure(self) -> str:
@@ -96,8 +97,9 @@ def load_claims(path: Path | str) -> list[Claim]:
 
 
 def published_value(claims: list[Claim], file: str, row: dict[str, Any], column: str) -> Any:
-    """The published value of the claim that reads ``column`` of ``row`` in ``file``, or None."""
-    for claim in claims:
+    """The published value of the claim that reads ``column`` of ``row`` in ``file``, or None
+    (the one accessor of published numbers: a printed table's cells are claims too)."""
+    for claim in (variant for c in claims for variant in variants(c)):
         ref = claim.reproduce
         same_file = Path(str(ref.get("file"))).name == Path(file).name
         if same_file and ref.get("row") == row and ref.get("column") == column:
@@ -140,7 +142,10 @@ def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
 
 
 def variants(claim: Claim) -> list[Claim]:
-    """The claim once per value of ``claim.over`` (itself if it has none)."""
+    """The claim once per value of ``claim.over``, or once per cell of ``claim.table``
+    (itself if it has neither)."""
+    if claim.table:
+        return _cells(claim)
     if not claim.over:
         return [claim]
     ((column, values),) = claim.over.items()
@@ -163,6 +168,35 @@ def variants(claim: Claim) -> list[Claim]:
                 over=None,
             )
         )
+    return members
+
+
+def _cells(claim: Claim) -> list[Claim]:
+    """One claim per cell of a printed table (``claim.table``)."""
+    spec = claim.table or {}
+    key, columns = spec["key"], spec["columns"]
+    members = []
+    for n, (value, printed) in enumerate(spec["rows"].items(), start=1):
+        if len(printed) != len(columns):
+            raise BoostrankError(
+                f"claim {claim.id}: row {value!r} has {len(printed)} values for "
+                f"{len(columns)} columns {columns}"
+            )
+        for column, published in zip(columns, printed, strict=True):
+            members.append(
+                replace(
+                    claim,
+                    id=f"{claim.id}__{n}_{column}",
+                    statement=claim.statement.format(key=value, column=column),
+                    published=published,
+                    reproduce={
+                        **claim.reproduce,
+                        "row": {**(claim.reproduce.get("row") or {}), key: value},
+                        "column": column,
+                    },
+                    table=None,
+                )
+            )
     return members
 
 

@@ -87,6 +87,7 @@ def family_timing(figures: pd.DataFrame) -> pd.DataFrame:
     """Figures summed by budget family (the ``note`` column of :func:`figure_timing`)."""
     rows = figures[figures["scope"] == "figure"].copy()
     rows["family"] = rows["note"].where(rows["note"] != "", rows["name"])
+    rows["budget_cpu_s"] = rows["budget_cpu_s"].astype(float)  # NaN: no budget
     return (
         rows.groupby("family", sort=False)
         .agg(jobs=("jobs", "sum"), cpu_s=("cpu_s", "sum"), budget_cpu_s=("budget_cpu_s", "first"))
