@@ -4,26 +4,14 @@
 # is chosen at run time from the two sidecars (both are inputs).
 import json
 
-DOCAN_SECTIONS = {
-    "docan-table2": "lambdamart",
-    "docan-table3": "ranknet",
-    "docan-table4": "linear",
-    "docan-table5": "ranksvm",
-    "docan-table6": "ranksvm",
-}
+from boostrank.experiments import docan_ranking as DOCAN_MODULE
+
 DOCAN_LETOR = ["mq2007", "mq2008"]
-DOCAN_CODE = {
-    "docan-table2": ["ranking.lambdamart"],
-    "docan-table3": ["ranking.ranknet", "ranking.pairs"],
-    "docan-table4": ["ranking.linear"],
-    "docan-table5": ["ranking.ranksvm", "ranking.pairs"],
-    "docan-table6": ["ranking.ranksvm", "ranking.pairs"],
-}
 
 
 def docan_settings(table):
     """The table's config section (plus the cutoff k) as JSON, a parameter of its jobs."""
-    section = config["docan_ranking"][DOCAN_SECTIONS[table]]
+    section = config["docan_ranking"][DOCAN_MODULE.CONFIG_SECTION[table]]
     return json.dumps({"k": config["docan_ranking"]["k"], **section}, sort_keys=True)
 
 
@@ -33,7 +21,7 @@ def docan_fold_code(wildcards):
         "experiments.docan_printed",
         "metrics.ranking",
         "data.folds",
-        *DOCAN_CODE[wildcards.table],
+        *DOCAN_MODULE.ESTIMATOR_MODULES[wildcards.table],
     )
 
 

@@ -55,6 +55,22 @@ LETOR_TABLES = {
     "docan-table5": ("nystroem", "Table 5: RankSVM on the Nystroem approximation"),
     "docan-table6": ("rff", "Table 6: RankSVM on random Fourier features"),
 }
+# Each table's config section (docan_ranking.<section>) and the estimator modules its fold jobs
+# import lazily (the workflow adds them to the jobs' code inputs).
+CONFIG_SECTION = {
+    "docan-table2": "lambdamart",
+    "docan-table3": "ranknet",
+    "docan-table4": "linear",
+    "docan-table5": "ranksvm",
+    "docan-table6": "ranksvm",
+}
+ESTIMATOR_MODULES = {
+    "docan-table2": ("ranking.lambdamart",),
+    "docan-table3": ("ranking.ranknet", "ranking.pairs"),
+    "docan-table4": ("ranking.linear",),
+    "docan-table5": ("ranking.ranksvm", "ranking.pairs"),
+    "docan-table6": ("ranking.ranksvm", "ranking.pairs"),
+}
 
 
 # --------------------------------------------------------------------------- data and seeds
