@@ -88,17 +88,6 @@ def test_run_job_writes_one_row_per_run_with_provenance(tmp_path):
     again = ch2.run_job("thesis-fig2_3", "optdigits", "mcssb", npz, meta, [10], [1e4],
                         ["1", "40", "full"], 2, 5, 250, {"n_iterations": 5}, 7, out)  # fmt: skip
     pd.testing.assert_frame_equal(table, again)
-    # The shared full-depth job gives the same depths the job grows itself, so the same rows.
-    depths = ch2.write_full_depths(npz, "optdigits", 2, 5, 250, 7, tmp_path / "full.json")
-    assert depths == [int(d) for d in table.groupby("repeat")["full_depth"].first()]
-    shared = ch2.run_job("thesis-fig2_3", "optdigits", "mcssb", npz, meta, [10], [1e4],
-                         ["1", "40", "full"], 2, 5, 250, {"n_iterations": 5}, 7, out,
-                         full_depths=tmp_path / "full.json")  # fmt: skip
-    pd.testing.assert_frame_equal(table, shared)
-    write_json(tmp_path / "short.json", {"full_depth": [3]})
-    with pytest.raises(Exception, match="1 repeats, the job needs 2"):
-        ch2.run_job("thesis-fig2_3", "optdigits", "mcssb", npz, meta, [10], [1e4], ["full"], 2,
-                    5, 250, {}, 7, out, full_depths=tmp_path / "short.json")  # fmt: skip
     with pytest.raises(Exception, match="fixed by the figure"):
         ch2.run_job("thesis-fig2_1", "optdigits", "tree", npz, meta, [2], [1e4], ["2"], 1, 5,
                     None, {"depth": 3}, 7, out)  # fmt: skip

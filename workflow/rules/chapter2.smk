@@ -45,17 +45,6 @@ def ch2_figure_runs(figure):
     return runs
 
 
-def ch2_full_depth(wildcards):
-    """Figure 2.3's jobs (and any job with depth "full") read every repeat's fully grown depth
-    from one job per data set instead of each growing the trees again."""
-    needed = wildcards.figure == "thesis-fig2_3" or "full" in ch2_settings(wildcards.figure)[2]
-    return [f"{CH2_RUNS}/full_depth/{wildcards.dataset}.json"] if needed else []
-
-
-def ch2_rows(wildcards):
-    return (CH2.get("rows") or {}).get(wildcards.dataset) or 0
-
-
 def ch2_params(wildcards):
     """The method's constructor arguments as JSON: editing them reruns only its jobs."""
     return json.dumps(CH2["methods"][wildcards.method], sort_keys=True)
@@ -70,36 +59,10 @@ def ch2_grid(wildcards):
     }
 
 
-rule chapter2_full_depth:
-    input:
-        npz="data/processed/{dataset}.npz",
-        code=code("experiments.chapter2"),
-    output:
-        f"{CH2_RUNS}/full_depth/{{dataset}}.json",
-    log:
-        "logs/thesis-fig2_3/full_depth/{dataset}.log",
-    benchmark:
-        "benchmarks/thesis-fig2_3/full_depth/{dataset}.tsv"
-    wildcard_constraints:
-        dataset="|".join(CH2["datasets"]),
-    threads: 1
-    params:
-        repeats=CH2["repeats"],
-        parts=CH2["parts"],
-        rows=ch2_rows,
-        seed=config["seed"],
-    shell:
-        "single_threaded"
-        " boostrank chapter2-full-depth --dataset {wildcards.dataset} --npz {input.npz}"
-        " --repeats {params.repeats} --parts {params.parts} --rows {params.rows}"
-        " --seed {params.seed} --out {output} 2> {log}"
-
-
 rule chapter2_run:
     input:
         npz="data/processed/{dataset}.npz",
         meta=lambda w: processed_meta(w.dataset),
-        full_depth=ch2_full_depth,
         code=lambda w: code(*CH2_MODULE.code_modules(w.method)),
     output:
         f"{CH2_RUNS}/{{figure}}/{{dataset}}/{{method}}.csv",
@@ -117,11 +80,8 @@ rule chapter2_run:
         params=ch2_params,
         repeats=CH2["repeats"],
         parts=CH2["parts"],
-        rows=ch2_rows,
+        rows=lambda w: (CH2.get("rows") or {}).get(w.dataset) or 0,
         labelled_sample=CH2["labelled_sample"],
-        full_depth=lambda w, input: (
-            f"--full-depths {input.full_depth}" if input.full_depth else ""
-        ),
         seed=config["seed"],
     shell:
         "single_threaded"
@@ -130,8 +90,7 @@ rule chapter2_run:
         " --fractions {params.grid[fractions]} --C {params.grid[C]}"
         " --depths {params.grid[depths]} --repeats {params.repeats} --parts {params.parts}"
         " --rows {params.rows} --params {params.params:q} --seed {params.seed}"
-        " --labelled-sample {params.labelled_sample} {params.full_depth} --out {output}"
-        " 2> {log}"
+        " --labelled-sample {params.labelled_sample} --out {output} 2> {log}"
 
 
 rule chapter2_figure:

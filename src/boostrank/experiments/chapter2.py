@@ -228,54 +228,6 @@ def load_data(npz: Path | str) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
-def job_data(
-    npz: Path | str, dataset: str, rows: int | None, seed: int
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """The rows a data set's jobs use (Table 1.1's training-set size: a seeded stratified
-    subset where ``rows`` is set) and the number of classes."""
-    X_all, y_all = load_data(npz)
-    keep = subset_rows(y_all, rows, derive_seed(seed, SEED_KEY, "rows", dataset))
-    return X_all[keep], y_all[keep], int(y_all.max()) + 1
-
-
-def training_split(
-    y: np.ndarray, dataset: str, repeat: int, n_parts: int, seed: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Section 2.4.1's split of one repeat: one of ``n_parts`` stratified parts trains, the
-    others test (row indices)."""
-    import numpy as np
-
-    part = stratified_parts(y, n_parts, derive_seed(seed, SEED_KEY, "partition", dataset, repeat))
-    return np.flatnonzero(part == 0), np.flatnonzero(part != 0)
-
-
-def repeat_full_depth(X: np.ndarray, y: np.ndarray, dataset: str, repeat: int, seed: int) -> int:
-    """The fully grown depth of one repeat's training part (Figure 2.3's "full")."""
-    return fully_grown_depth(X, y, derive_seed(seed, SEED_KEY, "full", dataset, repeat))
-
-
-def write_full_depths(
-    npz: Path | str,
-    dataset: str,
-    repeats: int,
-    n_parts: int,
-    rows: int | None,
-    seed: int,
-    out: Path | str,
-) -> list[int]:
-    """The fully grown depth of every repeat's training part, as JSON: one job per data set,
-    which every method's Figure 2.3 job reads (the same split and seed as theirs)."""
-    from boostrank.io import write_json
-
-    X, y, _ = job_data(npz, dataset, rows, seed)
-    depths = []
-    for repeat in range(repeats):
-        train, _ = training_split(y, dataset, repeat, n_parts, seed)
-        depths.append(repeat_full_depth(X[train], y[train], dataset, repeat, seed))
-    write_json(out, {"dataset": dataset, "rows": len(y), "full_depth": depths})
-    return depths
-
-
 def fully_grown_depth(X: np.ndarray, y: np.ndarray, seed: int) -> int:
     """Depth of an unrestricted CART tree on (X, y)."""
     from sklearn.tree import DecisionTreeClassifier
@@ -300,12 +252,9 @@ def run_job(
     seed: int,
     out: Path | str,
     labelled_sample: str = "random",
-    full_depths: Path | str | None = None,
 ) -> pd.DataFrame:
     """Run one method on one data set for every (repeat, fraction, C, depth); write one CSV
-    row per run (test error, sizes, labelled classes, iterations, provenance). Figure 2.3's
-    fully grown depth per repeat is read from ``full_depths`` (:func:`write_full_depths`, one
-    job per data set shared by every method) if given, else computed here."""
+    row per run (test error, sizes, labelled classes, iterations, provenance)."""
     import numpy as np
     import pandas as pd
 
@@ -313,28 +262,29 @@ def run_job(
 
     method = get_method(method_key)
     meta = read_json(meta_path)
-    X, y, n_classes = job_data(npz, dataset, rows, seed)
-    known_full = read_json(full_depths)["full_depth"] if full_depths else None
-    if known_full is not None and len(known_full) < repeats:
-        raise BoostrankError(f"{full_depths}: {len(known_full)} repeats, the job needs {repeats}")
+    X_all, y_all = load_data(npz)
+    keep = subset_rows(y_all, rows, derive_seed(seed, SEED_KEY, "rows", dataset))
+    X, y = X_all[keep], y_all[keep]
+    n_classes = int(y_all.max()) + 1
     settings = [(float(f), float(c), str(d)) for f in fractions for c in Cs for d in depths]
     measure_full = figure == "thesis-fig2_3" or "full" in depths
     records = []
     started = time.perf_counter()
     for repeat in range(repeats):
-        train, test = training_split(y, dataset, repeat, n_parts, seed)
+        part = stratified_parts(
+            y, n_parts, derive_seed(seed, SEED_KEY, "partition", dataset, repeat)
+        )
+        train, test = np.flatnonzero(part == 0), np.flatnonzero(part != 0)
         Xtr, ytr = X[train], y[train]
         order = labelled_rows(
             ytr, derive_seed(seed, SEED_KEY, "labelled", dataset, repeat), labelled_sample
         )
         classes = np.unique(ytr)
-        full = None
-        if measure_full:
-            full = (
-                known_full[repeat]
-                if known_full is not None
-                else repeat_full_depth(Xtr, ytr, dataset, repeat, seed)
-            )
+        full = (
+            fully_grown_depth(Xtr, ytr, derive_seed(seed, SEED_KEY, "full", dataset, repeat))
+            if measure_full
+            else None
+        )
         similarity = None
         if method.estimator == "mcssb" and dict(method.options)["similarity"] == "gaussian":
             probe = make_model(method, params, DEFAULT_C, 2, 0)
@@ -454,7 +404,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--params", required=True, help="constructor arguments as JSON")
     p.add_argument("--seed", type=int, required=True, help="root seed (config 'seed')")
     p.add_argument("--labelled-sample", choices=LABELLED_SAMPLES, default="random")
-    p.add_argument("--full-depths", help="JSON of chapter2-full-depth (else computed here)")
     p.add_argument("--out", required=True)
     p.set_defaults(
         func=lambda a: run_job(
@@ -473,23 +422,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             a.seed,
             a.out,
             a.labelled_sample,
-            a.full_depths,
-        )
-    )
-
-    p = subparsers.add_parser(
-        "chapter2-full-depth", help="Figure 2.3: the fully grown depth of every repeat"
-    )
-    p.add_argument("--dataset", required=True)
-    p.add_argument("--npz", required=True)
-    p.add_argument("--repeats", type=int, required=True)
-    p.add_argument("--parts", type=int, default=5)
-    p.add_argument("--rows", type=_rows, default=None, help="stratified subset size (0: all)")
-    p.add_argument("--seed", type=int, required=True, help="root seed (config 'seed')")
-    p.add_argument("--out", required=True)
-    p.set_defaults(
-        func=lambda a: write_full_depths(
-            a.npz, a.dataset, a.repeats, a.parts, a.rows, a.seed, a.out
         )
     )
 
