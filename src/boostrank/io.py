@@ -113,7 +113,8 @@ def _fingerprint_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.fingerprint")
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path | str) -> str:
+    """sha256 of a file's bytes."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -123,7 +124,7 @@ def _sha256(path: Path) -> str:
 
 def _write_fingerprint(path: Path) -> None:
     stat = path.stat()
-    record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": _sha256(path)}
+    record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256_file(path)}
     fingerprint = _fingerprint_path(path)
     tmp = fingerprint.with_name(fingerprint.name + ".part")
     tmp.write_text(json.dumps(record), encoding="utf-8")
@@ -146,7 +147,7 @@ def edited_files(root: Path | str) -> list[Path]:
             continue  # the file is gone (it will be remade) or the fingerprint is unreadable
         if (stat.st_size, stat.st_mtime_ns) == (record.get("size"), record.get("mtime_ns")):
             continue
-        if stat.st_size != record.get("size") or _sha256(path) != record.get("sha256"):
+        if stat.st_size != record.get("size") or sha256_file(path) != record.get("sha256"):
             edited.append(path)
         else:
             _write_fingerprint(path)  # only touched: remember the new mtime, skip the hash
@@ -157,8 +158,8 @@ def set_aside_edited(root: Path | str, *, dry_run: bool = False) -> list[Path]:
     """Move files edited by hand under ``root`` to ``<name>.edited``; return every file set
     aside and not yet recomputed (this run's and earlier runs').
 
-    The workflow makes the report depend on the returned files, so their jobs run again and the
-    claims and the report see the pipeline's numbers, not the edit. Snakemake by itself reruns
+    The workflow's default target lists the returned files, so their jobs run again; no job reads
+    an edit, so the claims and the report see the pipeline's numbers. Snakemake by itself reruns
     only what *depends* on an edited file (its ``rerun-triggers`` compare a job's inputs,
     parameters and code, not its own outputs), and a missing file only when a job that needs it
     must run. A dry run moves nothing; it says what a run would do.

@@ -22,20 +22,11 @@ import zlib
 from pathlib import Path, PurePosixPath
 
 from boostrank.errors import SourceUnavailable, UnreadableGzip
-from boostrank.io import atomic_path
+from boostrank.io import atomic_path, sha256_file
 
 log = logging.getLogger(__name__)
 _CHUNK = 1 << 20
 ARCHIVES = ("none", "gz", "bz2", "zip", "tar", "tar.gz", "rar")
-
-
-def sha256_file(path: Path) -> str:
-    """sha256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def sha256_payload(path: Path) -> str:

@@ -99,7 +99,8 @@ def open_text(path: Path | str, encoding: str = "utf-8") -> TextIO:
     return open(real, encoding=encoding)
 
 
-_DAMAGE = (UnicodeDecodeError, EOFError, gzip.BadGzipFile, zlib.error, struct.error)
+_GZIP_DAMAGE = (EOFError, gzip.BadGzipFile, zlib.error)  # a truncated or corrupt .gz
+_DAMAGE = (*_GZIP_DAMAGE, UnicodeDecodeError, struct.error)
 
 
 def _names_the_file(reader: Callable[..., _T]) -> Callable[..., _T]:
@@ -121,7 +122,7 @@ def _read_bytes(path: Path) -> bytes:
     try:
         with open_binary(path) as handle:
             return handle.read()
-    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:  # a truncated or damaged .gz
+    except _GZIP_DAMAGE as exc:
         raise FormatError(
             f"{resolve_path(path)}: not a readable gzip file ({exc or type(exc).__name__}); "
             "it is truncated or corrupt"
@@ -500,7 +501,7 @@ def _mulan_labels(path: Path) -> list[str]:
     except ET.ParseError as exc:
         line, column = exc.position
         raise FormatError(f"{path}, line {line}: not well-formed XML (column {column})") from None
-    except (EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError) as exc:
+    except (*_GZIP_DAMAGE, UnicodeDecodeError) as exc:
         raise FormatError(f"{path}: not readable text ({exc or type(exc).__name__})") from None
     names = [el.get("name", "") for el in root.iter() if el.tag in (f"{_MULAN_NS}label", "label")]
     if not names or "" in names:

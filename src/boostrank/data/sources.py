@@ -25,10 +25,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from boostrank.data.download import extract, fetch_url, sha256_file, sha256_payload
+from boostrank.data.download import extract, fetch_url, sha256_payload
 from boostrank.data.provenance import Provenance
 from boostrank.data.registry import UNKNOWN, DatasetSpec
 from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable, UnreadableGzip
+from boostrank.io import sha256_file
 
 log = logging.getLogger(__name__)
 SOURCES = ("mirror", "download", "embedded", "synthetic")

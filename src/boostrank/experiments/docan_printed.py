@@ -54,6 +54,7 @@ TOY_TREES = [
 # The seven printed linear-regression weights ("the additional weight is ... the bias").
 TOY_LINEAR_WEIGHTS = (0.3, 0.3, 260.417, -14069.7, 0.0991, 102.5418, -2.51399)
 
+
 def toy_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The toy matrix as ``(X (20 x 6), y, qid)``, rows in printed order."""
     table = np.array(TOY_ROWS, dtype=np.float64)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from boostrank.catalog import Figure
 from boostrank.io import write_text
-from boostrank.report.claims import VERDICTS
+from boostrank.report.claims import verdict_tally
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,11 +45,7 @@ def _claims_lines(figure: Figure, claims: pd.DataFrame) -> list[str]:
     mine = claims[claims["figure"] == figure.id]
     if not len(mine):
         return ["No published number of this figure is checked as a claim."]
-    counts = mine["verdict"].value_counts()
-    lines = [
-        "Claims: " + ", ".join(f"{v} {counts[v]}" for v in VERDICTS if counts.get(v, 0)) + ".",
-        "",
-    ]
+    lines = [f"Claims: {verdict_tally(mine['verdict'])}.", ""]
     for row in mine.itertuples():
         lines.append(
             f"- ``{row.claim_id}``: {row.verdict} (published {_rst(row.published or '-')}, "

@@ -78,6 +78,12 @@ class Claim:
         return f"{work}-{item}"
 
 
+def verdict_tally(verdicts: pd.Series) -> str:
+    """``PASS 3, FAIL 1``: how many claims got each verdict, in :data:`VERDICTS` order."""
+    counts = verdicts.value_counts()
+    return ", ".join(f"{v} {counts[v]}" for v in VERDICTS if counts.get(v, 0))
+
+
 def load_claims(path: Path | str) -> list[Claim]:
     """Parse the claims registry; ids must be unique and well formed."""
     raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}

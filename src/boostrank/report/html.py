@@ -13,7 +13,7 @@ import pandas as pd
 from boostrank.catalog import Figure
 from boostrank.data.inventory import standin_note
 from boostrank.io import write_text
-from boostrank.report.claims import VERDICTS
+from boostrank.report.claims import VERDICTS, verdict_tally
 from boostrank.report.render import beside
 
 _STYLE = """
@@ -28,7 +28,7 @@ th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f9d6d5}
 img{max-width:100%}.summary td{font-size:1.05em}
 .bar{display:flex;width:420px;height:1.1em}.bar span{display:block;height:100%}
 .bar .PASS{background:#5cb85c}.bar .FAIL{background:#d9534f}.bar .ERRATUM{background:#f0ad4e}
-.bar .INCONCLUSIVE{background:#5bc0de}.bar .NOT-COMPARABLE{background:#bbb}
+.bar .NOT-COMPARABLE{background:#bbb}
 .filters label{margin-right:1.2em}
 """
 
@@ -47,26 +47,6 @@ function filterClaims(){
 """
 
 
-def benchmark_seconds(paths: list[Path]) -> float:
-    """Total wall-clock seconds recorded in Snakemake ``benchmark:`` files."""
-    total = 0.0
-    for path in paths:
-        if path.exists():
-            total += float(pd.read_csv(path, sep="\t")["s"].sum())
-    return total
-
-
-def figure_benchmarks(figure: Figure, bench_dir: Path) -> list[Path]:
-    """The benchmark files of a figure: its data sets' fetch/prepare jobs and its own jobs."""
-    data = [
-        bench_dir / "data" / f"{step}-{ds}.tsv"
-        for ds in figure.datasets
-        for step in ("fetch", "prepare")
-    ]
-    own = sorted((bench_dir / figure.id).glob("**/*.tsv"))
-    return data + own
-
-
 def write_report(
     out: Path | str,
     catalog: dict[str, Figure],
@@ -79,7 +59,11 @@ def write_report(
     budgets: dict[str, float] | None = None,
 ) -> None:
     """Write the report page."""
+    from boostrank.report.timing import figure_timing
+
     root, bench_dir = Path(root), Path(bench_dir)
+    timing = figure_timing(catalog, bench_dir, budgets or {})  # each benchmark file read once
+    cost = timing.set_index("name")
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>boostrank report</title>"
         f"<style>{_STYLE}</style></head><body>",
@@ -88,9 +72,9 @@ def write_report(
         _claims_overview(catalog, claims),
     ]
     for figure in catalog.values():
-        parts.append(_figure_section(figure, claims, root, bench_dir))
+        parts.append(_figure_section(figure, claims, root, cost.loc[figure.id]))
     parts.append(_all_claims(catalog, claims))
-    parts.append(_timing_section(catalog, bench_dir, budgets or {}, root))
+    parts.append(_timing_section(timing, root))
     parts.append(
         "<h2 id='data'>Data sets</h2><p class='meta'>Every registry data set the run "
         "fetched: source, checksums, and the statistics parsed.</p>"
@@ -145,7 +129,8 @@ def _claims_overview(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
     """One bar per figure: how many of its claims got each verdict."""
     rows = []
     for figure in catalog.values():
-        counts = claims.loc[claims["figure"] == figure.id, "verdict"].value_counts()
+        verdicts = claims.loc[claims["figure"] == figure.id, "verdict"]
+        counts = verdicts.value_counts()
         total = int(counts.sum())
         if not total:
             continue
@@ -155,7 +140,7 @@ def _claims_overview(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
             for v in VERDICTS
             if counts.get(v, 0)
         )
-        text = ", ".join(f"{v} {counts[v]}" for v in VERDICTS if counts.get(v, 0))
+        text = verdict_tally(verdicts)
         rows.append(
             f"<tr><td><a href='#{figure.id}'>{figure.id}</a></td>"
             f"<td><div class='bar'>{bar}</div></td><td>{html.escape(text)}</td></tr>"
@@ -199,13 +184,10 @@ def _all_claims(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
     )
 
 
-def _timing_section(
-    catalog: dict[str, Figure], bench_dir: Path, budgets: dict[str, float], root: Path
-) -> str:
+def _timing_section(figures: pd.DataFrame, root: Path) -> str:
     """What each figure family's jobs cost against its budget, and the last whole run."""
-    from boostrank.report.timing import budget_chart, family_timing, figure_timing
+    from boostrank.report.timing import budget_chart, family_timing
 
-    figures = figure_timing(catalog, bench_dir, budgets)
     families = family_timing(figures)
     chart = base64.b64encode(budget_chart(families)).decode()
     out = [
@@ -226,7 +208,7 @@ def _timing_section(
     return "\n".join(out)
 
 
-def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir: Path) -> str:
+def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, cost: pd.Series) -> str:
     out = [
         f"<h2 id='{figure.id}'>{html.escape(figure.title)}</h2>",
         f"<p class='meta'>{html.escape(figure.source)} · outputs: "
@@ -259,15 +241,18 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, bench_dir:
             out.append(_provenance_list(table))
     mine = claims[claims["figure"] == figure.id]
     if len(mine):
-        counts = mine["verdict"].value_counts()
-        tally = ", ".join(f"{v} {counts[v]}" for v in VERDICTS if counts.get(v, 0))
+        tally = verdict_tally(mine["verdict"])
         shown = mine[["claim_id", "statement", "published", "reproduced", "verdict", "note"]]
         out.append(
             f"<details class='claims'><summary><strong>Claims ({len(mine)})</strong>: {tally}"
             f"</summary>{_table_html(shown, verdict_column='verdict')}</details>"
         )
-    seconds = benchmark_seconds(figure_benchmarks(figure, bench_dir))
-    out.append(f"<p class='meta'>Runtime (sum of its jobs' benchmark files): {seconds:.1f} s</p>")
+    out.append(
+        f"<p class='meta'>Runtime of its {cost['jobs']} job{'' if cost['jobs'] == 1 else 's'} "
+        "(their benchmark files): "
+        f"{cost['wall_s']:.1f} s wall, {cost['cpu_s']:.1f} CPU-s; the data sets' fetch and "
+        "prepare jobs count once, as <a href='#timing'>data</a></p>"
+    )
     return "\n".join(out)
 
 
