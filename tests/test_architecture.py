@@ -89,3 +89,39 @@ def test_the_scanner_follows_lazy_and_parenthesised_imports(tmp_path):
     (tmp_path / "c.py").write_text("from boostrank import d\n")
     (tmp_path / "d.py").write_text("")
     assert imported_modules("a", src=tmp_path) == ["a", "b", "c", "d"]
+
+
+# Inside a work's package (experiments/<work>/): constants, computing, statistics, drawing, then
+# the command line; a part imports only parts before it (jobs_*.py are jobs).
+PARTS = ("spec", "jobs", "summary", "figure", "cli")
+WORKS = sorted(p.name for p in (SRC / "experiments").iterdir() if (p / "__init__.py").is_file())
+
+
+def _part(module: str) -> tuple[str, int] | None:
+    """(work, rank of its part) of ``experiments.<work>.<part>``, else None."""
+    parts = module.split(".")
+    if len(parts) != 3 or parts[0] != "experiments" or parts[1] not in WORKS:
+        return None
+    return parts[1], PARTS.index(parts[2].split("_")[0] if parts[2] != "__init__" else "spec")
+
+
+def test_every_work_is_one_package_of_the_five_parts():
+    assert {"chapter2", "chapter3", "chapter4", "chapter5_6", "docan", "topk"} <= set(WORKS)
+    flat = sorted(p.name for p in (SRC / "experiments").glob("*.py"))
+    assert flat == ["__init__.py", "common.py"], flat
+    for work in WORKS:
+        stems = {p.stem for p in (SRC / "experiments" / work).glob("*.py")} - {"__init__"}
+        assert {s.split("_")[0] for s in stems} == set(PARTS), (work, stems)
+
+
+def test_a_part_imports_only_earlier_parts_of_its_own_work():
+    wrong = []
+    for module, deps in _graph().items():
+        mine = _part(module)
+        for dep in deps:
+            theirs = _part(dep)
+            if mine is None or theirs is None:
+                continue
+            if theirs[0] != mine[0] or theirs[1] > mine[1]:
+                wrong.append(f"{module} -> {dep}")
+    assert not wrong, wrong

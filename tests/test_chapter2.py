@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from boostrank.experiments import chapter2 as ch2
-from boostrank.experiments import chapter2_figure as fig
+from boostrank.experiments.chapter2 import figure as fig
+from boostrank.experiments.chapter2 import jobs as ch2
+from boostrank.experiments.chapter2 import spec, summary
 from boostrank.io import save_npz, write_json
 from boostrank.report.claims import load_claims
 
@@ -93,7 +94,7 @@ def test_run_job_writes_one_row_per_run_with_provenance(tmp_path):
                     None, {"depth": 3}, 7, out)  # fmt: skip
 
 
-def _cells(datasets=ch2.DATASETS, synthetic=("isolet", "protein")):
+def _cells(datasets=spec.DATASETS, synthetic=("isolet", "protein")):
     """A tidy table where MCSSB beats Tree by 0.1 and ASSEMBLE trails Tree by 0.05 except on
     Nursery (MCSSB worse than Tree) and where MCSSB-Absolute is second."""
     rows = []
@@ -105,7 +106,7 @@ def _cells(datasets=ch2.DATASETS, synthetic=("isolet", "protein")):
                 err = 0.6
             for f in (2, 4, 6, 8, 10):
                 rows.append({"dataset": ds, "dataset_label": ds, "method_id": m,
-                             "method": fig.LABEL[m], "fraction": float(f), "C": 1e4,
+                             "method": spec.LABEL[m], "fraction": float(f), "C": 1e4,
                              "depth": "2", "error": err - f / 1000, "accuracy": 1 - err + f / 1000,
                              "n_repeats": 10, "full_depth": np.nan,
                              "data_kind": "synthetic" if ds in synthetic else "mirror",
@@ -114,7 +115,9 @@ def _cells(datasets=ch2.DATASETS, synthetic=("isolet", "protein")):
 
 
 def test_summary_of_figure_2_1_leaves_synthetic_data_out_of_the_aggregates():
-    stats = fig.summarise("thesis-fig2_1", _cells()).set_index(["statistic", "dataset", "method"])
+    stats = summary.summarise("thesis-fig2_1", _cells()).set_index(
+        ["statistic", "dataset", "method"]
+    )
     assert stats.loc[("mcssb_minus_tree", "letter", "MCSSB - Tree"), "value"] == pytest.approx(-0.1)
     assert stats.loc[("mcssb_minus_tree", "nursery", "MCSSB - Tree"), "value"] > 0
     assert stats.loc[("mcssb_minus_tree", "isolet", "MCSSB - Tree"), "data_kind"] == "synthetic"
@@ -133,9 +136,9 @@ def test_every_chapter2_claim_reads_exactly_one_summary_row():
     c22 = pd.concat([cells.assign(C=c) for c in (1.0, 1e3, 1e4, 1e6)])
     c23 = pd.concat([cells.assign(depth=d) for d in ("1", "2", "full")])
     summaries = {
-        "thesis-fig2_1": fig.summarise("thesis-fig2_1", cells),
-        "thesis-fig2_2": fig.summarise("thesis-fig2_2", c22[c22["fraction"] == 2]),
-        "thesis-fig2_3": fig.summarise("thesis-fig2_3", c23[c23["fraction"] == 2]),
+        "thesis-fig2_1": summary.summarise("thesis-fig2_1", cells),
+        "thesis-fig2_2": summary.summarise("thesis-fig2_2", c22[c22["fraction"] == 2]),
+        "thesis-fig2_3": summary.summarise("thesis-fig2_3", c23[c23["fraction"] == 2]),
     }
     for claim in claims:
         ref = claim.reproduce
@@ -159,7 +162,7 @@ def test_figures_are_drawn_from_run_files(tmp_path):
                         {} if m == "tree" else {"n_iterations": 3}, 1, out)  # fmt: skip
             runs.append(out)
     options = {"fraction": 2, "C": 1e4, "depth": "2"}
-    for figure in ch2.FIGURES:
+    for figure in spec.FIGURES:
         prefix = tmp_path / figure
         cells = fig.make_figure(figure, runs, tmp_path / f"{figure}.csv",
                                 tmp_path / f"{figure}_s.csv", prefix, options)  # fmt: skip
@@ -175,6 +178,6 @@ def test_config_section_is_complete():
     config = yaml.safe_load(
         (Path(__file__).resolve().parents[1] / "config" / "config.yaml").read_text()
     )["chapter2"]
-    assert config["datasets"] == list(ch2.DATASETS)
-    assert set(config["methods"]) == set(ch2.BY_KEY)
+    assert config["datasets"] == list(spec.DATASETS)
+    assert set(config["methods"]) == set(spec.BY_KEY)
     assert json.dumps(config["methods"])  # serialisable, as the rules pass it

@@ -9,8 +9,10 @@ import pandas as pd
 import pytest
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments import chapter3 as c3
-from boostrank.experiments import chapter3_figure as c3f
+from boostrank.experiments.chapter3 import figure as c3f
+from boostrank.experiments.chapter3 import jobs as c3
+from boostrank.experiments.chapter3 import spec as c3s
+from boostrank.experiments.chapter3 import summary as c3sum
 from boostrank.io import save_npz, write_json
 from boostrank.metrics.trec import read_qrels, read_run, write_qrels, write_run
 from boostrank.report.claims import evaluate, load_claims
@@ -53,7 +55,7 @@ def letor_tiny(tmp_path):
 
 
 def test_algorithm_table_names_the_eight_and_imports_lazily():
-    assert [a.label for a in c3.ALGORITHMS] == [
+    assert [a.label for a in c3s.ALGORITHMS] == [
         "NDCG_Boost",
         "AdaRank-NDCG",
         "Regression",
@@ -63,35 +65,37 @@ def test_algorithm_table_names_the_eight_and_imports_lazily():
         "SVM_MAP",
         "LambdaMART",
     ]
-    assert [a.key for a in c3.ALGORITHMS if a.reference] == ["lambdamart"]
-    assert not c3.get_algorithm("ndcg_boost").validation  # section 3.4.1
+    assert [a.key for a in c3s.ALGORITHMS if a.reference] == ["lambdamart"]
+    assert not c3s.get_algorithm("ndcg_boost").validation  # section 3.4.1
     with pytest.raises(BoostrankError, match="unknown algorithm"):
-        c3.get_algorithm("rankboost")
-    # the CLI plugin itself imports no numerical library
+        c3s.get_algorithm("rankboost")
+    # the CLI plugin itself imports no numerical library, nor do the algorithm table and the
+    # training module (each class is imported only in the job that trains it)
     import subprocess
     import sys
 
     code = (
-        "import sys; import boostrank.experiments.chapter3; "
+        "import sys; import boostrank.experiments.chapter3.cli, "
+        "boostrank.experiments.chapter3.spec, boostrank.experiments.chapter3.jobs; "
         "print(sorted(m for m in ('numpy', 'pandas', 'sklearn', 'lightgbm') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("algorithm", c3.available(), ids=lambda a: a.key)
+@pytest.mark.parametrize("algorithm", c3s.available(), ids=lambda a: a.key)
 def test_each_available_class_instantiates_with_its_seed(algorithm):
     model = c3.make_model(algorithm, TINY[algorithm.key], seed=123)
     assert not hasattr(model, "seed")  # one name for a seed: random_state
     assert getattr(model, "random_state", 123) == 123
-    assert f"ranking.{algorithm.module}" in c3.code_modules(algorithm)
+    assert f"ranking.{algorithm.module}" in c3s.code_modules(algorithm)
 
 
 def test_unknown_constructor_argument_and_config_seed_are_refused():
-    regression = c3.get_algorithm("regression")
+    regression = c3s.get_algorithm("regression")
     with pytest.raises(BoostrankError, match="takes no argument"):
         c3.make_model(regression, {"l2": 1.0, "alpha": 2}, seed=1)
-    lambdamart = c3.get_algorithm("lambdamart")
+    lambdamart = c3s.get_algorithm("lambdamart")
     with pytest.raises(BoostrankError, match="seeds derive"):
         c3.make_model(lambdamart, {"random_state": 4}, seed=1)
 
@@ -105,7 +109,7 @@ def test_code_modules_follow_the_imports_transitively(tmp_path):
     (tmp_path / "metrics" / "__init__.py").write_text("")
     (tmp_path / "metrics" / "ranking.py").write_text("from boostrank.errors import E\n")
     (tmp_path / "errors.py").write_text("")
-    got = c3.code_modules(c3.get_algorithm("frank"), tmp_path)
+    got = c3s.code_modules(c3s.get_algorithm("frank"), tmp_path)
     assert got == ["errors", "metrics", "metrics.ranking", "ranking.frank", "ranking.pairs"]
 
 
@@ -123,7 +127,7 @@ def test_one_training_job_writes_a_run_of_the_test_part_deterministically(letor_
     c3.train_fold("ohsumed", "regression", 2, npz, meta, {"l2": 1e-10}, 5, run, record)
     assert run.read_text() == text and record.read_text() == rec
     assert json.loads(record.read_text())["seed"] == derive_seed(
-        5, c3.FIGURE_ID, "ohsumed", "regression", 2
+        5, c3s.FIGURE_ID, "ohsumed", "regression", 2
     )
 
 
@@ -182,7 +186,7 @@ def test_evaluation_of_a_hand_made_run(letor_tiny, tmp_path):
 
 
 def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
-    algorithms = [a.key for a in c3.available() if a.key in ("regression", "lambdamart")]
+    algorithms = [a.key for a in c3s.available() if a.key in ("regression", "lambdamart")]
     evaluations = []
     for ds in ("ohsumed", "td2003"):
         npz, meta = letor_tiny / f"{ds}.npz", letor_tiny / f"{ds}.json"
@@ -232,7 +236,7 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
         root / "figures/thesis-fig3_1",
         root / "figures/tables/thesis-fig3_1",
     )
-    assert len(tidy) == 2 * len(c3.ALGORITHMS) * 10
+    assert len(tidy) == 2 * len(c3s.ALGORITHMS) * 10
     ran = tidy[tidy["ndcg"].notna()]
     assert set(ran["algorithm_id"]) == set(algorithms)
     assert (ran["n_folds"] == 2).all() and ran["sd"].notna().all()
@@ -262,7 +266,7 @@ def test_best_or_tied_counts_cells_within_the_tolerance():
             "ndcg": [0.50, 0.504, 0.9, 0.40, 0.41, 0.1],
         }
     )
-    flags = c3f.best_or_tied(cells, 0.005)
+    flags = c3sum.best_or_tied(cells, 0.005)
     assert flags.tolist() == [True, False]  # LambdaMART's 0.9 does not count
 
 
@@ -273,14 +277,15 @@ def test_cli_fast_path_loads_only_the_chapter3_plugin():
     code = (
         "import sys; from boostrank.cli import build_parser; "
         "build_parser('chapter3-train'); "
-        "print(any(m.startswith('boostrank.experiments.docan') for m in sys.modules))"
+        "print(any(m.startswith('boostrank.experiments.docan') for m in sys.modules), "
+        "'boostrank.experiments.chapter3.cli' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.split() == ["False", "True"]
 
 
 def test_letor_published_values_one_per_cell_in_source_order(tmp_path):
-    from boostrank.experiments.chapter3_figure import letor_published
+    from boostrank.experiments.chapter3.summary import letor_published
     from boostrank.io import write_json
 
     (tmp_path / "ndcg.csv").write_text(

@@ -8,8 +8,10 @@ import pandas as pd
 import pytest
 
 from boostrank.data.prepare import load_letor
-from boostrank.experiments import chapter4 as ch4
-from boostrank.experiments import chapter4_figure as fig
+from boostrank.experiments.chapter4 import figure as fig
+from boostrank.experiments.chapter4 import jobs as ch4
+from boostrank.experiments.chapter4 import jobs_movies as ch4m
+from boostrank.experiments.chapter4 import spec
 
 PARAMS = {
     "k_max": 8,
@@ -81,9 +83,14 @@ def test_base_ranker_choice_and_family_params(letor):
         scores.values()
     )
     section = {**PARAMS, "ndcg_formula": None, "movies": PARAMS["movies"]}
-    p = ch4.family_params(section, "baselines", formula="report")
+    p = spec.family_params(section, "baselines", formula="report")
     assert set(p) == {"k_max", "feedback", "max_queries", "rocchio", "ranksvm", "ndcg_formula"}
     assert p["ndcg_formula"] == "report"
+
+
+def test_every_family_has_a_runner():
+    assert tuple(ch4.FEEDBACK_RUNNERS) == spec.FAMILIES
+    assert tuple(ch4m.MOVIE_RUNNERS) == spec.MOVIE_FAMILIES
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +100,7 @@ def families(letor):
     if not base.exists():
         ch4.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, base)
     out = {}
-    for fam in ch4.FAMILIES:
+    for fam in spec.FAMILIES:
         out[fam] = ch4.feedback_job(
             "ohsumed", fam, npz, meta, base, PARAMS, 7, d / f"{fam}.csv", d / f"{fam}.json"
         )
@@ -206,20 +213,20 @@ def movies(tmp_path_factory):
 
 def test_movie_split_and_jobs(movies, tmp_path):
     d, npz, meta = movies
-    mv = ch4.load_movies(npz, PARAMS["movies"], 3)
+    mv = ch4m.load_movies(npz, PARAMS["movies"], 3)
     assert len(mv.train_users) == 5 and len(mv.test_users) == 9
     assert not set(mv.train_users) & set(mv.test_users)
     assert (
-        ch4.load_movies(npz, PARAMS["movies"], 3).items[mv.test_users[0]].tolist()
+        ch4m.load_movies(npz, PARAMS["movies"], 3).items[mv.test_users[0]].tolist()
         == mv.items[mv.test_users[0]].tolist()
     )
-    qs = ch4.movie_queries(mv, PARAMS, 4)
+    qs = ch4m.movie_queries(mv, PARAMS, 4)
     assert all(q.judged.sum() == 4 and (q.evaluate["held-out"] == ~q.judged).all() for q in qs)
     assert all(np.all(np.diff(q.g) <= 0) for q in qs)  # sorted by the PD base ranker
     files = []
-    for fam in ch4.MOVIE_FAMILIES:
+    for fam in spec.MOVIE_FAMILIES:
         timing = d / "timing.csv" if fam == "mrr" else None
-        frame = ch4.movies_job(
+        frame = ch4m.movies_job(
             fam, npz, meta, PARAMS, 3, d / f"m_{fam}.csv", d / f"m_{fam}.json", timing
         )
         assert set(frame["evaluated"]) == {"held-out"} and frame["ndcg"].between(0, 1).all()

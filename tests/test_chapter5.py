@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments import chapter5, chapter5_figure
+from boostrank.experiments.chapter5_6 import figure as ch5_figure
+from boostrank.experiments.chapter5_6 import jobs, spec
 
 
 def _dataset(tmp_path, name, kind="mirror", n=240, d=5, K=3, seed=0):
@@ -39,9 +40,9 @@ def runs(tmp_path_factory):
     for name, kind in (("nursery", "mirror"), ("protein", "synthetic")):
         npz, meta = _dataset(tmp, name, kind, seed=len(name))
         common = {"npz": npz, "meta_path": meta, "seed": 3, "n_points": 15}
-        for method in chapter5.SWEEP_METHODS:
+        for method in spec.SWEEP_METHODS:
             out[(name, method)] = tmp / f"{name}-{method}.csv"
-            chapter5.run_method(
+            jobs.run_method(
                 "thesis-fig5_2",
                 name,
                 method,
@@ -51,16 +52,16 @@ def runs(tmp_path_factory):
                 **common,
             )
         out[(name, "perceptron")] = tmp / f"{name}-perceptron.csv"
-        chapter5.run_method(
+        jobs.run_method(
             "thesis-fig5_1", name, "perceptron", runs=2, out=out[(name, "perceptron")], **common
         )
-        for method in chapter5.ADAPTIVE:
+        for method in spec.ADAPTIVE:
             out[(name, method)] = tmp / f"{name}-{method}.csv"
-            chapter5.run_method(
+            jobs.run_method(
                 "thesis-fig6_2", name, method, runs=3, out=out[(name, method)], **common
             )
         out[(name, "bw")] = tmp / f"{name}-bw.csv"
-        chapter5.run_method(
+        jobs.run_method(
             "thesis-fig6_2",
             name,
             "banditron_best_worst",
@@ -91,7 +92,7 @@ def test_run_csv_has_curves_for_every_gamma_with_provenance(runs):
 
 def test_best_and_worst_follow_the_sweep(runs):
     _, out = runs
-    best, worst = chapter5.best_worst_gammas(out[("nursery", "banditron")])
+    best, worst = jobs.best_worst_gammas(out[("nursery", "banditron")])
     bw = pd.read_csv(out[("nursery", "bw")])
     got = bw.groupby("method")["gamma"].first()
     assert got["Banditron_Best"] == best and got["Banditron_Worst"] == worst
@@ -103,7 +104,7 @@ def test_best_and_worst_follow_the_sweep(runs):
 def test_same_seed_same_numbers(runs, tmp_path):
     tmp, out = runs
     again = tmp_path / "again.csv"
-    chapter5.run_method(
+    jobs.run_method(
         "thesis-fig5_2",
         "nursery",
         "exp_gradient",
@@ -120,18 +121,18 @@ def test_same_seed_same_numbers(runs, tmp_path):
 
 def test_figures_and_summaries(runs, tmp_path):
     _, out = runs
-    sweeps = [out[(d, m)] for d in ("nursery", "protein") for m in chapter5.SWEEP_METHODS]
+    sweeps = [out[(d, m)] for d in ("nursery", "protein") for m in spec.SWEEP_METHODS]
     inputs = {
         "thesis-fig5_2": sweeps,
         "thesis-fig6_1": [out[(d, "banditron")] for d in ("nursery", "protein")],
         "thesis-fig5_1": sweeps + [out[(d, "perceptron")] for d in ("nursery", "protein")],
         "thesis-fig6_2": [
-            out[(d, m)] for d in ("nursery", "protein") for m in (*chapter5.ADAPTIVE, "bw")
+            out[(d, m)] for d in ("nursery", "protein") for m in (*spec.ADAPTIVE, "bw")
         ],
     }
     for figure, files in inputs.items():
         prefix = tmp_path / figure
-        tidy = chapter5_figure.make_figure(
+        tidy = ch5_figure.make_figure(
             figure, files, tmp_path / f"{figure}.csv", tmp_path / f"{figure}_s.csv", prefix
         )
         assert (tmp_path / f"{figure}.png").stat().st_size > 0
@@ -155,14 +156,14 @@ def test_figures_and_summaries(runs, tmp_path):
 
 def test_unknown_method_and_missing_grid():
     with pytest.raises(BoostrankError):
-        chapter5.make_learner("banditron_x", 3, 2, np.array([1]), None, 10, {})
+        jobs.make_learner("banditron_x", 3, 2, np.array([1]), None, 10, {})
 
 
 def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor(tmp_path):
     """The supplementary sweep (issue 15, item 6): one row per (input scale, factor, gamma);
     theta moves further with a larger factor, and raw inputs move it further than scaled."""
     npz, meta = _dataset(tmp_path, "pendigits", n=300, d=6, K=4, seed=2)
-    table = chapter5.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
+    table = jobs.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
                                [0.1, 0.3], 2, 5, tmp_path / "eta.csv")  # fmt: skip
     assert len(table) == 2 * 3 * 2 and table["finite"].all()
     shift = table.groupby(["input_scale", "eta_factor"])["theta_shift"].mean()
@@ -170,11 +171,11 @@ def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor
         assert shift[scale][1e-5] < shift[scale][1e-2] < shift[scale][1.0]
         assert shift["linf"][1e-5] < 1e-3  # the text's factor on scaled inputs: ~linear
     assert (shift["raw"] > shift["linf"]).all()
-    again = chapter5.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
+    again = jobs.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
                                [0.1, 0.3], 2, 5, tmp_path / "eta2.csv")  # fmt: skip
     pd.testing.assert_frame_equal(table, again)
-    best = chapter5_figure.eta_sweep_figure([tmp_path / "eta.csv"], tmp_path / "all.csv",
+    best = ch5_figure.eta_sweep_figure([tmp_path / "eta.csv"], tmp_path / "all.csv",
                                             tmp_path / "fig")  # fmt: skip
     assert (tmp_path / "fig.png").exists() and len(best) == 6
     with pytest.raises(BoostrankError, match="input scale"):
-        chapter5.eta_sweep("pendigits", npz, meta, [1.0], ["l2"], [0.1], 1, 5, tmp_path / "x")
+        jobs.eta_sweep("pendigits", npz, meta, [1.0], ["l2"], [0.1], 1, 5, tmp_path / "x")

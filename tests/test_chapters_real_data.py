@@ -24,8 +24,8 @@ import yaml
 from boostrank.data.prepare import load_letor, prepare_dataset
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import FetchSettings, fetch_dataset
-from boostrank.experiments import chapter4 as ch4
-from boostrank.experiments import chapter5 as ch5
+from boostrank.experiments.chapter4 import jobs as ch4
+from boostrank.experiments.chapter5_6 import jobs as ch5
 from boostrank.online.banditron import Banditron
 from boostrank.online.exponential_gradient import ExponentialGradient
 from boostrank.online.streams import run_stream, scale_inputs

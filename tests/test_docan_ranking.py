@@ -10,9 +10,9 @@ import pytest
 from scipy import stats
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments import docan_printed as printed
-from boostrank.experiments import docan_ranking as dr
-from boostrank.io import save_npz, write_json
+from boostrank.experiments.docan import figure, spec
+from boostrank.experiments.docan import jobs_ranking as dr
+from boostrank.io import json_object, save_npz, write_json
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.report.claims import load_claims
 
@@ -58,15 +58,15 @@ def test_every_configuration_of_the_config_is_a_printed_row():
     import yaml
 
     settings = yaml.safe_load((ROOT / "config/config.yaml").read_text())["docan_ranking"]
-    for table in dr.LETOR_TABLES:
-        section = settings[dr.CONFIG_SECTION[table]]
+    for table in spec.LETOR_TABLES:
+        section = settings[spec.CONFIG_SECTION[table]]
         keys = {dr.config_key(table, r) for r in dr.table_rows(table, section)}
         assert keys == _printed_rows(table), table
 
 
 def test_printed_trees_on_toy_query_4_give_the_hand_computed_ndcg():
-    X, y, qid = printed.toy_arrays()
-    q4 = qid == printed.TOY_TEST_QUERY
+    X, y, qid = dr.toy_arrays()
+    q4 = qid == spec.TOY_TEST_QUERY
     score = dr.printed_trees_score(X[q4])
     # F6 in {1, 2} <= 3 everywhere: trees 1-5 add the same to every document; F5 > 0.04 only
     # for D2 (0.04157) and D4 (0.040183): trees 6-10 put them above D1, D3, D5.
@@ -81,8 +81,8 @@ def test_printed_trees_on_toy_query_4_give_the_hand_computed_ndcg():
 
 
 def test_printed_linear_weights_read_bias_first_give_the_reports_0_6183():
-    X, y, qid = printed.toy_arrays()
-    q4 = qid == printed.TOY_TEST_QUERY
+    X, y, qid = dr.toy_arrays()
+    q4 = qid == spec.TOY_TEST_QUERY
     score = dr.printed_linear_score(X[q4], bias_first=True)
     # relevant documents at ranks 3, 4, 5: the worst ordering
     worst = (1 / math.log2(4) + 1 / math.log2(5) + 1 / math.log2(6)) / (
@@ -95,7 +95,7 @@ def test_printed_linear_weights_read_bias_first_give_the_reports_0_6183():
 
 
 def test_toy_matrix_is_as_printed():
-    X, y, qid = printed.toy_arrays()
+    X, y, qid = dr.toy_arrays()
     assert X.shape == (20, 6) and list(np.bincount(qid)[1:]) == [5, 5, 5, 5]
     assert list(y[qid == 4]) == [1, 1, 0, 0, 1]
 
@@ -162,7 +162,7 @@ def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny,
     again = tmp_path / "again.csv"
     dr.run_fold("docan-table4", 1, metas, settings, 11, again)
     assert again.read_text() == (tmp_path / "fold1.csv").read_text()
-    tidy = dr.merge("docan-table4", outs, str(claims), tmp_path / "docan-table4")
+    tidy = figure.merge("docan-table4", outs, str(claims), tmp_path / "docan-table4")
     assert sorted(set(tidy["fold"])) == ["1", "2", "mean", "selected"]
     mean = tidy[(tidy["fold"] == "mean") & (tidy["config"] == "l2=1e-10")].iloc[0]
     assert mean["published_test_ndcg10"] == 0.42772 and bool(mean["claimed"])
@@ -203,4 +203,4 @@ def test_cli_registers_the_sub_commands():
     )
     assert args.table == "docan-table2" and args.fold == 1
     with pytest.raises(BoostrankError, match="JSON"):
-        dr.json_object("{not json")
+        json_object("{not json")

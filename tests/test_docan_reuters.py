@@ -11,7 +11,8 @@ import pytest
 import scipy.sparse as sp
 from sklearn.neighbors import KNeighborsClassifier
 
-from boostrank.experiments import docan_reuters as D
+from boostrank.experiments.docan import figure as F
+from boostrank.experiments.docan import jobs as D
 from boostrank.io import write_json
 from boostrank.preprocess.reuters import ReutersDoc
 from boostrank.preprocess.reuters_corpus import (
@@ -135,10 +136,10 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
     )
     for fig, metric in (("fig6", "cosine"), ("fig7", "euclidean")):
         D.knn_curve(c, m, f"results/docan-{fig}.csv", metric=metric, ks=[1, 3, 5])
-        D.plot_knn(f"results/docan-{fig}.csv", claims_path, f"figures/docan-{fig}")
-    D.plot_figure5("results/docan-fig5.csv", claims_path, "figures/docan-fig5")
+        F.plot_knn(f"results/docan-{fig}.csv", claims_path, f"figures/docan-{fig}")
+    F.plot_figure5("results/docan-fig5.csv", claims_path, "figures/docan-fig5")
     D.random_forest_accuracy(c, m, "results/docan-table1.csv", seed=1, n_estimators=15)
-    D.table1("results/docan-table1.csv", claims_path, "figures/tables/docan-table1")
+    F.table1("results/docan-table1.csv", claims_path, "figures/tables/docan-table1")
     for name in ("docan-fig5", "docan-fig6", "docan-fig7"):
         assert (tmp_path / f"figures/{name}.png").stat().st_size > 0
         assert (tmp_path / f"figures/{name}.pdf").stat().st_size > 0

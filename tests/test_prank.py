@@ -11,7 +11,9 @@ import pytest
 from scipy.optimize import nnls
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments import prank as exp
+from boostrank.experiments.prank import figure as prank_figure
+from boostrank.experiments.prank import jobs as prank_jobs
+from boostrank.experiments.prank import summary as prank_summary
 from boostrank.online.ordinal_baselines import MCP, WidrowHoff
 from boostrank.online.prank import (
     MuPRank,
@@ -109,7 +111,7 @@ def test_kernel_and_explicit_map_agree():
     rng = np.random.default_rng(3)
     x = rng.random((400, 2))
     assert np.allclose(poly2_features(x) @ poly2_features(x).T, poly2_kernel(x, x))
-    _, y = exp.synthetic_sequences(1, 400, seed=4)
+    _, y = prank_jobs.synthetic_sequences(1, 400, seed=4)
     dual_preds, dual_b = kernel_prank_scores(x, y[0], 5)
     primal = PRank(6, 5)
     phi = poly2_features(x)
@@ -216,9 +218,9 @@ def test_mcp_and_widrow_hoff_updates():
 
 
 def test_synthetic_generator_follows_the_recipe():
-    _, y = exp.synthetic_sequences(3, 5000, seed=1)
+    _, y = prank_jobs.synthetic_sequences(3, 5000, seed=1)
     assert y.min() == 1 and y.max() == 5
-    x, y = exp.synthetic_sequences(1, 20000, seed=2)
+    x, y = prank_jobs.synthetic_sequences(1, 20000, seed=2)
     f = 10 * (x[0, :, 0] - 0.5) * (x[0, :, 1] - 0.5)
     clear = np.abs(f[:, None] - np.array([-1, -0.1, 0.25, 1])).min(1) > 0.6  # noise < 4.8 sd
     assert np.array_equal(y[0, clear], 1 + (f[clear, None] > [-1, -0.1, 0.25, 1]).sum(1))
@@ -230,8 +232,8 @@ def test_crossover_round():
         "b": np.array([3.0, 3, 0.5, 1]),
         "c": np.array([1.0, 2.5, 2, 2]),
     }
-    assert exp.crossover_round(ours, ["a", "b"], ["c"]) == 3
-    assert exp.crossover_round(ours, ["c"], ["a"]) == 5  # never below at the end
+    assert prank_summary.crossover_round(ours, ["a", "b"], ["c"]) == 3
+    assert prank_summary.crossover_round(ours, ["c"], ["a"]) == 5  # never below at the end
 
 
 def test_rating_matrix_and_runs():
@@ -240,15 +242,23 @@ def test_rating_matrix_and_runs():
         "item": np.array([1, 2, 1, 2, 3, 3]),
         "rating": np.array([5, 3, 2, 4, 3, 1]),
     }
-    M = exp.rating_matrix(data, "user_mean", 0.25)
+    M = prank_jobs.rating_matrix(data, "user_mean", 0.25)
     assert M.shape == (3, 3)
     assert np.allclose(M[:, 0], [0.25, -0.25, 0.0])  # user 1: mean 4, unrated movie 3 is 0
     assert np.allclose(M.sum(0), 0.0)
-    targets, movies, _ = exp.movie_runs(data, 3, 5, seed=0)
+    targets, movies, _ = prank_jobs.movie_runs(data, 3, 5, seed=0)
     assert np.all(targets == 1) and movies.shape == (5, 3)
     assert np.array_equal(np.sort(movies, 1), np.tile([0, 1, 2], (5, 1)))
     with pytest.raises(BoostrankError):
-        exp.movie_runs(data, 4, 5, seed=0)
+        prank_jobs.movie_runs(data, 4, 5, seed=0)
+
+
+def make_fig7(npz, meta, settings, seed, tmp_path):
+    """Figure 7's job: the runs, then its CSVs and figure (as ``boostrank prank-fig7``)."""
+    result, meta_data = prank_jobs.run_fig7_file(npz, meta, settings, seed)
+    return prank_figure.make_fig7(
+        result, settings, meta_data, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
+    )
 
 
 def fig_settings():
@@ -264,8 +274,10 @@ def fig_settings():
 
 
 def test_fig6_outputs(tmp_path):
-    stats = exp.make_fig6(
-        fig_settings(), 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
+    settings = fig_settings()
+    result = prank_jobs.run_fig6(settings, 3)
+    stats = prank_figure.make_fig6(
+        result, settings, 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
     )
     curves = pd.read_csv(tmp_path / "c.csv")
     assert set(curves["key"]) == {"prank", "siprank", "mcp", "wh", "noprank", "wh_x4", "wh_flip"}
@@ -304,9 +316,7 @@ def test_fig7_on_a_tiny_ratings_set(tmp_path):
         "scale": 0.25,
         "algorithms": ["prank", "siprank", "mcp", "wh"],
     }
-    stats = exp.make_fig7(
-        npz, meta, settings, 1, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
-    )
+    stats = make_fig7(npz, meta, settings, 1, tmp_path)
     curves = pd.read_csv(tmp_path / "c.csv")
     assert set(curves["panel"]) == {">=15", ">=20"}
     assert curves[curves["panel"] == ">=20"]["round"].max() == 20
@@ -339,9 +349,7 @@ def test_fig7_stand_in_too_small_uses_its_most_active_users(tmp_path):
         "scale": 0.25,
         "algorithms": ["prank", "wh"],
     }
-    stats = exp.make_fig7(
-        npz, meta, settings, 1, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
-    )
+    stats = make_fig7(npz, meta, settings, 1, tmp_path)
     note = stats.loc[stats["statistic"] == "eligible_users", "note"].iloc[0]
     assert "stand-in" in note
     curves = pd.read_csv(tmp_path / "c.csv")
@@ -356,6 +364,4 @@ def test_fig7_stand_in_too_small_uses_its_most_active_users(tmp_path):
         )
     )
     with pytest.raises(BoostrankError):
-        exp.make_fig7(
-            npz, meta, settings, 1, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
-        )
+        make_fig7(npz, meta, settings, 1, tmp_path)

@@ -10,8 +10,9 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments import qbrank as exp
-from boostrank.experiments import qbrank_figure
+from boostrank.experiments.qbrank import figure as qbrank_figure
+from boostrank.experiments.qbrank import jobs as exp
+from boostrank.experiments.qbrank import spec
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.ranking.gbt import GBT
 from boostrank.ranking.pairs import query_pairs
@@ -168,7 +169,7 @@ def test_train_and_merge_end_to_end(tmp_path):
         "dcg_k": 5,
     }
     outs = []
-    for m in exp.MODELS:
+    for m in spec.MODELS:
         out = tmp_path / f"{m.key}.csv"
         exp.train_model("toy", m.key, 1, npz, meta, params, 5, out, tmp_path / f"{m.key}.json")
         outs.append(out)
@@ -190,7 +191,7 @@ def test_train_and_merge_end_to_end(tmp_path):
     assert set(table["model"]) == {"qbrank_p2", "gbt_l2", "ranksvm_p2"}
     assert len(table) == 30 and table["value"].between(0, 1).all()
     curves = pd.read_csv(p / "f.csv", keep_default_na=False)
-    assert set(curves["model"]) == {m.key for m in exp.MODELS}
+    assert set(curves["model"]) == {m.key for m in spec.MODELS}
     stats = pd.read_csv(p / "fs.csv")
     best = stats[stats["statistic"] == "best_fraction"]
     assert np.isclose(best["value"].sum(), 1.0)
@@ -218,7 +219,7 @@ def test_a_stand_in_without_single_grade_queries(tmp_path):
         "dcg_k": 5,
     }
     outs = []
-    for m in exp.MODELS:
+    for m in spec.MODELS:
         out = tmp_path / f"{m.key}.csv"
         exp.train_model("toy", m.key, 1, npz, meta, params, 5, out, tmp_path / f"{m.key}.json")
         outs.append(out)

@@ -52,7 +52,7 @@ def test_profiles_use_content_aware_rerun_triggers():
 
 def test_finished_run_has_nothing_to_do_and_touch_alone_reruns_nothing(reviewed):
     assert dry_run_jobs(reviewed, *TINY_TARGETS) == []
-    for module in ("experiments/chapter3_figure.py", "ranking/listnet.py", "io.py"):
+    for module in ("experiments/chapter3/figure.py", "ranking/listnet.py", "io.py"):
         (reviewed / "src/boostrank" / module).touch()
     assert dry_run_jobs(reviewed, *TINY_TARGETS) == []
 
@@ -60,8 +60,8 @@ def test_finished_run_has_nothing_to_do_and_touch_alone_reruns_nothing(reviewed)
 @pytest.mark.parametrize(
     ("module", "rule", "figure"),
     [
-        ("experiments/chapter3_figure.py", "chapter3_figure", "thesis-fig3_1"),
-        ("experiments/chapter5_figure.py", "chapter5_figure", "thesis-fig5_1"),
+        ("experiments/chapter3/figure.py", "chapter3_figure", "thesis-fig3_1"),
+        ("experiments/chapter5_6/figure.py", "chapter5_figure", "thesis-fig5_1"),
     ],
 )
 def test_editing_a_plotting_module_reruns_only_its_plot_job(reviewed, module, rule, figure):

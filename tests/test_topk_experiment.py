@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments import topk, topk_report
+from boostrank.experiments.topk import figure, jobs, spec, summary
 from boostrank.io import save_npz, write_json
 
 
@@ -31,15 +31,15 @@ def _processed(tmp_path, n=60, m=5, d=4, kind="synthetic", seed=0):
 def test_match_rows_is_one_to_one_with_duplicates():
     X = np.array([[1, 2], [3, 4], [1, 2], [5, 6]], dtype=np.float32)
     Y = np.array([[1, 0], [0, 1], [1, 0], [1, 1]], dtype=np.int8)
-    got = topk._match_rows(X, Y, X[[2, 0, 3]], Y[[2, 0, 3]], "t")
+    got = jobs._match_rows(X, Y, X[[2, 0, 3]], Y[[2, 0, 3]], "t")
     assert sorted(got.tolist()) == [0, 2, 3]
     with pytest.raises(BoostrankError, match="not among the processed rows"):
-        topk._match_rows(X, Y, X[[0, 0, 0]], Y[[0, 0, 0]], "t")
+        jobs._match_rows(X, Y, X[[0, 0, 0]], Y[[0, 0, 0]], "t")
 
 
 def test_standin_and_derived_splits(tmp_path):
     _processed(tmp_path, n=100)
-    info = topk.make_split(
+    info = jobs.make_split(
         "mediamill",
         tmp_path / "d.npz",
         tmp_path / "d.json",
@@ -49,7 +49,7 @@ def test_standin_and_derived_splits(tmp_path):
         tmp_path / "s.json",
     )
     assert (info["train"], info["test"]) == (75, 25)
-    derived = topk.make_split(
+    derived = jobs.make_split(
         "m_reduced",
         tmp_path / "d.npz",
         tmp_path / "d.json",
@@ -90,7 +90,7 @@ def _params(**over):
 
 def test_train_run_records(tmp_path):
     _processed(tmp_path, n=100)
-    topk.make_split(
+    jobs.make_split(
         "mediamill",
         tmp_path / "d.npz",
         tmp_path / "d.json",
@@ -100,21 +100,21 @@ def test_train_run_records(tmp_path):
         tmp_path / "s.json",
     )
     args = (tmp_path / "d.npz", tmp_path / "d.json", tmp_path / "s.npz", _params(), 7)
-    top = topk.train_run("mediamill", "topopt", 3, 0, *args, tmp_path / "a.json")
+    top = jobs.train_run("mediamill", "topopt", 3, 0, *args, tmp_path / "a.json")
     assert top["loops"] == 3 and top["rounds"] == 3 * 75
     assert sorted(top["test_loss_at_loop"]) == ["1", "2", "3"]
     assert len(top["curve"]) == 3 * 75 // 10
     assert top["data_kind"] == "synthetic"
-    full = topk.train_run("mediamill", "fullada", None, 0, *args, tmp_path / "b.json")
+    full = jobs.train_run("mediamill", "fullada", None, 0, *args, tmp_path / "b.json")
     assert full["loops"] == 1 and full["k"] == 5 and full["feedback"] == "full"
-    again = topk.train_run("mediamill", "topopt", 3, 0, *args, tmp_path / "c.json")
+    again = jobs.train_run("mediamill", "topopt", 3, 0, *args, tmp_path / "c.json")
     assert again["test_loss"] == top["test_loss"]  # same seed, same numbers
     with pytest.raises(BoostrankError, match="needs k"):
-        topk.train_run("mediamill", "topopt", None, 0, *args, tmp_path / "d.json")
+        jobs.train_run("mediamill", "topopt", None, 0, *args, tmp_path / "d.json")
 
 
 def _record(tmp_path, dataset, key, seed, loss, kind="mirror"):
-    alg = topk.BY_KEY[key]
+    alg = spec.BY_KEY[key]
     rec = {
         "dataset": dataset,
         "algorithm": alg.label,
@@ -147,23 +147,23 @@ def test_table1_summary(tmp_path):
         "    reproduce: {file: results/topk-table1.csv,"
         " row: {dataset: emotions, algorithm: TopOpt}, column: loss}\n"
     )
-    frame = topk_report.table1_frame(runs, [], claims)
+    frame = summary.table1_frame(runs, [], claims)
     row = frame.set_index("algorithm").loc["TopOpt"]
     assert row["loss"] == pytest.approx(0.205) and row["published"] == 0.19
     assert row["sd"] == pytest.approx(np.std([0.20, 0.21], ddof=1), abs=1e-4)
     assert row["loss_after_1_passes"] == pytest.approx(0.305)
-    summary = topk_report.table1_summary(frame).set_index("quantity")["value"]
-    assert summary["full_beats_topk"] == 1  # FullOpt wins, FullAda loses
-    assert summary["max_gap"] == pytest.approx(0.205 - 0.175)
+    values = summary.table1_summary(frame).set_index("quantity")["value"]
+    assert values["full_beats_topk"] == 1  # FullOpt wins, FullAda loses
+    assert values["max_gap"] == pytest.approx(0.205 - 0.175)
 
 
 def test_converge_round():
     curve = np.r_[np.linspace(0.5, 0.2, 11), np.full(89, 0.2)]
-    rounds, final = topk_report.converge_round(curve, 100, 0.02, 1)
+    rounds, final = summary.converge_round(curve, 100, 0.02, 1)
     assert final == pytest.approx(0.2)
     assert rounds == 100 * 11  # the 11th window is the first within 0.02 (0.2 + 0.03 before)
     slower = np.r_[np.linspace(0.5, 0.2, 31), np.full(69, 0.2)]
-    assert topk_report.converge_round(slower, 100, 0.02, 1)[0] > rounds
+    assert summary.converge_round(slower, 100, 0.02, 1)[0] > rounds
 
 
 def test_figure2_and_cli(tmp_path):
@@ -183,7 +183,7 @@ def test_figure2_and_cli(tmp_path):
             p = tmp_path / f"k{k}s{s}.json"
             p.write_text(json.dumps(rec))
             paths.append(p)
-    topk_report.make_figure2(paths, 0.02, 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "f")
+    figure.make_figure2(paths, 0.02, 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "f")
     summ = pd.read_csv(tmp_path / "s.csv")
     conv = summ[summ.quantity == "rounds_to_converge"].set_index("k")["value"]
     assert conv["6"] < conv["3"]

@@ -47,21 +47,6 @@ def _cmd_prepare(args: argparse.Namespace) -> None:
     )
 
 
-def _cmd_table(args: argparse.Namespace) -> None:
-    from boostrank.data.prepare import load_meta
-    from boostrank.experiments import datasets_tables
-    from boostrank.report.claims import load_claims
-
-    makers = {
-        "thesis-table1_1": datasets_tables.table1_1,
-        "thesis-table1_2": datasets_tables.table1_2,
-    }
-    if args.table not in makers:
-        raise BoostrankError(f"unknown table '{args.table}'; known: {sorted(makers)}")
-    metas = [load_meta(p) for p in args.meta]
-    makers[args.table](metas, load_claims(args.claims), args.out_prefix)
-
-
 def _cmd_inventory(args: argparse.Namespace) -> None:
     from boostrank.data.inventory import inventory
     from boostrank.io import write_text
@@ -140,60 +125,44 @@ def _cmd_registry_hashes(args: argparse.Namespace) -> None:
                     break
 
 
-# Modules that add their own sub-commands: each defines ``register(subparsers)``, adding parsers
-# whose ``func`` takes the parsed arguments (see boostrank.experiments.* for examples).
+# Each work's command-line module (``experiments/<work>/cli.py``) defines
+# ``register(subparsers)``, adding parsers whose ``func`` takes the parsed arguments.
+WORKS = (
+    "datasets",
+    "docan",
+    "chapter2",
+    "chapter3",
+    "chapter4",
+    "chapter5_6",
+    "topk",
+    "qbrank",
+    "prank",
+)
 PLUGINS = (
     "boostrank.preprocess.text_cli",
     "boostrank.preprocess.letor_features",
-    "boostrank.experiments.docan_reuters",
-    "boostrank.experiments.docan_ranking",
-    "boostrank.experiments.chapter2",
-    "boostrank.experiments.chapter3",
-    "boostrank.experiments.chapter4",
-    "boostrank.experiments.chapter5",
-    "boostrank.experiments.topk",
-    "boostrank.experiments.qbrank",
-    "boostrank.experiments.prank",
-    "boostrank.experiments.chapter2_figure",
-    "boostrank.experiments.chapter3_figure",
-    "boostrank.experiments.chapter4_figure",
-    "boostrank.experiments.chapter5_figure",
-    "boostrank.experiments.topk_report",
-    "boostrank.experiments.qbrank_figure",
+    *(f"boostrank.experiments.{work}.cli" for work in WORKS),
 )
 
-# Command-name prefixes whose plugin is imported alone: a job that runs one of these commands
-# hundreds of times (e.g. Figure 3.1's 280 training jobs) skips the other plugins' imports.
-# Any other command (and --help) loads every plugin.
+# Command names (or prefixes) whose work's module is imported alone: a job that runs one of
+# these commands hundreds of times (e.g. Figure 3.1's 280 training jobs) skips the other works'
+# imports. Any other command (and --help) loads every plugin.
 PLUGIN_PREFIXES = {
-    "chapter2-": "boostrank.experiments.chapter2",
-    "chapter3-": "boostrank.experiments.chapter3",
-    "chapter4-": "boostrank.experiments.chapter4",
-    "chapter5-": "boostrank.experiments.chapter5",
-    "topk-": "boostrank.experiments.topk",
-    "qbrank-": "boostrank.experiments.qbrank",
-    "prank-": "boostrank.experiments.prank",
-}
-
-
-# Commands a figure module adds (it imports its experiment module, never the reverse).
-FIGURE_COMMANDS = {
-    "chapter2-figure": "boostrank.experiments.chapter2_figure",
-    "chapter3-figure": "boostrank.experiments.chapter3_figure",
-    "chapter4-figure": "boostrank.experiments.chapter4_figure",
-    "chapter5-figure": "boostrank.experiments.chapter5_figure",
-    "chapter5-eta-figure": "boostrank.experiments.chapter5_figure",
-    "topk-table1": "boostrank.experiments.topk_report",
-    "topk-fig2": "boostrank.experiments.topk_report",
-    "qbrank-figure": "boostrank.experiments.qbrank_figure",
+    "table": "boostrank.experiments.datasets.cli",
+    "docan-": "boostrank.experiments.docan.cli",
+    "chapter2-": "boostrank.experiments.chapter2.cli",
+    "chapter3-": "boostrank.experiments.chapter3.cli",
+    "chapter4-": "boostrank.experiments.chapter4.cli",
+    "chapter5-": "boostrank.experiments.chapter5_6.cli",
+    "topk-": "boostrank.experiments.topk.cli",
+    "qbrank-": "boostrank.experiments.qbrank.cli",
+    "prank-": "boostrank.experiments.prank.cli",
 }
 
 
 def _plugins_for(command: str | None) -> tuple[str, ...]:
-    if command in FIGURE_COMMANDS:
-        return (FIGURE_COMMANDS[command],)
     for prefix, module in PLUGIN_PREFIXES.items():
-        if command and command.startswith(prefix):
+        if command and (command == prefix or (prefix.endswith("-") and command.startswith(prefix))):
             return (module,)
     return PLUGINS
 
@@ -227,13 +196,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--synthetic-scale", type=float, default=1.0)
     p.set_defaults(func=_cmd_prepare)
-
-    p = sub.add_parser("table", help="compute a data-set table (thesis-table1_1, thesis-table1_2)")
-    p.add_argument("table")
-    p.add_argument("--meta", nargs="+", required=True, help="processed sidecars, in row order")
-    p.add_argument("--claims", default="config/claims.yaml")
-    p.add_argument("--out-prefix", required=True)
-    p.set_defaults(func=_cmd_table)
 
     p = sub.add_parser("inventory", help="list the fetched data sets and their provenance")
     p.add_argument("inputs", nargs="+")

@@ -6,16 +6,12 @@
 # merges its runs into the results CSVs and the figure.
 import json
 
-from boostrank.experiments import chapter2 as CH2_MODULE
+from boostrank.experiments.chapter2 import spec as CH2_SPEC
 
 CH2 = config["chapter2"]
 CH2_REF = CH2["reference"]
 CH2_RUNS = "results/chapter2"
-CH2_FIGURES = {
-    "thesis-fig2_1": [m.key for m in CH2_MODULE.METHODS],
-    "thesis-fig2_2": ["mcssb"],
-    "thesis-fig2_3": ["tree", "assemble", "mcssb"],
-}
+CH2_FIGURES = CH2_SPEC.FIGURE_METHODS
 
 
 def ch2_settings(figure):
@@ -63,7 +59,7 @@ rule chapter2_run:
     input:
         npz="data/processed/{dataset}.npz",
         meta=lambda w: processed_meta(w.dataset),
-        code=lambda w: code(*CH2_MODULE.code_modules(w.method)),
+        code=lambda w: code(*CH2_SPEC.code_modules(w.method)),
     output:
         f"{CH2_RUNS}/{{figure}}/{{dataset}}/{{method}}.csv",
     log:
@@ -73,7 +69,7 @@ rule chapter2_run:
     wildcard_constraints:
         figure="thesis-fig2_[123]",
         dataset="|".join(CH2["datasets"]),
-        method="|".join(CH2_MODULE.BY_KEY),
+        method="|".join(CH2_SPEC.BY_KEY),
     threads: 1
     params:
         grid=ch2_grid,
@@ -96,7 +92,7 @@ rule chapter2_run:
 rule chapter2_figure:
     input:
         runs=lambda w: ch2_figure_runs(w.figure),
-        code=code("experiments.chapter2", "experiments.chapter2_figure", "plots", "io"),
+        code=code(*CH2_SPEC.FIGURE.code),
     output:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",

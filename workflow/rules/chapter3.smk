@@ -6,20 +6,17 @@
 # (src/boostrank/ranking/<module>.py) does not exist yet is left out and marked in the outputs.
 import json
 
-from boostrank.experiments import chapter3 as CH3_MODULE
+from boostrank.experiments.chapter3 import spec as CH3_SPEC
 
 CH3 = config["chapter3"]
 CH3_RUNS = "results/runs/thesis-fig3_1"
-CH3_ALGORITHMS = [
-    a.key for a in CH3_MODULE.available("src/boostrank") if a.key in CH3["algorithms"]
-]
-CH3_COMMON_CODE = ["experiments.chapter3", "metrics.trec", "metrics.ranking", "data.folds", "io"]
+CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available("src/boostrank") if a.key in CH3["algorithms"]]
 
 
 def ch3_train_code(wildcards):
-    algorithm = CH3_MODULE.get_algorithm(wildcards.algorithm)
-    modules = CH3_MODULE.code_modules(algorithm, "src/boostrank")
-    return code(*dict.fromkeys(CH3_COMMON_CODE + modules))
+    algorithm = CH3_SPEC.get_algorithm(wildcards.algorithm)
+    modules = CH3_SPEC.code_modules(algorithm, "src/boostrank")
+    return code(*dict.fromkeys([*CH3_SPEC.TRAIN.code, *modules]))
 
 
 def ch3_params(wildcards):
@@ -41,7 +38,7 @@ rule chapter3_train:
         "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/fold{fold}.tsv"
     wildcard_constraints:
         dataset="|".join(CH3["datasets"]),
-        algorithm="|".join(CH3_MODULE.BY_KEY),
+        algorithm="|".join(CH3_SPEC.BY_KEY),
         fold="[1-5]",
     threads: 1
     params:
@@ -58,7 +55,7 @@ rule chapter3_train:
 rule chapter3_qrels:
     input:
         npz=lambda w: ranking_npz(w.dataset),
-        code=code("experiments.chapter3", "metrics.trec", "data.folds", "io"),
+        code=code(*CH3_SPEC.QRELS.code),
     output:
         expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
     log:
@@ -82,7 +79,7 @@ rule chapter3_evaluate:
         ),
         qrels=expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
         meta=lambda w: ranking_meta(w.dataset),
-        code=code("experiments.chapter3", "metrics.trec", "metrics.ranking", "io"),
+        code=code(*CH3_SPEC.EVALUATE.code),
     output:
         "results/thesis-fig3_1/{dataset}.csv",
     log:
@@ -113,13 +110,7 @@ rule chapter3_figure:
         evaluations=expand("results/thesis-fig3_1/{dataset}.csv", dataset=CH3["datasets"]),
         letor=CH3_LETOR,
         claims=config["claims"],
-        code=code(
-            "experiments.chapter3",
-            "experiments.chapter3_figure",
-            "plots",
-            "report.claims",
-            "report.render",
-        ),
+        code=code(*CH3_SPEC.FIGURE.code),
     output:
         csv="results/thesis-fig3_1.csv",
         summary="results/thesis-fig3_1_summary.csv",

@@ -6,18 +6,18 @@
 # Figure 4.3), mrr_sizes (5/10/15 feedback documents, Figure 4.4); one job per figure draws it.
 import json
 
-from boostrank.experiments import chapter4 as CH4_MODULE
+from boostrank.experiments.chapter4 import spec as CH4_SPEC
 
 CH4 = config["chapter4"]
 CH4_FORMULA = config["chapter3"]["ndcg_formula"]
 CH4_DIR = "results/chapter4"
-CH4_FAMILY_FIGURE = CH4_MODULE.FAMILY_FIGURE
+CH4_FAMILY_FIGURE = CH4_SPEC.FAMILY_FIGURE
 
 
 def ch4_params(family, movies=False):
     """The config keys a family's jobs read, as JSON (editing others does not rerun them)."""
     return json.dumps(
-        CH4_MODULE.family_params(CH4, family, movies=movies, formula=CH4_FORMULA), sort_keys=True
+        CH4_SPEC.family_params(CH4, family, movies=movies, formula=CH4_FORMULA), sort_keys=True
     )
 
 
@@ -57,7 +57,7 @@ rule chapter4_base_rankers:
     input:
         npz=lambda w: ranking_npz(w.dataset),
         meta=lambda w: ranking_meta(w.dataset),
-        code=code(*CH4_MODULE.code_modules("base_rankers")),
+        code=code(*CH4_SPEC.code_modules("base_rankers")),
     output:
         f"{CH4_DIR}/thesis-fig4_3/{{dataset}}/base_rankers.json",
     log:
@@ -83,7 +83,7 @@ rule chapter4_feedback:
         npz=lambda w: ranking_npz(w.dataset),
         meta=lambda w: ranking_meta(w.dataset),
         base=lambda w: ch4_base_json(w.dataset),
-        code=lambda w: code(*CH4_MODULE.code_modules(w.family)),
+        code=lambda w: code(*CH4_SPEC.code_modules(w.family)),
     output:
         csv=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.csv",
         record=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.json",
@@ -94,7 +94,7 @@ rule chapter4_feedback:
     wildcard_constraints:
         fig="thesis-fig4_[234]",
         dataset="|".join(CH4["datasets"]),
-        family="|".join(CH4_MODULE.FAMILIES),
+        family="|".join(CH4_SPEC.FAMILIES),
     threads: 1
     params:
         params=lambda w: ch4_params(w.family),
@@ -112,7 +112,7 @@ rule chapter4_objective:
         npz=ranking_npz("ohsumed"),
         meta=ranking_meta("ohsumed"),
         base=ch4_base_json("ohsumed"),
-        code=code(*CH4_MODULE.code_modules("objective")),
+        code=code(*CH4_SPEC.code_modules("objective")),
     output:
         f"{CH4_DIR}/thesis-fig4_1/ohsumed/objective.csv",
     log:
@@ -135,7 +135,7 @@ rule chapter4_movies:
     input:
         npz="data/processed/movielens_100k.npz",
         meta="data/processed/movielens_100k.json",
-        code=lambda w: code(*CH4_MODULE.code_modules(w.family, movies=True)),
+        code=lambda w: code(*CH4_SPEC.code_modules(w.family, movies=True)),
     output:
         csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.csv",
         record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.json",
@@ -160,7 +160,7 @@ rule chapter4_movies_mrr:
     input:
         npz="data/processed/movielens_100k.npz",
         meta="data/processed/movielens_100k.json",
-        code=code(*CH4_MODULE.code_modules("mrr", movies=True)),
+        code=code(*CH4_SPEC.code_modules("mrr", movies=True)),
     output:
         csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.csv",
         record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.json",
@@ -184,7 +184,7 @@ rule chapter4_figure:
     input:
         results=ch4_figure_inputs,
         claims=config["claims"],
-        code=code("experiments.chapter4", "experiments.chapter4_figure", "plots", "io"),
+        code=code(*CH4_SPEC.FIGURE_CODE),
     output:
         figure=reported(multiext("figures/{fig}", ".png", ".pdf")),
         csv="results/{fig}.csv",

@@ -6,11 +6,11 @@
 #   thesis-fig5_1: the Perceptron (full feedback; the bandit curves come from the sweep);
 #   thesis-fig6_2: ag0..ag3 and Banditron_Best/Worst (the sweep's best and worst gamma; 50 runs).
 # Figures 5.1, 5.2 and 6.1 are drawn from the sweep ("extracted from Figure 5.2", section 6.1).
-from boostrank.experiments import chapter5 as CH5_MODULE
+from boostrank.experiments.chapter5_6 import spec as CH5_SPEC
 
 CH5 = config["chapter5"]
 CH5_RUNS = "results/chapter5_6"
-CH5_FIGURES = ("thesis-fig5_1", "thesis-fig5_2", "thesis-fig6_1", "thesis-fig6_2")
+CH5_FIGURES = CH5_SPEC.FIGURES
 
 
 def ch5_options(runs):
@@ -34,7 +34,7 @@ def ch5_data(wildcards):
 
 
 def ch5_code(wildcards):
-    return code(*CH5_MODULE.code_modules(wildcards.method))
+    return code(*CH5_SPEC.code_modules(wildcards.method))
 
 
 rule chapter5_sweep:
@@ -49,7 +49,7 @@ rule chapter5_sweep:
         "benchmarks/thesis-fig5_2/{dataset}/{method}.tsv"
     wildcard_constraints:
         dataset="|".join(CH5["datasets"]),
-        method="|".join(CH5_MODULE.SWEEP_METHODS),
+        method="|".join(CH5_SPEC.SWEEP_METHODS),
     threads: 1
     params:
         opts=lambda w: ch5_options(CH5["runs"]),
@@ -64,7 +64,7 @@ rule chapter5_sweep:
 rule chapter5_perceptron:
     input:
         unpack(ch5_data),
-        code=code(*CH5_MODULE.code_modules("perceptron")),
+        code=code(*CH5_SPEC.code_modules("perceptron")),
     output:
         f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv",
     log:
@@ -95,7 +95,7 @@ rule chapter6_adaptive:
         "benchmarks/thesis-fig6_2/{dataset}/{method}.tsv"
     wildcard_constraints:
         dataset="|".join(CH5["datasets"]),
-        method="|".join(CH5_MODULE.ADAPTIVE),
+        method="|".join(CH5_SPEC.ADAPTIVE),
     threads: 1
     params:
         opts=lambda w: ch5_options(CH5["runs_adaptive"]),
@@ -110,7 +110,7 @@ rule chapter6_best_worst:
     input:
         unpack(ch5_data),
         sweep=f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/banditron.csv",
-        code=code(*CH5_MODULE.code_modules("banditron_best_worst")),
+        code=code(*CH5_SPEC.code_modules("banditron_best_worst")),
     output:
         f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/banditron_best_worst.csv",
     log:
@@ -136,17 +136,17 @@ def ch5_figure_inputs(wildcards):
         method=methods,
     )
     if wildcards.figure == "thesis-fig5_2":
-        return sweep(CH5_MODULE.SWEEP_METHODS)
+        return sweep(CH5_SPEC.SWEEP_METHODS)
     if wildcards.figure == "thesis-fig6_1":
         return sweep(["banditron"])
     if wildcards.figure == "thesis-fig5_1":
-        return sweep(CH5_MODULE.SWEEP_METHODS) + expand(
+        return sweep(CH5_SPEC.SWEEP_METHODS) + expand(
             f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv", dataset=CH5["datasets"]
         )
     return expand(
         f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
         dataset=CH5["datasets"],
-        method=[*CH5_MODULE.ADAPTIVE, "banditron_best_worst"],
+        method=[*CH5_SPEC.ADAPTIVE, "banditron_best_worst"],
     )
 
 
@@ -154,7 +154,7 @@ rule chapter5_figure:
     input:
         runs=ch5_figure_inputs,
         claims=config["claims"],
-        code=code("experiments.chapter5", "experiments.chapter5_figure", "plots", "io"),
+        code=code(*CH5_SPEC.FIGURE.code),
     output:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",
@@ -181,13 +181,7 @@ CH5_ETA = CH5["eta_sweep"]
 rule chapter5_eta_sweep:
     input:
         unpack(ch5_data),
-        code=code(
-            "experiments.chapter5",
-            "online.streams",
-            "online.exponential_gradient",
-            "online.banditron",
-            "io",
-        ),
+        code=code(*CH5_SPEC.ETA_SWEEP.code),
     output:
         f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv",
     log:
@@ -215,7 +209,7 @@ rule chapter5_eta_sweep:
 rule chapter5_eta_figure:
     input:
         runs=expand(f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv", dataset=CH5_ETA["datasets"]),
-        code=code("experiments.chapter5", "experiments.chapter5_figure", "plots", "io"),
+        code=code(*CH5_SPEC.ETA_FIGURE.code),
     output:
         csv="results/thesis-supp5_eta.csv",
         figure=reported(multiext("figures/thesis-supp5_eta", ".png", ".pdf")),

@@ -1,11 +1,12 @@
 # Dissertation, section 1.6: Tables 1.1 and 1.2, computed from the data the run used.
+from boostrank.experiments.datasets import spec as DATASETS_SPEC
 
 
 rule datasets_table:
     input:
         metas=lambda w: [processed_meta(ds) for ds in CATALOG[w.table].datasets],
         claims=config["claims"],
-        code=code("experiments.datasets_tables", "report.render"),
+        code=code(*DATASETS_SPEC.TABLE.code),
     output:
         reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
     log:

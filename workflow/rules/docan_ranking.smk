@@ -4,25 +4,19 @@
 # is chosen at run time from the two sidecars (both are inputs).
 import json
 
-from boostrank.experiments import docan_ranking as DOCAN_MODULE
+from boostrank.experiments.docan import spec as DOCAN_SPEC
 
-DOCAN_LETOR = ["mq2007", "mq2008"]
+DOCAN_LETOR = list(DOCAN_SPEC.LETOR_DATASETS)
 
 
 def docan_settings(table):
     """The table's config section (plus the cutoff k) as JSON, a parameter of its jobs."""
-    section = config["docan_ranking"][DOCAN_MODULE.CONFIG_SECTION[table]]
+    section = config["docan_ranking"][DOCAN_SPEC.CONFIG_SECTION[table]]
     return json.dumps({"k": config["docan_ranking"]["k"], **section}, sort_keys=True)
 
 
 def docan_fold_code(wildcards):
-    return code(
-        "experiments.docan_ranking",
-        "experiments.docan_printed",
-        "metrics.ranking",
-        "data.folds",
-        *DOCAN_MODULE.ESTIMATOR_MODULES[wildcards.table],
-    )
+    return code(*DOCAN_SPEC.fold_code_modules(wildcards.table))
 
 
 rule docan_ranking_fold:
@@ -56,12 +50,7 @@ rule docan_ranking_merge:
             fold=config["docan_ranking"]["folds"],
         ),
         claims=config["claims"],
-        code=code(
-            "experiments.docan_ranking",
-            "experiments.docan_printed",
-            "report.claims",
-            "report.render",
-        ),
+        code=code(*DOCAN_SPEC.RANKING_MERGE.code),
     output:
         reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
     log:
@@ -78,17 +67,7 @@ rule docan_ranking_merge:
 rule docan_ranking_toy:
     input:
         claims=config["claims"],
-        code=code(
-            "experiments.docan_ranking",
-            "experiments.docan_printed",
-            "metrics.ranking",
-            "ranking.ranknet",
-            "ranking.pairs",
-            "ranking.linear",
-            "ranking.lambdamart",
-            "report.claims",
-            "report.render",
-        ),
+        code=code(*DOCAN_SPEC.RANKING_TOY.code),
     output:
         reported(multiext("figures/tables/docan-table7", ".csv", ".md", ".tex")),
     log:
@@ -107,15 +86,7 @@ rule docan_ranking_toy:
 rule docan_ranking_demo:
     input:
         claims=config["claims"],
-        code=code(
-            "experiments.docan_ranking",
-            "experiments.docan_printed",
-            "ranking.linear",
-            "ranking.ranksvm",
-            "ranking.pairs",
-            "report.claims",
-            "report.render",
-        ),
+        code=code(*DOCAN_SPEC.RANKING_DEMO.code),
     output:
         reported(multiext("figures/tables/docan-table8", ".csv", ".md", ".tex")),
     log:

@@ -4,6 +4,8 @@
 # Reuters-21578 has no stand-in: without a mirror holding it these targets are left out of the
 # run (common.smk: skipped_figures) and the report header names them.
 
+from boostrank.experiments.docan import spec as DOCAN_SPEC
+
 DOCAN = config["docan_reuters"]
 DOCAN_CORPUS = "data/interim/reuters_tfidf.npz"
 DOCAN_CORPUS_META = "data/interim/reuters_tfidf.json"
@@ -15,7 +17,7 @@ DOCAN_CORPUS_CODE = code(
     "data.formats",
     "data.provenance",
 )
-DOCAN_CODE = code("experiments.docan_reuters", "preprocess.reuters_corpus")
+DOCAN_CODE = code(*DOCAN_SPEC.CLUSTERING.code)  # the corpus jobs: clustering, k-NN, forest
 
 
 rule docan_reuters_corpus:
@@ -49,7 +51,7 @@ rule docan_fig4:
     input:
         raw=raw_provenance("reuters21578"),
         claims=config["claims"],
-        code=code("experiments.docan_reuters", "preprocess.reuters", "data.formats", "plots"),
+        code=code(*DOCAN_SPEC.FIG4.code),
     output:
         csv="results/docan-fig4.csv",
         figure=reported(multiext("figures/docan-fig4", ".png", ".pdf")),
@@ -106,7 +108,7 @@ rule docan_knn:
     wildcard_constraints:
         fig="fig6|fig7",
     params:
-        metric=lambda w: {"fig6": "cosine", "fig7": "euclidean"}[w.fig],
+        metric=lambda w: DOCAN_SPEC.KNN_METRICS[w.fig],
         k_min=DOCAN["knn"]["k_min"],
         k_max=DOCAN["knn"]["k_max"],
         k_step=DOCAN["knn"]["k_step"],
@@ -120,7 +122,7 @@ rule docan_plot:
     input:
         csv="results/docan-{fig}.csv",
         claims=config["claims"],
-        code=code("experiments.docan_reuters", "plots"),
+        code=code(*DOCAN_SPEC.PLOT.code),
     output:
         reported(multiext("figures/docan-{fig}", ".png", ".pdf")),
     log:
@@ -162,7 +164,7 @@ rule docan_table1:
     input:
         results="results/docan-table1.csv",
         claims=config["claims"],
-        code=code("experiments.docan_reuters", "report.render"),
+        code=code(*DOCAN_SPEC.TABLE1.code),
     output:
         reported(multiext("figures/tables/docan-table1", ".csv", ".md", ".tex")),
     log:

@@ -4,13 +4,14 @@
 # then its curves, summary statistics and figure are written.
 import json
 
+from boostrank.experiments.prank import spec as PR_SPEC
+
 PR = config["prank"]
-PR_CODE = ["experiments.prank", "online.prank", "online.ordinal_baselines", "plots", "errors", "io"]
 
 
 rule prank_fig6:
     input:
-        code=code(*PR_CODE),
+        code=code(*PR_SPEC.FIG6_JOB.code),
     output:
         csv="results/prank-fig6.csv",
         summary="results/prank-fig6_summary.csv",
@@ -33,7 +34,7 @@ rule prank_fig7:
     input:
         npz="data/processed/movielens_100k.npz",
         meta=processed_meta("movielens_100k"),
-        code=code(*PR_CODE),
+        code=code(*PR_SPEC.FIG7_JOB.code),
     output:
         csv="results/prank-fig7.csv",
         summary="results/prank-fig7_summary.csv",

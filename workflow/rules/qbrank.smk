@@ -5,35 +5,24 @@
 # and the summary statistics the claims read.
 import json
 
-from boostrank.experiments import qbrank as QB_MODULE
+from boostrank.experiments.qbrank import spec as QB_SPEC
 
 QB = config["qbrank"]
 QB_RUNS = "results/qbrank"
-QB_MODELS = [m.key for m in QB_MODULE.MODELS]
+QB_MODELS = [m.key for m in QB_SPEC.MODELS]
 QB_SPLITS = list(range(1, QB["splits"] + 1))
-QB_JOB_KEYS = ("l2_fraction", "stages", "dcg_k", "ties", "trees", "qbrank", "ranksvm")
 
 
 def qb_params(wildcards):
     """The protocol a training job runs, as JSON: editing it reruns the training jobs."""
-    return json.dumps({k: QB[k] for k in QB_JOB_KEYS}, sort_keys=True)
+    return json.dumps({k: QB[k] for k in QB_SPEC.TRAIN.config}, sort_keys=True)
 
 
 rule qbrank_train:
     input:
         npz=lambda w: ranking_npz(w.dataset),
         meta=lambda w: ranking_meta(w.dataset),
-        code=code(
-            "experiments.qbrank",
-            "ranking.gbt",
-            "ranking.qbrank",
-            "ranking.ranksvm",
-            "ranking.pairs",
-            "ranking.validation",
-            "metrics.ranking",
-            "errors",
-            "io",
-        ),
+        code=code(*QB_SPEC.TRAIN.code),
     output:
         csv=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.csv",
         record=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.json",
@@ -66,7 +55,7 @@ rule qbrank_figure:
             model=QB_MODELS,
         ),
         claims=config["claims"],
-        code=code("experiments.qbrank", "experiments.qbrank_figure", "plots", "report.render", "io"),
+        code=code(*QB_SPEC.FIGURE.code),
     output:
         table_csv="results/qbrank-table1.csv",
         table_summary="results/qbrank-table1_summary.csv",

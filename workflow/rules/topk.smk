@@ -6,20 +6,13 @@
 # them into the table and the figure. Figure 2 reuses Table 1's TopOpt runs for Table 1's k.
 import json
 
-from boostrank.experiments import topk as TOPK_MODULE
+from boostrank.experiments.topk import spec as TOPK_SPEC
 
 TOPK = config["topk"]
 TOPK_DIR = "results/topk"
-TOPK_SOURCE = TOPK_MODULE.DERIVED  # derived data set -> the processed data set it reads
-TOPK_ALGORITHMS = [a.key for a in TOPK_MODULE.ALGORITHMS]
-TOPK_TRAIN_CODE = code(
-    "experiments.topk",
-    "online.topk_boosting",
-    "online.topk_feedback",
-    "online.multilabel_weak",
-    "online.rank_loss",
-    "io",
-)
+TOPK_SOURCE = TOPK_SPEC.DERIVED  # derived data set -> the processed data set it reads
+TOPK_ALGORITHMS = [a.key for a in TOPK_SPEC.ALGORITHMS]
+TOPK_TRAIN_CODE = code(*TOPK_SPEC.TRAIN.code)
 
 
 def topk_source(dataset):
@@ -36,7 +29,7 @@ def topk_k(algorithm):
 
 def topk_params(wildcards):
     """The training options as JSON (editing e.g. Figure 2's k values reruns nothing here)."""
-    params = {key: TOPK[key] for key in TOPK_MODULE.TRAINING_KEYS}
+    params = {key: TOPK[key] for key in TOPK_SPEC.TRAINING_KEYS}
     params["loops"] = TOPK["loops_per_dataset"].get(wildcards.dataset, TOPK["loops"])
     return json.dumps(params, sort_keys=True)
 
@@ -96,7 +89,7 @@ TOPK_TRAIN_SHELL = (
 rule topk_split:
     input:
         unpack(topk_split_inputs),
-        code=code("experiments.topk", "data.formats", "io"),
+        code=code(*TOPK_SPEC.SPLIT.code),
     output:
         npz=f"{TOPK_DIR}/splits/{{dataset}}.npz",
         record=f"{TOPK_DIR}/splits/{{dataset}}.json",
@@ -170,9 +163,7 @@ rule topk_table1:
         runs=topk_table_runs(),
         splits=expand(f"{TOPK_DIR}/splits/{{dataset}}.json", dataset=TOPK["datasets"]),
         claims=config["claims"],
-        code=code(
-            "experiments.topk", "experiments.topk_report", "report.claims", "report.render", "io"
-        ),
+        code=code(*TOPK_SPEC.TABLE1.code),
     output:
         csv="results/topk-table1.csv",
         summary="results/topk-table1_summary.csv",
@@ -190,7 +181,7 @@ rule topk_table1:
 rule topk_fig2:
     input:
         runs=topk_fig2_runs(),
-        code=code("experiments.topk", "experiments.topk_report", "plots", "io"),
+        code=code(*TOPK_SPEC.FIGURE2.code),
     output:
         csv="results/topk-fig2.csv",
         summary="results/topk-fig2_summary.csv",

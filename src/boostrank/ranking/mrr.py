@@ -31,7 +31,7 @@ follow; Theorem 9 is what the algorithm guarantees.
 documents, the literal sums of Eqs. 4.5-4.10; the class default, needing no mask) or
 ``judged`` (the pairs of the judged documents, "the probability of ranking x_i before x_j in
 the training data"; the chapter 4 experiments' default, see
-:mod:`boostrank.experiments.chapter4`).
+:mod:`boostrank.experiments.chapter4.jobs`).
 
 ``lam``: ``None`` is the dissertation's choice, ``1 / sd`` of the top 10 base scores
 (section 4.3.2); ``0`` makes ``W = 1/2`` and MRR ignores the base ranker. The final ranking

@@ -1,0 +1,179 @@
+"""Figures 2.1-2.3 of Valizadegan (2010), chapter 2, section 2.4, drawn from the tidy results
+of :mod:`boostrank.experiments.chapter2.summary`:
+
+- Figure 2.1: one panel per data set, error against % labelled, one line per method;
+- Figure 2.2: MCSSB's error against C (log scale) at 2% labelled, Tree as a horizontal line;
+- Figure 2.3: error against tree depth at 2% labelled (stump to fully grown) for Tree,
+  ASSEMBLE and MCSSB.
+
+Kept apart from the training code so that redrawing never retrains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.experiments.chapter2.spec import DATASETS, METHODS
+from boostrank.experiments.chapter2.summary import (
+    constant_class_share,
+    depth_positions,
+    figure_cells,
+    mean_full_depth,
+    summarise,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+STYLE = {
+    "tree": ("#7f7f7f", "s", "--"),
+    "assemble": ("#1f77b4", "^", "-"),
+    "mcssb": ("#d62728", "o", "-"),
+    "mcssb_uniform": ("#9467bd", "v", ":"),
+    "mcssb_absolute": ("#2ca02c", "D", "-."),
+}
+TITLES = {
+    "thesis-fig2_1": "Figure 2.1 (Valizadegan 2010): error rates with 2-10% labelled examples",
+    "thesis-fig2_2": "Figure 2.2 (Valizadegan 2010): MCSSB error rate against C (2% labelled)",
+    "thesis-fig2_3": "Figure 2.3 (Valizadegan 2010): error rate against tree depth (2% labelled)",
+}
+
+
+def _panel_grid(n: int) -> tuple[Any, Any, Any]:
+    from boostrank.plots import pyplot
+
+    plt = pyplot()
+    cols = 4
+    rows = -(-(n + 1) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.0 * cols, 3.2 * rows), squeeze=False)
+    return plt, fig, axes.ravel()
+
+
+def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
+    """Draw one of Figures 2.1-2.3 (PNG and PDF)."""
+    from boostrank.plots import save_figure
+
+    datasets = [d for d in DATASETS if d in set(cells["dataset"])]
+    _, fig, flat = _panel_grid(len(datasets))
+    handles: dict[str, Any] = {}
+    note = ""
+    for ax, ds in zip(flat, datasets, strict=False):
+        part = cells[cells["dataset"] == ds]
+        label = part["dataset_label"].iloc[0]
+        for m in METHODS:
+            line = part[part["method_id"] == m.key]
+            if line.empty:
+                continue
+            color, marker, style = STYLE[m.key]
+            kw = {
+                "color": color,
+                "marker": marker,
+                "markersize": 4,
+                "linestyle": style,
+                "linewidth": 2.0 if m.key == "mcssb" else 1.3,
+                "label": m.label,
+            }
+            if figure == "thesis-fig2_1":
+                line = line.sort_values("fraction")
+                (h,) = ax.plot(line["fraction"], line["error"], **kw)
+            elif figure == "thesis-fig2_2":
+                if m.key == "tree":
+                    h = ax.axhline(
+                        float(line["error"].iloc[0]),
+                        color=color,
+                        linestyle="--",
+                        linewidth=1.3,
+                        label="Tree (2% labelled)",
+                    )
+                else:
+                    line = line.sort_values("C")
+                    (h,) = ax.plot(line["C"], line["error"], **kw)
+                    ax.set_xscale("log")
+            else:
+                x = depth_positions(line, mean_full_depth(cells, ds))
+                line = line.assign(x=x).sort_values("x")
+                (h,) = ax.plot(line["x"], line["error"], **kw)
+                note = "The last point of each panel is the fully grown tree (at its mean depth)"
+            handles.setdefault(m.key, h)
+        n_rep = int(part["n_repeats"].max())
+        ax.set_title(
+            f"{label} ({n_rep} repeats)",
+            fontsize=10,
+            color="#a33" if "synthetic" in label else "black",
+        )
+        ax.set_xlabel(
+            {
+                "thesis-fig2_1": "% labelled examples",
+                "thesis-fig2_2": "C",
+                "thesis-fig2_3": "tree depth",
+            }[figure],
+            fontsize=8,
+        )
+        ax.set_ylabel("test error rate", fontsize=8)
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelsize=8)
+    for ax in flat[len(datasets) :]:
+        ax.axis("off")
+    ordered = [handles[m.key] for m in METHODS if m.key in handles]
+    text = (
+        "Mean test error over the repeats; one of five stratified partitions trains, four "
+        "test. " + (note + ". " if note else "") + _uniform_note(constant_class_share(cells))
+    )
+    legend_ax = flat[len(datasets)]
+    legend_ax.legend(handles=ordered, loc="upper left", frameon=False, fontsize=9)
+    legend_ax.text(
+        0.0,
+        0.0,
+        _wrap(text, 50),
+        fontsize=7,
+        va="bottom",
+        color="#444444",
+        transform=legend_ax.transAxes,
+    )
+    fig.suptitle(TITLES[figure], fontsize=12)
+    fig.tight_layout()
+    save_figure(fig, prefix, cells["provenance"])
+
+
+def _uniform_note(share: float | None) -> str:
+    """What MCSSB-Uniform's curve is: with S_ij = 1 (section 2.4.1) every row gets the same
+    target, so it can only predict one class (tests/test_mcssb.py gives the closed form);
+    ``share`` is the share of its runs that predicted a single class."""
+    if share is None:
+        return ""
+    if share == 1.0:
+        return (
+            "MCSSB-Uniform (S_ij = 1) predicted a single class in every run: its curve is a "
+            "constant-class error."
+        )
+    return f"MCSSB-Uniform (S_ij = 1) predicted a single class in {share:.0%} of its runs."
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
+
+
+def make_figure(
+    figure: str,
+    runs: Sequence[Path | str],
+    results_csv: Path | str,
+    summary_csv: Path | str,
+    figure_prefix: Path | str,
+    options: dict[str, Any],
+) -> pd.DataFrame:
+    """Merge the run CSVs into the figure's results CSV, summary CSV, PNG and PDF."""
+    from boostrank.io import write_text
+
+    cells = figure_cells(figure, runs, options)
+    stats = summarise(figure, cells)
+    write_text(results_csv, cells.to_csv(index=False))
+    write_text(summary_csv, stats.to_csv(index=False))
+    draw(figure, cells, figure_prefix)
+    return cells
+
+
+__all__ = ["STYLE", "TITLES", "draw", "make_figure"]

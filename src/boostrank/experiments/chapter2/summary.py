@@ -1,0 +1,399 @@
+"""Figures 2.1-2.3 of Valizadegan (2010), chapter 2, section 2.4: the merge of the run CSVs
+(:mod:`boostrank.experiments.chapter2.jobs`) into the tidy results (mean test error over the
+repeats per data set, method and setting), the summary statistics the claims read, and the
+numbers the figures show besides the errors (:mod:`boostrank.experiments.chapter2.figure`
+draws them).
+
+Summary statistics over several data sets ("on most data sets") use the data sets made from
+real data only; the synthetic stand-ins (Isolet, Protein here) are left out of them and their
+own rows are marked synthetic, so their claims are NOT-COMPARABLE. Every statistic a claim
+reads is written for every data set of section 1.6.1, empty where the run did not cover it.
+
+Kept apart from the training code so that redrawing never retrains.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.experiments.chapter2.spec import DATASETS, LABEL, METHODS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def read_runs(paths: Sequence[Path | str]) -> pd.DataFrame:
+    """All run rows of the given CSVs."""
+    import pandas as pd
+
+    frames = [pd.read_csv(p, dtype={"depth": str}, keep_default_na=False) for p in paths]
+    runs = pd.concat(frames, ignore_index=True)
+    runs["error"] = pd.to_numeric(runs["error"], errors="coerce")
+    runs["full_depth"] = pd.to_numeric(runs["full_depth"], errors="coerce")
+    return runs
+
+
+def aggregate(runs: pd.DataFrame) -> pd.DataFrame:
+    """Mean and sd of the test error over the repeats, per (data set, method, setting)."""
+    import numpy as np
+    import pandas as pd
+
+    keys = ["dataset", "method_id", "fraction", "C", "depth"]
+    done = runs[runs["error"].notna()].copy()
+    # runs that predict one class only, and runs whose labelled sample misses a class
+    done["constant"] = pd.to_numeric(done.get("predicted_classes", np.nan), errors="coerce") == 1
+    done["missing"] = done.get("missing_classes", pd.Series("", index=done.index)).astype(str) != ""
+    grouped = done.groupby(keys, sort=False)
+    tidy = grouped.agg(
+        dataset_label=("dataset_label", "first"),
+        method=("method", "first"),
+        error=("error", "mean"),
+        sd=("error", lambda v: float(v.std(ddof=1)) if len(v) > 1 else float("nan")),
+        n_repeats=("error", "size"),
+        n_train=("n_train", "mean"),
+        n_labelled=("n_labelled", "mean"),
+        n_iterations=("n_iterations", lambda v: float(np.mean(v.astype(float)))),
+        full_depth=("full_depth", "mean"),
+        constant_share=("constant", "mean"),
+        missing_class_share=("missing", "mean"),
+        data_kind=("data_kind", "first"),
+        provenance=("provenance", "first"),
+    ).reset_index()
+    tidy["accuracy"] = (1 - tidy["error"]).round(6)
+    for col in ("error", "sd", "n_labelled", "n_iterations", "full_depth", "n_train",
+                "constant_share", "missing_class_share"):  # fmt: skip
+        tidy[col] = tidy[col].round(6)
+    order = {d: i for i, d in enumerate(DATASETS)}
+    morder = {m.key: i for i, m in enumerate(METHODS)}
+    tidy["_d"] = tidy["dataset"].map(order)
+    tidy["_m"] = tidy["method_id"].map(morder)
+    tidy["_depth"] = tidy["depth"].map(lambda d: 1e9 if d == "full" else float(d))
+    tidy = tidy.sort_values(["_d", "_m", "fraction", "C", "_depth"]).drop(
+        columns=["_d", "_m", "_depth"]
+    )
+    return tidy.reset_index(drop=True)
+
+
+def select(tidy: pd.DataFrame, figure: str, options: dict[str, Any]) -> pd.DataFrame:
+    """The cells a figure shows (Figures 2.2 and 2.3 at the reference fraction, C, depth)."""
+    fraction = float(options.get("fraction", 2))
+    C = float(options.get("C", 1e4))
+    depth = str(options.get("depth", "2"))
+    if figure == "thesis-fig2_1":
+        return tidy[(tidy["C"] == C) & (tidy["depth"] == depth)]
+    at = tidy[tidy["fraction"] == fraction]
+    if figure == "thesis-fig2_2":
+        return at[
+            (at["depth"] == depth)
+            & ((at["method_id"] == "mcssb") | ((at["method_id"] == "tree") & (at["C"] == C)))
+        ]
+    return at[(at["C"] == C) & at["method_id"].isin(["tree", "assemble", "mcssb"])]
+
+
+# --------------------------------------------------------------------------- summaries
+def _kind(frame: pd.DataFrame) -> tuple[str, str]:
+    kinds = list(dict.fromkeys(frame["data_kind"]))
+    kind = "synthetic" if "synthetic" in kinds else kinds[0] if len(kinds) == 1 else "mixed"
+    return kind, "; ".join(dict.fromkeys(frame["provenance"]))
+
+
+def _stat(
+    name: str, dataset: str, method: str, value: Any, part: pd.DataFrame | None, note: str
+) -> dict[str, Any]:
+    kind, prov = ("", "") if part is None or part.empty else _kind(part)
+    missing = part is None or part.empty or value is None or value != value
+    return {
+        "statistic": name,
+        "dataset": dataset,
+        "method": method,
+        "value": "" if missing else round(float(value), 6),
+        "data_kind": kind,
+        "provenance": prov,
+        "note": ("not run in this configuration; " if missing else "") + note,
+    }
+
+
+def _mean_error(cells: pd.DataFrame, dataset: str, method: str) -> tuple[float, pd.DataFrame]:
+    part = cells[(cells["dataset"] == dataset) & (cells["method_id"] == method)]
+    return (float(part["error"].mean()) if len(part) else float("nan")), part
+
+
+def _real(cells: pd.DataFrame) -> pd.DataFrame:
+    return cells[cells["data_kind"] != "synthetic"]
+
+
+def summary_fig2_1(cells: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per data set: mean error per method over the fractions, MCSSB minus Tree / ASSEMBLE,
+    MCSSB-Absolute minus MCSSB, accuracy at 2% and 8%; over the real data sets: how often
+    ASSEMBLE and MCSSB-Uniform fall below Tree, and each method's rank by mean rank."""
+    import numpy as np
+    import pandas as pd
+
+    stats = []
+    over = "mean over the labelled fractions"
+    for ds in DATASETS:
+        errors = {}
+        for m in METHODS:
+            errors[m.key], part = _mean_error(cells, ds, m.key)
+            stats.append(_stat("mean_error", ds, m.label, errors[m.key], part, over))
+        for a, b in (("mcssb", "tree"), ("mcssb", "assemble"), ("mcssb_absolute", "mcssb")):
+            part = cells[(cells["dataset"] == ds) & cells["method_id"].isin([a, b])]
+            stats.append(
+                _stat(
+                    f"{a}_minus_{b}",
+                    ds,
+                    f"{LABEL[a]} - {LABEL[b]}",
+                    errors[a] - errors[b],
+                    part,
+                    f"difference of the mean test errors ({over})",
+                )
+            )
+        for frac in (2, 8):
+            for key in ("tree", "mcssb"):
+                part = cells[
+                    (cells["dataset"] == ds)
+                    & (cells["method_id"] == key)
+                    & (cells["fraction"] == frac)
+                ]
+                value = float(part["accuracy"].iloc[0]) if len(part) else None
+                stats.append(
+                    _stat(
+                        f"accuracy_at_{frac}pct",
+                        ds,
+                        LABEL[key],
+                        value,
+                        part,
+                        f"test accuracy with {frac}% labelled",
+                    )
+                )
+    real = _real(cells)
+    means = real.groupby(["dataset", "method_id"])["error"].mean().unstack()
+    covered = means.dropna()
+    note_real = "over the data sets made from real data (synthetic stand-ins left out)"
+    for key, name in (("assemble", "assemble"), ("mcssb_uniform", "uniform")):
+        value = float((covered[key] > covered["tree"]).mean()) if len(covered) else None
+        part = real[real["dataset"].isin(covered.index)]
+        stats.append(
+            _stat(
+                f"{name}_worse_than_tree_fraction",
+                "all",
+                LABEL[key],
+                value,
+                part,
+                f"fraction of data sets where {LABEL[key]}'s mean error exceeds "
+                f"Tree's, {note_real}",
+            )
+        )
+    ranks = covered.rank(axis=1, method="min").mean() if len(covered) else pd.Series(dtype=float)
+    overall = ranks.rank(method="min")
+    for m in METHODS:
+        value = float(overall[m.key]) if m.key in overall.index else None
+        part = real[real["dataset"].isin(covered.index)]
+        stats.append(
+            _stat(
+                "overall_rank",
+                "all",
+                m.label,
+                value,
+                part,
+                "rank (1 = best) of the method's mean rank by mean error, " + note_real,
+            )
+        )
+    mean_rank = {k: v for k, v in ranks.items() if not np.isnan(v)}
+    for m in METHODS:
+        part = real[real["dataset"].isin(covered.index)]
+        stats.append(
+            _stat(
+                "mean_rank",
+                "all",
+                m.label,
+                mean_rank.get(m.key),
+                part,
+                "mean over data sets of the rank by mean error, " + note_real,
+            )
+        )
+    return stats
+
+
+def summary_fig2_2(cells: pd.DataFrame, threshold: float = 1e3) -> list[dict[str, Any]]:
+    """Per data set: the range (max - min) of MCSSB's error over C >= 10^3, and MCSSB minus
+    Tree at each end; over the real data sets: the largest such range."""
+    import pandas as pd
+
+    stats = []
+    mc = cells[(cells["method_id"] == "mcssb") & (cells["C"] >= threshold)]
+    ranges = {}
+    for ds in DATASETS:
+        part = mc[mc["dataset"] == ds]
+        value = float(part["error"].max() - part["error"].min()) if len(part) > 1 else None
+        if value is not None:
+            ranges[ds] = (value, part)
+        stats.append(
+            _stat(
+                "error_range_large_c",
+                ds,
+                "MCSSB",
+                value,
+                part,
+                f"max - min of MCSSB's mean error over C >= {threshold:g}",
+            )
+        )
+        all_c = cells[(cells["dataset"] == ds) & (cells["method_id"] == "mcssb")]
+        tree = cells[(cells["dataset"] == ds) & (cells["method_id"] == "tree")]
+        if len(all_c) and len(tree):
+            best = float(all_c["error"].min() - tree["error"].iloc[0])
+            part = pd.concat([all_c, tree])
+        else:
+            best, part = None, all_c
+        stats.append(
+            _stat(
+                "best_mcssb_minus_tree",
+                ds,
+                "MCSSB - Tree",
+                best,
+                part,
+                "lowest MCSSB error over C minus Tree's error",
+            )
+        )
+    real = {d: v for d, v in ranges.items() if v[1]["data_kind"].iloc[0] != "synthetic"}
+    if real:
+        part = pd.concat([v[1] for v in real.values()])
+        value = max(v[0] for v in real.values())
+    else:
+        part, value = None, None
+    stats.append(
+        _stat(
+            "max_error_range_large_c",
+            "all",
+            "MCSSB",
+            value,
+            part,
+            f"largest per-data-set range of MCSSB's error over C >= {threshold:g}, "
+            "over the data sets made from real data",
+        )
+    )
+    return stats
+
+
+def summary_fig2_3(cells: pd.DataFrame) -> list[dict[str, Any]]:
+    """Over the real data sets' (data set, depth) cells: how often MCSSB beats ASSEMBLE and
+    ASSEMBLE beats Tree; how often Tree's fully grown tree beats its stump; per data set the
+    change of Tree's and MCSSB's error from the stump to the fully grown tree."""
+    stats = []
+    wide = cells.pivot_table(index=["dataset", "depth"], columns="method_id", values="error")
+    for ds in DATASETS:
+        for key in ("tree", "mcssb"):
+            part = cells[(cells["dataset"] == ds) & (cells["method_id"] == key)]
+            value = None
+            if {"1", "full"} <= set(part["depth"]):
+                by = part.set_index("depth")["error"]
+                value = float(by["full"] - by["1"])
+            stats.append(
+                _stat(
+                    "full_minus_stump",
+                    ds,
+                    LABEL[key],
+                    value,
+                    part,
+                    "error of the fully grown tree minus the stump's",
+                )
+            )
+    real = _real(cells)
+    real_sets = set(real["dataset"])
+    w = wide[wide.index.get_level_values(0).isin(real_sets)]
+    part = real
+    for a, b, name in (
+        ("mcssb", "assemble", "mcssb_beats_assemble_fraction"),
+        ("assemble", "tree", "assemble_beats_tree_fraction"),
+    ):
+        pair = w[[c for c in (a, b) if c in w.columns]].dropna()
+        value = float((pair[a] < pair[b]).mean()) if len(pair) and pair.shape[1] == 2 else None
+        stats.append(
+            _stat(
+                name,
+                "all",
+                f"{LABEL[a]} vs {LABEL[b]}",
+                value,
+                part,
+                f"fraction of (data set, depth) cells where {LABEL[a]}'s error is "
+                f"below {LABEL[b]}'s, over the data sets made from real data",
+            )
+        )
+    tree = real[real["method_id"] == "tree"].pivot_table(
+        index="dataset", columns="depth", values="error"
+    )
+    value = None
+    if {"1", "full"} <= set(tree.columns):
+        pair = tree[["1", "full"]].dropna()
+        value = float((pair["full"] < pair["1"]).mean()) if len(pair) else None
+    stats.append(
+        _stat(
+            "tree_deeper_better_fraction",
+            "all",
+            "Tree",
+            value,
+            part,
+            "fraction of data sets where the fully grown tree's error is below the "
+            "stump's, over the data sets made from real data",
+        )
+    )
+    return stats
+
+
+def summarise(figure: str, cells: pd.DataFrame) -> pd.DataFrame:
+    """The summary statistics of one figure."""
+    import pandas as pd
+
+    make = {
+        "thesis-fig2_1": summary_fig2_1,
+        "thesis-fig2_2": summary_fig2_2,
+        "thesis-fig2_3": summary_fig2_3,
+    }[figure]
+    return pd.DataFrame(make(cells))
+
+
+# --------------------------------------------------------------------------- figure numbers
+def mean_full_depth(cells: pd.DataFrame, dataset: str) -> float:
+    """Where Figure 2.3 draws a data set's fully grown tree: the mean measured depth."""
+    import numpy as np
+
+    part = cells[cells["dataset"] == dataset]
+    return float(np.nanmean(part["full_depth"]))
+
+
+def depth_positions(line: pd.DataFrame, full: float) -> pd.Series:
+    """The x of each depth of a Figure 2.3 line: the depth, or ``full`` for the fully grown
+    tree."""
+    return line["depth"].map(lambda d, f=full: f if d == "full" else float(d))
+
+
+def constant_class_share(cells: pd.DataFrame) -> float | None:
+    """The share of MCSSB-Uniform's runs that predicted a single class (None when the cells
+    hold no MCSSB-Uniform run)."""
+    part = cells[cells["method_id"] == "mcssb_uniform"]
+    if part.empty or "constant_share" not in part:
+        return None
+    return float(part["constant_share"].mean())
+
+
+def figure_cells(figure: str, runs: Sequence[Path | str], options: dict[str, Any]) -> pd.DataFrame:
+    """The tidy results of one figure, merged from its run CSVs."""
+    cells = select(aggregate(read_runs(runs)), figure, options)
+    return cells.reset_index(drop=True)
+
+
+__all__ = [
+    "aggregate",
+    "constant_class_share",
+    "depth_positions",
+    "figure_cells",
+    "mean_full_depth",
+    "read_runs",
+    "select",
+    "summarise",
+    "summary_fig2_1",
+    "summary_fig2_2",
+    "summary_fig2_3",
+]

@@ -1,0 +1,217 @@
+"""Figure 3.1 of Valizadegan (2010), chapter 3, section 3.4.2: the figure (one panel per LETOR
+3.0 data set, NDCG@k against k = 1..10, one line per algorithm, LambdaMART dashed), its table of
+NDCG@1, 3, 5, 10 and the results CSVs, drawn and written from the frames of
+:mod:`boostrank.experiments.chapter3.summary`.
+
+Each retrained baseline's LETOR 3.0 published value is drawn as an open marker of the baseline's
+colour. Where the data are a stand-in (the .Gov panels here) those markers are the only real
+numbers in the panel.
+
+Kept apart from the training code so that redrawing never retrains: only the figure job lists
+this module among its inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.experiments.chapter3.spec import ALGORITHMS
+from boostrank.experiments.chapter3.summary import letor_published, results_table, summarise
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# Line colour and marker of each algorithm (NDCG_Boost red and thicker, LambdaMART dashed).
+STYLE = {
+    "ndcg_boost": ("#d62728", "o"),
+    "adarank_ndcg": ("#1f77b4", "s"),
+    "regression": ("#7f7f7f", "v"),
+    "ranksvm": ("#2ca02c", "^"),
+    "frank": ("#ff7f0e", "D"),
+    "listnet": ("#9467bd", "P"),
+    "svm_map": ("#8c564b", "X"),
+    "lambdamart": ("#17becf", "."),
+}
+
+
+def _formula_note(formula: str) -> str:
+    if formula == "letor":
+        return (
+            "NDCG of LETOR's evaluation script (gain 2^r-1; positions 1-2 undiscounted, then "
+            "1/log2(p); no-relevant queries score 0)"
+        )
+    return "NDCG with gain 2^r-1 and discount 1/log2(1+p) (trec_eval's ndcg_cut)"
+
+
+def draw_figure(
+    tidy: pd.DataFrame, prefix: Path | str, formula: str, sources: Sequence[str] = ()
+) -> None:
+    """Figure 3.1: one panel per data set, NDCG@k against k, one line per algorithm;
+    ``sources``: more provenance lines for the footer (LETOR's published values)."""
+    from boostrank.plots import pyplot, save_figure
+
+    plt = pyplot()
+    datasets = list(dict.fromkeys(tidy["dataset"]))
+    n_cols = 4
+    n_rows = -(-(len(datasets) + 1) // n_cols)
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(4.0 * n_cols, 3.3 * n_rows), squeeze=False)
+    flat = axes.ravel()
+    handles: dict[str, Any] = {}
+    k_max = int(tidy["k"].max())
+    for ax, ds in zip(flat, datasets, strict=False):
+        part = tidy[tidy["dataset"] == ds]
+        for alg in ALGORITHMS:
+            line = part[(part["algorithm_id"] == alg.key) & part["ndcg"].notna()]
+            if line.empty:
+                continue
+            (h,) = ax.plot(
+                line["k"],
+                line["ndcg"],
+                color=STYLE[alg.key][0],
+                marker=STYLE[alg.key][1],
+                markersize=4 if not alg.reference else 0,
+                linewidth=2.2 if alg.key == "ndcg_boost" else 1.3,
+                linestyle="--" if alg.reference else "-",
+                label=alg.label + (" (reference)" if alg.reference else ""),
+                zorder=3 if alg.key == "ndcg_boost" else 2,
+            )
+            handles.setdefault(alg.key, h)
+            stated = line[line["published"].notna()]
+            for k, value in zip(stated["k"], stated["published"], strict=True):
+                star = ax.scatter(
+                    [k],
+                    [float(value)],
+                    marker="*",
+                    s=140,
+                    color=STYLE[alg.key][0],
+                    edgecolors="black",
+                    linewidths=0.8,
+                    zorder=5,
+                    label="value stated in section 3.4.2",
+                )
+                handles.setdefault("published", star)
+        for alg in ALGORITHMS:
+            pub = part[(part["algorithm_id"] == alg.key) & part["letor_published"].notna()]
+            if pub.empty:
+                continue
+            mark = ax.scatter(
+                pub["k"],
+                pub["letor_published"].astype(float),
+                marker=STYLE[alg.key][1],
+                s=46,
+                facecolors="none",
+                edgecolors=STYLE[alg.key][0],
+                linewidths=1.4,
+                zorder=4,
+                label="LETOR 3.0 published value (open marker, same colour)",
+            )
+            handles.setdefault("letor", mark)
+        label = part["dataset_label"].iloc[0]
+        folds = int(part["n_folds"].max())
+        ax.set_title(
+            label + ("" if folds == 5 else f" ({folds} fold{'s' * (folds > 1)})"),
+            fontsize=10,
+            color="#a33" if "synthetic" in label else "black",
+        )
+        ax.set_xticks(range(1, k_max + 1))
+        ax.set_xlim(0.7, k_max + 0.3)
+        ax.grid(alpha=0.3)
+        ax.set_xlabel("truncation level k", fontsize=8)
+        ax.set_ylabel("NDCG@k", fontsize=8)
+        ax.tick_params(labelsize=8)
+    for ax in flat[len(datasets) :]:
+        ax.axis("off")
+    legend_ax = flat[len(datasets)] if len(datasets) < len(flat) else None
+    ordered = [handles[a.key] for a in ALGORITHMS if a.key in handles]
+    if "published" in handles:
+        ordered.append(handles["published"])
+    if "letor" in handles:
+        ordered.append(handles["letor"])
+    missing = [a.label for a in ALGORITHMS if a.key not in handles]
+    tie = str(tidy["tie_break"].iloc[0]) if "tie_break" in tidy else "random"
+    text = (
+        _formula_note(formula)
+        + "; mean over each fold's test queries, then over the folds; equal scores in "
+        + ("a seeded random order." if tie == "random" else "file order.")
+    )
+    if "letor" in handles:
+        text += (
+            " Open markers: the NDCG LETOR 3.0 published for its baselines (the reference the "
+            "dissertation compares with); lines: our retrained baselines."
+        )
+        if (tidy["data_kind"] == "synthetic").any():
+            text += (
+                " On the panels marked [synthetic stand-in] our lines are made from stand-in "
+                "data: only the published markers there are real numbers."
+            )
+    else:
+        text += " LETOR's published baseline values: not fetched (no mirror holds them)."
+    if missing:
+        text += " Not available yet: " + ", ".join(missing) + "."
+    if legend_ax is not None:
+        legend_ax.legend(handles=ordered, loc="upper left", frameon=False, fontsize=9)
+    else:
+        fig.legend(handles=ordered, loc="lower center", ncol=4, frameon=False, fontsize=9)
+    caption = _wrap(text, 40 * n_cols)
+    bottom = (0.13 * (caption.count("\n") + 1) + 0.15) / fig.get_figheight()  # room for it
+    fig.suptitle("Figure 3.1 (Valizadegan 2010): NDCG@1-10 on the LETOR 3.0 data sets", fontsize=12)
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    fig.text(0.01, bottom - 0.01, caption, fontsize=7.5, va="top", color="#444444")
+    save_figure(fig, prefix, [*tidy["provenance"], *sources])
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
+
+
+def write_results_table(tidy: pd.DataFrame, prefix: Path | str) -> pd.DataFrame:
+    """``figures/tables/thesis-fig3_1.{csv,md,tex}``: NDCG@1,3,5,10 per data set and algorithm."""
+    from boostrank.report.render import write_table
+
+    table, shown = results_table(tidy)
+    formula = str(tidy["formula"].iloc[0])
+    caption = (
+        f"Figure 3.1 (Valizadegan 2010) as a table: test NDCG@1, 3, 5, 10, mean ± sd over the "
+        f"LETOR folds; {_formula_note(formula)}; published values (section 3.4.2) in "
+        "parentheses. LambdaMART is a reference, not in the dissertation."
+    )
+    write_table(prefix, table, shown, caption)
+    return table
+
+
+def make_figure(
+    evaluations: Sequence[Path | str],
+    claims_path: Path | str,
+    tolerance: float,
+    results_csv: Path | str,
+    summary_csv: Path | str,
+    figure_prefix: Path | str,
+    table_prefix: Path | str,
+    letor_provenance: Path | str | None = None,
+    tie_break: str = "random",
+) -> pd.DataFrame:
+    """Merge the data sets' evaluations into the results CSVs, Figure 3.1 and its table;
+    ``letor_provenance``: the fetched ``letor3_baselines`` (LETOR's published values)."""
+    from boostrank.io import write_text
+
+    letor = letor_published(letor_provenance)
+    tidy, stats = summarise(evaluations, claims_path, tolerance, letor=letor, tie_break=tie_break)
+    formula = str(tidy["formula"].iloc[0])
+    write_text(results_csv, tidy.to_csv(index=False))
+    write_text(summary_csv, stats.to_csv(index=False))
+    write_results_table(tidy, table_prefix)
+    sources = []
+    if letor_provenance is not None:
+        from boostrank.data.provenance import Provenance
+
+        line = Provenance.load(letor_provenance).describe()
+        sources.append(f"published baselines (open markers): {line}")
+    draw_figure(tidy, figure_prefix, formula, sources)
+    return tidy
+
+
+__all__ = ["STYLE", "draw_figure", "make_figure", "write_results_table"]

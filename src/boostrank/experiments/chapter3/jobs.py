@@ -1,0 +1,342 @@
+"""Figure 3.1 of Valizadegan (2010), *Boosting and Online Learning for Classification and
+Ranking*, chapter 3 (section 3.4, "Experiments"): NDCG@1..10 of NDCG_Boost and LETOR 3.0's
+baselines on the seven LETOR 3.0 data sets (OHSUMED, TD2003, TD2004, HP2003, HP2004, NP2003,
+NP2004; section 1.6.2), each the mean over the five LETOR folds of the test queries' mean.
+
+Protocol (section 3.4.1):
+
+- Data: each data set's QueryLevelNorm features (``data/processed/<name>.npz``), parts S1..S5
+  and LETOR's fold rotation (:func:`boostrank.data.folds.letor_fold_masks`). A data set that
+  only a synthetic stand-in provides is labelled "[synthetic stand-in]" in every output, and
+  its claims are NOT-COMPARABLE.
+- Algorithms (:data:`~boostrank.experiments.chapter3.spec.ALGORITHMS`, one row each: name,
+  import path, whether the validation part is passed): NDCG_Boost (100 iterations, decision
+  stumps; the dissertation does *not* use the validation set for it), AdaRank-NDCG, Regression
+  (least squares), RankSVM, FRank, ListNet and SVM-MAP (the baselines choose their
+  hyper-parameters on the validation part, as LETOR's do), plus LambdaMART (LightGBM
+  lambdarank), which the dissertation does not have: a dashed reference line. Constructor
+  arguments come from config ``chapter3.algorithms``; every class is imported only in the job
+  that trains it.
+- One Snakemake job per (data set, algorithm, fold) trains on the fold's training part and
+  writes the test ranking as a TREC run (:mod:`boostrank.metrics.trec`); the fold's qrels are
+  written once per data set. The evaluation job of a data set re-reads the run files, so any
+  external evaluator can re-score them.
+- NDCG: config ``chapter3.ndcg_formula``, by default ``letor``, LETOR's own evaluation script
+  (gain 2^r - 1, positions 1 and 2 undiscounted, ``1/log2(p)`` after, ties in file order, a
+  query without relevant documents scores 0 and stays in the mean, a query shorter than k
+  scores 0 at k; :mod:`boostrank.metrics.ranking`). The dissertation compares NDCG_Boost with
+  the baselines LETOR publishes, which that script scored, so its measure keeps the comparison
+  like for like; ``report`` is the ``1/log2(1 + p)`` form ``trec_eval`` computes.
+- Ties: stump ensembles and threshold rankers give many equal scores. Each run is scored twice,
+  with ties in file order (LETOR's script) and with a seeded random order of equal scores
+  (``tie_break`` column), and carries the share of tied documents (``tied_share``); config
+  ``chapter3.tie_break`` (default ``random``) is the one drawn and claimed.
+- Seeds: every job's seed derives from config ``seed`` and (data set, algorithm, fold)
+  (:func:`boostrank.seeds.derive_seed`); the same config gives the same numbers.
+
+This module holds the jobs' computations: training one algorithm on one fold, the folds' qrels
+and the evaluation of a data set's run files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments.chapter3.spec import (
+    FIGURE_ID,
+    RANKING_PACKAGE,
+    TIE_BREAKS,
+    Algorithm,
+    get_algorithm,
+)
+from boostrank.experiments.common import letor_label
+from boostrank.seeds import derive_seed
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+log = logging.getLogger(__name__)
+
+
+def load_class(algorithm: Algorithm) -> type:
+    """Import the algorithm's class (only the job that trains it pays for the import)."""
+    module = importlib.import_module(f"{RANKING_PACKAGE}.{algorithm.module}")
+    try:
+        return getattr(module, algorithm.cls)
+    except AttributeError:
+        raise BoostrankError(f"{module.__name__} defines no class {algorithm.cls}") from None
+
+
+def make_model(algorithm: Algorithm, params: dict[str, Any], seed: int) -> Any:
+    """Instantiate the algorithm with its config arguments; a stochastic one (it takes
+    ``random_state``, the package's one name for a seed) gets ``seed``."""
+    cls = load_class(algorithm)
+    accepted = inspect.signature(cls).parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
+    unknown = sorted(k for k in params if k not in accepted)
+    if unknown and not takes_any:
+        raise BoostrankError(
+            f"config chapter3.algorithms.{algorithm.key}: {cls.__name__} takes no argument(s) "
+            f"{unknown}; it takes {sorted(accepted)}"
+        )
+    if "random_state" in params:
+        raise BoostrankError(
+            f"config chapter3.algorithms.{algorithm.key} sets random_state; seeds derive from "
+            "config 'seed' only"
+        )
+    kwargs = dict(params)
+    if "random_state" in accepted:
+        kwargs["random_state"] = seed
+    return cls(**kwargs)
+
+
+def fit_model(
+    model: Any,
+    algorithm: Algorithm,
+    train: tuple[np.ndarray, np.ndarray, np.ndarray],
+    validation: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> str | None:
+    """``fit(X, y, qid)``, with ``validation=`` (the rankers' one protocol) where the algorithm
+    uses the validation part. Returns ``"validation"`` when it was passed, else None (recorded in
+    the job's JSON record)."""
+    if algorithm.validation:
+        model.fit(*train, validation=validation)
+        return "validation"
+    model.fit(*train)
+    return None
+
+
+# --------------------------------------------------------------------------- data
+def load_arrays(npz: Path | str) -> dict[str, np.ndarray]:
+    """The processed LETOR arrays (X, y, qid, part, docid) of a data set."""
+    from boostrank.data.prepare import load_letor
+
+    return load_letor(npz, ("part", "docid"))
+
+
+def _scalar_attributes(model: Any) -> dict[str, Any]:
+    """Fitted scalar attributes (``name_``) such as a validation-chosen C, for the job record."""
+    out = {}
+    for name, value in sorted(vars(model).items()):
+        if name.endswith("_") and not name.startswith("_"):
+            if isinstance(value, bool | int | float | str):
+                out[name] = value
+            elif hasattr(value, "item") and getattr(value, "size", 2) == 1:
+                out[name] = value.item()
+    return out
+
+
+# --------------------------------------------------------------------------- jobs
+def train_fold(
+    dataset: str,
+    algorithm_key: str,
+    fold: int,
+    npz: Path | str,
+    meta_path: Path | str,
+    params: dict[str, Any],
+    seed: int,
+    run_path: Path | str,
+    record_path: Path | str,
+) -> dict[str, Any]:
+    """Train one algorithm on one LETOR fold; write the test run and a JSON record (arguments,
+    seed, row counts, fitted scalars such as a validation-chosen C, provenance)."""
+    import numpy as np
+
+    from boostrank.data.folds import letor_fold_masks
+    from boostrank.io import read_json, write_json
+    from boostrank.metrics.trec import write_run
+
+    algorithm = get_algorithm(algorithm_key)
+    meta = read_json(meta_path)
+    data = load_arrays(npz)
+    train, valid, test = letor_fold_masks(data["part"], fold)
+    if not (train.any() and valid.any() and test.any()):
+        raise BoostrankError(f"{dataset} fold {fold}: an empty train, validation or test part")
+
+    def part(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (
+            data["X"][mask].astype(np.float64),
+            data["y"][mask].astype(np.int64),
+            data["qid"][mask],
+        )
+
+    s = derive_seed(seed, FIGURE_ID, dataset, algorithm.key, fold)
+    started = time.perf_counter()
+    model = make_model(algorithm, params, s)
+    used = fit_model(model, algorithm, part(train), part(valid))
+    fitted = time.perf_counter()
+    X_test = data["X"][test].astype(np.float64)
+    scores = np.asarray(model.predict(X_test), dtype=np.float64).ravel()
+    if scores.shape != (int(test.sum()),) or not np.isfinite(scores).all():
+        raise BoostrankError(f"{algorithm.label} on {dataset} fold {fold}: bad test scores")
+    tag = f"{algorithm.key}.{dataset}.fold{fold}"
+    write_run(run_path, data["qid"][test], data["docid"][test], scores, tag)
+    record = {
+        "figure": FIGURE_ID,
+        "dataset": dataset,
+        "dataset_file": meta["dataset"],
+        "algorithm": algorithm.label,
+        "algorithm_id": algorithm.key,
+        "class": algorithm.import_path,
+        "fold": fold,
+        "params": params,
+        "seed": s,
+        "validation_used": used is not None,
+        "rows": {
+            k: int(m.sum()) for k, m in (("train", train), ("validation", valid), ("test", test))
+        },
+        "fitted": _scalar_attributes(model),
+        "data_kind": meta["provenance"]["kind"],
+        "provenance": meta["provenance_line"],
+    }
+    write_json(record_path, record)  # deterministic: the timings go to the log
+    log.info(
+        "%s on %s fold %d: fit %.2f s, predict and write %.2f s (seed %d)",
+        algorithm.label,
+        dataset,
+        fold,
+        fitted - started,
+        time.perf_counter() - fitted,
+        s,
+    )
+    return record
+
+
+def write_fold_qrels(npz: Path | str, folds: Sequence[int], out: Sequence[Path | str]) -> None:
+    """The qrels of each fold's test part (one file per fold, in ``folds`` order)."""
+    from boostrank.data.folds import letor_fold_masks
+    from boostrank.metrics.trec import write_qrels
+
+    if len(folds) != len(out):
+        raise BoostrankError(f"{len(folds)} folds but {len(out)} qrels paths")
+    data = load_arrays(npz)
+    for fold, path in zip(folds, out, strict=True):
+        test = letor_fold_masks(data["part"], int(fold))[2]
+        write_qrels(path, data["qid"][test], data["docid"][test], data["y"][test])
+
+
+def evaluate_dataset(
+    dataset: str,
+    meta_path: Path | str,
+    runs: Sequence[Path | str],
+    qrels: Sequence[Path | str],
+    folds: Sequence[int],
+    k_max: int,
+    formula: str,
+    out: Path | str,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """NDCG@1..k_max of every run of one data set under each tie break (:data:`TIE_BREAKS`):
+    per fold (mean over the test queries) and the mean and sd over the folds, with the share
+    of tied documents. Run paths end ``<algorithm>/fold<k>.run``."""
+    import numpy as np
+    import pandas as pd
+
+    from boostrank.io import read_json, write_text
+    from boostrank.metrics.trec import (
+        evaluate_run,
+        random_tie_break,
+        read_qrels,
+        read_run,
+        tied_share,
+    )
+
+    meta = read_json(meta_path)
+    qrels_by_fold = {int(f): read_qrels(p) for f, p in zip(folds, qrels, strict=True)}
+    rows = []
+    for path in runs:
+        path = Path(path)
+        algorithm = get_algorithm(path.parent.name)
+        fold = int(path.stem.removeprefix("fold"))
+        if fold not in qrels_by_fold:
+            raise BoostrankError(f"{path}: no qrels given for fold {fold}")
+        qrels_f = qrels_by_fold[fold]
+        run = read_run(path)
+        tied = tied_share(run)
+        rel_q = np.unique(qrels_f.qid[qrels_f.rel >= 1])
+        for tie_break in TIE_BREAKS:
+            ranked = run
+            if tie_break == "random":
+                ranked = random_tie_break(
+                    run, derive_seed(seed, FIGURE_ID, dataset, f"{algorithm.key}:ties", fold)
+                )
+            _, curve = evaluate_run(ranked, qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
+            for k in range(1, k_max + 1):
+                rows.append(
+                    {
+                        "dataset": dataset,
+                        "algorithm": algorithm.label,
+                        "algorithm_id": algorithm.key,
+                        "tie_break": tie_break,
+                        "fold": str(fold),
+                        "k": k,
+                        "ndcg": float(curve[:, k - 1].mean()),
+                        "tied_share": round(tied, 6),
+                        "queries": int(curve.shape[0]),
+                        "queries_without_relevant": int(curve.shape[0] - len(rel_q)),
+                    }
+                )
+    per_fold = pd.DataFrame(rows)
+    if per_fold.empty:
+        raise BoostrankError(f"{dataset}: no run files to evaluate")
+    grouped = per_fold.groupby(["algorithm_id", "tie_break", "k"], sort=False)
+    means = grouped.agg(
+        algorithm=("algorithm", "first"),
+        ndcg=("ndcg", "mean"),
+        sd=("ndcg", lambda v: float(v.std(ddof=1)) if len(v) > 1 else float("nan")),
+        tied_share=("tied_share", "mean"),
+        n_folds=("ndcg", "size"),
+        queries=("queries", "sum"),
+        queries_without_relevant=("queries_without_relevant", "sum"),
+    ).reset_index()
+    means.insert(0, "dataset", dataset)
+    means["fold"] = "mean"
+    table = pd.concat([per_fold, means], ignore_index=True)
+    table["ndcg"] = table["ndcg"].round(6)
+    table["sd"] = table["sd"].round(6)
+    table["tied_share"] = table["tied_share"].round(6)
+    table["n_folds"] = table["n_folds"].fillna(1).astype(int)
+    table["formula"] = formula
+    table["dataset_label"] = letor_label(meta)
+    table["data_kind"] = meta["provenance"]["kind"]
+    table["provenance"] = meta["provenance_line"]
+    cols = [
+        "dataset",
+        "dataset_label",
+        "algorithm",
+        "algorithm_id",
+        "tie_break",
+        "fold",
+        "k",
+        "ndcg",
+        "sd",
+        "tied_share",
+        "n_folds",
+        "queries",
+        "queries_without_relevant",
+        "formula",
+        "data_kind",
+        "provenance",
+    ]
+    table = table[cols]
+    write_text(out, table.to_csv(index=False))
+    return table
+
+
+__all__ = [
+    "evaluate_dataset",
+    "fit_model",
+    "load_arrays",
+    "load_class",
+    "make_model",
+    "train_fold",
+    "write_fold_qrels",
+]

@@ -1,0 +1,12 @@
+"""Chapter 4 of Valizadegan (2010), *Boosting and Online Learning for Classification and
+Ranking*: ranking refinement by boosting (sections 4.3-4.4), Figures 4.1-4.6 -- MRR and LRR
+against the base ranker, Rocchio and Ranking-SVM, for relevance feedback on the seven LETOR 3.0
+data sets (Figures 4.1-4.4) and for MovieLens 100K recommendations (Figures 4.5-4.6).
+
+Parts: :mod:`.spec` (data sets, method families and labels, figure ids, each job's config keys
+and code roots), :mod:`.jobs` (the LETOR queries, the method runners, the base-ranker choice,
+the relevance-feedback and Figure 4.1 objective jobs), :mod:`.jobs_movies` (the MovieLens split
+and jobs of Figures 4.5-4.6), :mod:`.summary` (the merge of the job results into each figure's
+tidy results and claim statistics), :mod:`.figure` (the drawing of Figures 4.1-4.6) and
+:mod:`.cli` (the ``chapter4-*`` sub-commands).
+"""

@@ -1,0 +1,342 @@
+"""The tables and claim statistics of Figures 5.1, 5.2, 6.1 and 6.2 of Valizadegan (2010),
+chapters 5-6, from the run CSVs of :mod:`boostrank.experiments.chapter5_6.jobs`: each figure's
+tidy CSV and the summary statistics the claims read (one row per statistic and data set), and
+the supplementary eta sweep's best gammas. No drawing: that is in ``figure``.
+
+Aggregate statistics ("on most data sets") are computed over the data sets made from real data
+only; synthetic stand-ins keep their own per-data-set rows (NOT-COMPARABLE) but do not vote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments.chapter5_6.spec import DATASETS, LABELS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def load_runs(inputs: Sequence[Path | str]) -> pd.DataFrame:
+    """Concatenate the run CSVs (``gamma`` stays numeric; NaN for rules and the Perceptron)."""
+    import pandas as pd
+
+    frames = [pd.read_csv(p, keep_default_na=True) for p in inputs]
+    if not frames:
+        raise BoostrankError("no run CSVs given")
+    runs = pd.concat(frames, ignore_index=True)
+    order = {d: i for i, d in enumerate(DATASETS)}
+    runs["_order"] = runs["dataset"].map(lambda d: order.get(d, len(order)))
+    return runs.sort_values(["_order", "method", "gamma", "trial"], kind="stable").drop(
+        columns="_order"
+    )
+
+
+def finals(runs: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the last trial (final cumulative error) of every curve."""
+    out = runs[runs["trial"] == runs["trials"]].copy()
+    return out.rename(columns={"error": "final_error"})
+
+
+def best_rows(final: pd.DataFrame) -> pd.DataFrame:
+    """Per (data set, method): the gamma of the lowest final error (ties: smallest gamma)."""
+    ordered = final.sort_values(["dataset", "method", "final_error", "gamma"], kind="stable")
+    return ordered.groupby(["dataset", "method"], sort=False).head(1)
+
+
+def _real(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[frame["data_kind"] != "synthetic"]
+
+
+def _stat(
+    statistic: str, dataset: str, method: str, value: Any, part: pd.DataFrame, note: str
+) -> dict[str, Any]:
+    kinds = sorted(set(part["data_kind"]))
+    kind = "synthetic" if "synthetic" in kinds else "+".join(kinds)
+    return {
+        "statistic": statistic,
+        "dataset": dataset,
+        "method": method,
+        "value": "" if value is None else round(float(value), 6),
+        "data_kind": kind,
+        "provenance": "; ".join(dict.fromkeys(part["provenance"])),
+        "note": note,
+    }
+
+
+def _aggregate_note(frame: pd.DataFrame) -> str:
+    real = list(dict.fromkeys(_real(frame)["dataset"]))
+    left = sorted(set(frame["dataset"]) - set(real))
+    note = f"over the {len(real)} data sets with real data ({', '.join(real)})"
+    if left:
+        note += f"; synthetic stand-ins left out: {', '.join(left)}"
+    return note
+
+
+def _fraction(flags: dict[str, bool], frame: pd.DataFrame) -> float | None:
+    real = set(_real(frame)["dataset"])
+    votes = [v for d, v in flags.items() if d in real]
+    return sum(votes) / len(votes) if votes else None
+
+
+# --------------------------------------------------------------------------- statistics
+def stats_fig5_2(final: pd.DataFrame) -> list[dict[str, Any]]:
+    """Best gamma and final error per method; exp. gradient minus Banditron per data set."""
+    stats = []
+    best = best_rows(final)
+    for row in best.itertuples():
+        part = final[final["dataset"] == row.dataset]
+        stats.append(_stat("best_gamma", row.dataset, row.method, row.gamma, part, ""))
+        stats.append(_stat("best_final_error", row.dataset, row.method, row.final_error, part, ""))
+    for ds, part in best.groupby("dataset", sort=False):
+        by = part.set_index("method")["final_error"]
+        if {"Exp. gradient", "Banditron"} <= set(by.index):
+            diff = by["Exp. gradient"] - by["Banditron"]
+            note = "final error at each method's best gamma: exp. gradient minus Banditron"
+            stats.append(_stat("eg_minus_banditron", ds, "Exp. gradient", diff, part, note))
+    return stats
+
+
+def stats_fig5_1(curves: pd.DataFrame) -> list[dict[str, Any]]:
+    """Full-vs-partial gap, and where the exp. gradient's curve lies below Banditron_Pos's."""
+    stats = []
+    flags = {}
+    for ds, part in curves.groupby("dataset", sort=False):
+        last = part[part["trial"] == part["trials"]].set_index("method")["error"]
+        bandit = [m for m in ("Exp. gradient", "Banditron", "Banditron_Pos") if m in last.index]
+        if "Perceptron" in last.index and bandit:
+            gap = float(last[bandit].min() - last["Perceptron"])
+            note = "best bandit method's final error minus the Perceptron's (full feedback)"
+            stats.append(_stat("full_partial_gap", ds, "Perceptron", gap, part, note))
+        eg = part[part["method"] == "Exp. gradient"].set_index("trial")["error"]
+        pos = part[part["method"] == "Banditron_Pos"].set_index("trial")["error"]
+        if len(eg) and len(pos):
+            common = eg.index.intersection(pos.index)
+            frac = float((eg[common] < pos[common]).mean())
+            note = "fraction of checkpoints where exp. gradient's error < Banditron_Pos's"
+            stats.append(_stat("eg_below_pos_fraction", ds, "Exp. gradient", frac, part, note))
+            flags[ds] = frac > 0.5
+    value = _fraction(flags, curves)
+    note = "fraction of data sets where exp. gradient is below Banditron_Pos at most checkpoints"
+    stats.append(
+        _stat(
+            "eg_faster_than_pos",
+            "all",
+            "Exp. gradient",
+            value,
+            _real(curves),
+            note + "; " + _aggregate_note(curves),
+        )
+    )
+    return stats
+
+
+def stats_fig6_2(final: pd.DataFrame, tolerance: float) -> list[dict[str, Any]]:
+    """The comparisons of section 6.4.2, per data set and as fractions over data sets."""
+    stats = []
+    by_ds = {ds: p.set_index("method")["final_error"] for ds, p in final.groupby("dataset")}
+    names = {
+        r: LABELS[r] for r in ("ag0", "ag1", "ag2", "ag3", "banditron_best", "banditron_worst")
+    }
+    need = set(names.values())
+    flags: dict[str, dict[str, bool]] = {
+        k: {}
+        for k in (
+            "ag23_best_adaptive",
+            "ag2_beats_ag0",
+            "ag3_beats_ag0",
+            "ag23_match_best",
+            "ag1_worse_than_ag23",
+            "ag1_beats_worst",
+            "best_worst_gap",
+        )
+    }
+    ex1 = ex2 = 0
+    for ds, e in by_ds.items():
+        if not need <= set(e.index):
+            continue
+        ag0, ag1, ag2, ag3 = (e[names[r]] for r in ("ag0", "ag1", "ag2", "ag3"))
+        best, worst = e[names["banditron_best"]], e[names["banditron_worst"]]
+        part = final[final["dataset"] == ds]
+        flags["ag23_best_adaptive"][ds] = min(ag2, ag3) <= min(ag0, ag1)
+        flags["ag2_beats_ag0"][ds] = ag2 < ag0
+        flags["ag3_beats_ag0"][ds] = ag3 < ag0
+        flags["ag23_match_best"][ds] = min(ag2, ag3) <= best + tolerance
+        flags["ag1_worse_than_ag23"][ds] = ag1 > max(ag2, ag3)
+        flags["ag1_beats_worst"][ds] = ag1 < worst
+        flags["best_worst_gap"][ds] = worst - best >= 0.05
+        stats.append(_stat("worst_minus_best", ds, "Banditron_Best", worst - best, part, ""))
+        stats.append(_stat("ag0_minus_ag2", ds, "Banditron_ag2", ag0 - ag2, part, ""))
+        stats.append(
+            _stat(
+                "best_minus_ag23",
+                ds,
+                "Banditron_ag2",
+                best - max(ag2, ag3),
+                part,
+                "Banditron_Best's final error minus the worse of ag2 and ag3",
+            )
+        )
+        if part["data_kind"].iloc[0] != "synthetic":
+            ex1 += ag0 - ag2 >= 0.07
+            ex2 += (best - max(ag2, ag3) >= 0.04) and (ag0 - max(ag2, ag3) >= 0.06)
+    notes = {
+        "ag23_best_adaptive": "fraction of data sets where the better of ag2/ag3 has the lowest "
+        "final error of the four rules",
+        "ag2_beats_ag0": "fraction of data sets where ag2's final error < ag0's",
+        "ag3_beats_ag0": "fraction of data sets where ag3's final error < ag0's",
+        "ag23_match_best": f"fraction of data sets where the better of ag2/ag3 ends within "
+        f"{tolerance} of Banditron_Best or below it",
+        "ag1_worse_than_ag23": "fraction of data sets where ag1 ends above both ag2 and ag3",
+        "ag1_beats_worst": "fraction of data sets where ag1 ends below Banditron_Worst",
+        "best_worst_gap": "fraction of data sets where Banditron_Worst ends >= 0.05 above "
+        "Banditron_Best",
+    }
+    agg = _aggregate_note(final)
+    for key, fl in flags.items():
+        stats.append(
+            _stat(key, "all", "", _fraction(fl, final), _real(final), notes[key] + "; " + agg)
+        )
+    real = _real(final)
+    stats.append(
+        _stat(
+            "example_ag0_ag2_count",
+            "all",
+            "Banditron_ag2",
+            ex1,
+            real,
+            "data sets where ag2 ends >= 0.07 below ag0 (as 45% vs 38%); " + agg,
+        )
+    )
+    stats.append(
+        _stat(
+            "example_ag23_best_count",
+            "all",
+            "Banditron_ag2",
+            ex2,
+            real,
+            "data sets where ag2 and ag3 both end >= 0.04 below Banditron_Best and >= 0.06 "
+            "below ag0 (as 56% vs 60% and 62%); " + agg,
+        )
+    )
+    return stats
+
+
+# --------------------------------------------------------------------------- figures
+def published_best_gamma(claims: Path | str, datasets: Sequence[str]) -> dict[str, float]:
+    """Section 6.1's best gamma per data set, from the claims registry (Figure 6.1 draws
+    them as markers; the claims check them)."""
+    from boostrank.report.claims import load_claims, published_value
+
+    registry = load_claims(claims)
+    out = {}
+    for ds in datasets:
+        row = {"statistic": "best_gamma", "dataset": ds}
+        value = published_value(registry, "results/thesis-fig6_1_summary.csv", row, "value")
+        if value is not None:
+            out[ds] = float(value)
+    return out
+
+
+CURVE_COLUMNS = [
+    "figure",
+    "dataset",
+    "dataset_label",
+    "method",
+    "gamma",
+    "mean_gamma_t",
+    "runs",
+    "trial",
+    "trials",
+    "error",
+    "sd",
+    "scaling",
+    "data_kind",
+    "provenance",
+]
+FINAL_COLUMNS = [
+    "dataset",
+    "dataset_label",
+    "method",
+    "gamma",
+    "runs",
+    "trials",
+    "final_error",
+    "sd",
+    "scaling",
+    "data_kind",
+    "provenance",
+]
+
+
+def figure_tables(
+    figure: str, runs: pd.DataFrame, tolerance: float = 0.01
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """One figure's frames from its runs (:func:`load_runs`): the rows it draws (final errors
+    against gamma for Figures 5.2 and 6.1, curves over trials for 5.1 and 6.2), its tidy CSV
+    and its summary statistics (``tolerance``: Figure 6.2's "similar or better")."""
+    import pandas as pd
+
+    if figure in ("thesis-fig5_2", "thesis-fig6_1"):
+        final = finals(runs)
+        if figure == "thesis-fig6_1":
+            final = final[final["method"] == "Banditron"]
+        tidy = final[FINAL_COLUMNS].copy()
+        tidy["figure"] = figure
+        return final, tidy, pd.DataFrame(stats_fig5_2(final))
+    if figure == "thesis-fig5_1":
+        final = finals(runs)
+        best = best_rows(final[final["method"] != "Perceptron"])
+        keep = pd.concat(
+            [
+                best[["dataset", "method", "gamma"]],
+                final[final["method"] == "Perceptron"][["dataset", "method", "gamma"]],
+            ]
+        )
+        tidy = runs.merge(keep, on=["dataset", "method", "gamma"])
+        tidy = tidy[CURVE_COLUMNS].copy()
+        tidy["figure"] = figure
+        return tidy, tidy, pd.DataFrame(stats_fig5_1(tidy))
+    if figure == "thesis-fig6_2":
+        tidy = runs[CURVE_COLUMNS].copy()
+        tidy["figure"] = figure
+        return tidy, tidy, pd.DataFrame(stats_fig6_2(finals(runs), tolerance))
+    raise BoostrankError(f"unknown figure '{figure}'")
+
+
+def runs_per_method(runs: pd.DataFrame) -> dict[str, int]:
+    """Each method's number of runs (the figures' notes state them)."""
+    return {m: int(r) for m, r in runs.groupby("method", sort=False)["runs"].first().items()}
+
+
+# --------------------------------------------------------------------------- eta sweep
+def load_eta_runs(inputs: Sequence[Path | str]) -> pd.DataFrame:
+    """Concatenate the eta sweep's per-data-set CSVs."""
+    import pandas as pd
+
+    return pd.concat([pd.read_csv(p) for p in inputs], ignore_index=True)
+
+
+def eta_best(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per (data set, input scale, factor): the row of the gamma with the lowest final error."""
+    return runs.loc[runs.groupby(["dataset", "input_scale", "eta_factor"])["error"].idxmin()]
+
+
+__all__ = [
+    "CURVE_COLUMNS",
+    "FINAL_COLUMNS",
+    "best_rows",
+    "eta_best",
+    "figure_tables",
+    "finals",
+    "load_eta_runs",
+    "load_runs",
+    "published_best_gamma",
+    "runs_per_method",
+    "stats_fig5_1",
+    "stats_fig5_2",
+    "stats_fig6_2",
+]

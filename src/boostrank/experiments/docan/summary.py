@@ -1,0 +1,431 @@
+"""Sengupta (2018), *Document Analysis*: the job results turned into the tables and the numbers
+the figures draw and the claims read (pandas and numpy only; :mod:`.figure` draws and writes).
+
+- Reuters-21578: Figure 4's topic counts beside the published ones (counted from the raw SGML,
+  a quick step of the figure's own job), what Figures 5-7 draw from their results CSVs (with the
+  published values the claims hold), and the random-forest table;
+- LETOR ranking: Tables 2-6 merged over the folds (means, the validation-selected configuration,
+  the published values), and Tables 7 and 8 beside the report's printed values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from boostrank.experiments.docan.spec import DATASET, LETOR_TABLES, NDCG_DECIMALS, SPLITS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from boostrank.preprocess.reuters import ReutersDoc
+
+
+@dataclass
+class Table:
+    """A table's tidy frame (its CSV), the frame people read (Markdown, LaTeX) and its caption."""
+
+    tidy: pd.DataFrame
+    shown: pd.DataFrame
+    caption: str
+
+
+# --------------------------------------------------------------------------- Figure 4
+
+
+def topic_frequency_table(
+    docs: list[ReutersDoc], *, top_n: int = 10, counting: str = "tags"
+) -> pd.DataFrame:
+    """One row per ModApte topic, most frequent first, under every counting.
+
+    ``count`` is the chosen ``counting`` over the ModApte training and test documents: ``tags``
+    counts every ``<D>`` tag, ``documents`` the documents listing the topic, ``first`` only first
+    topics. The other columns give the alternatives (and the training / test / all-21,578
+    document counts) so the table shows which counting reproduces the report's.
+    """
+    import pandas as pd
+
+    from boostrank.preprocess import reuters
+
+    split = reuters.modapte(docs)
+    both = split["train"] + split["test"]
+    columns = {
+        "tags": reuters.topic_counts(both, "tags"),
+        "documents": reuters.topic_counts(both, "documents"),
+        "first_topic": reuters.topic_counts(both, "first"),
+        "train_documents": reuters.topic_counts(split["train"], "documents"),
+        "test_documents": reuters.topic_counts(split["test"], "documents"),
+        "all_sgml_documents": reuters.topic_counts(docs, "documents"),
+    }
+    chosen = reuters.topic_counts(both, counting)
+    order = sorted(columns["tags"], key=lambda t: (-chosen[t], t))
+    rows = [
+        {
+            "dataset": DATASET,
+            "topic": topic,
+            "rank": rank,
+            "count": chosen[topic],
+            **{name: counts[topic] for name, counts in columns.items()},
+            "top10": int(rank <= top_n),
+        }
+        for rank, topic in enumerate(order, start=1)
+    ]
+    return pd.DataFrame(rows)
+
+
+def figure4_table(
+    raw_dir: Path,
+    provenance_path: Path,
+    claims_path: Path,
+    csv: Path,
+    *,
+    top_n: int = 10,
+    counting: str = "tags",
+) -> pd.DataFrame:
+    """Figure 4's table: topic frequencies with the published counts beside them, and which
+    countings equal every published count (the ``note`` of the first row)."""
+    from boostrank.data.provenance import Provenance
+    from boostrank.preprocess import reuters
+    from boostrank.report.claims import load_claims, published_value
+
+    provenance = Provenance.load(provenance_path)
+    claims = load_claims(claims_path)
+    table = topic_frequency_table(reuters.read_reuters(raw_dir), top_n=top_n, counting=counting)
+    published = [published_value(claims, str(csv), {"topic": t}, "count") for t in table["topic"]]
+    table["published_count"] = ["" if p is None else p for p in published]
+    with_published = table[table["published_count"] != ""]
+    published_counts = with_published["published_count"].astype(int)
+    alternatives = ("tags", "documents", "first_topic", "train_documents", "all_sgml_documents")
+    matching = [
+        name
+        for name in alternatives
+        if len(with_published) and (with_published[name].astype(int) == published_counts).all()
+    ]
+    note = (
+        f"count: {counting} over the ModApte training and test documents (TOPICS=YES, "
+        "LEWISSPLIT TRAIN/TEST); countings equal to every published count: "
+        + (", ".join(matching) or "none")
+    )
+    table["data_kind"] = provenance.kind
+    table["provenance"] = provenance.describe()
+    table["note"] = [note if r == 1 else "" for r in table["rank"]]
+    return table
+
+
+# --------------------------------------------------------------------------- Figure 5
+
+
+def _claim_band(claims_path: Path, csv: str, row: dict[str, Any], column: str) -> tuple | None:
+    """(low, high) of the published value of the claim reading ``row``/``column``, or None."""
+    from boostrank.report.claims import load_claims
+
+    for claim in load_claims(claims_path):
+        ref = claim.reproduce
+        same = Path(str(ref.get("file"))).name == Path(csv).name and ref.get("row") == row
+        if same and ref.get("column") == column and claim.rule.get("type") == "abs":
+            tol = float(claim.rule["tol"])
+            return float(claim.published) - tol, float(claim.published) + tol
+    return None
+
+
+@dataclass
+class Figure5:
+    """What Figure 5 draws: the WSS curve and its two elbows, the published elbow band, and
+    the mixture's information criteria."""
+
+    ks: np.ndarray
+    wss: np.ndarray
+    knee: int  # Kneedle's elbow
+    second: int  # the largest second difference
+    band: tuple | None  # (low, high) of the published elbow, if a claim gives one
+    criteria: dict[str, tuple[np.ndarray, np.ndarray]]  # gmm_aic, gmm_bic: (components, values)
+    provenance: pd.Series
+
+
+def figure5_summary(csv: Path, claims_path: Path) -> Figure5:
+    """Figure 5's curves and elbows from its results CSV (the published elbow band from the
+    claims)."""
+    import pandas as pd
+
+    table = pd.read_csv(csv, dtype={"k": str}, keep_default_na=False)
+
+    def series(name: str) -> tuple[np.ndarray, np.ndarray]:
+        part = table[table["series"] == name]
+        return part["k"].astype(int).to_numpy(), part["value"].astype(float).to_numpy()
+
+    def summary(name: str) -> int:
+        return int(float(table.loc[table["series"] == name, "value"].iloc[0]))
+
+    ks, wss = series("kmeans_wss")
+    band = _claim_band(claims_path, str(csv), {"series": "kmeans_elbow"}, "value")
+    return Figure5(
+        ks=ks,
+        wss=wss,
+        knee=summary("kmeans_elbow"),
+        second=summary("kmeans_elbow_second_difference"),
+        band=band,
+        criteria={name: series(name) for name in ("gmm_aic", "gmm_bic")},
+        provenance=table["provenance"],
+    )
+
+
+# --------------------------------------------------------------------------- Figures 6 and 7
+
+
+@dataclass
+class KnnCurve:
+    """What Figure 6 or 7 draws: test accuracy (%) against k, its maximum, the published one."""
+
+    metric: str
+    ks: np.ndarray
+    accuracy: np.ndarray  # percent
+    best_k: int
+    best_accuracy: float  # percent
+    published: float | None  # the published maximum (a fraction), where a claim gives a number
+    provenance: pd.Series
+
+
+def knn_summary(csv: Path, claims_path: Path) -> KnnCurve:
+    """Figure 6 or 7's curve from its results CSV, with the published maximum where one
+    exists."""
+    import pandas as pd
+
+    from boostrank.report.claims import load_claims, published_value
+
+    table = pd.read_csv(csv, dtype={"k": str, "best_k": str}, keep_default_na=False)
+    metric = table["metric"].iloc[0]
+    curve = table[table["k"] != "best"]
+    ks, accuracy = curve["k"].astype(int).to_numpy(), 100 * curve["accuracy"].to_numpy()
+    best_row = table[table["k"] == "best"].iloc[0]
+    best_k, best_accuracy = int(best_row["best_k"]), 100 * float(best_row["accuracy"])
+    published = published_value(
+        load_claims(claims_path), str(csv), {"metric": metric, "k": "best"}, "accuracy"
+    )
+    if not isinstance(published, int | float):  # e.g. Figure 7's ordinal claim
+        published = None
+    return KnnCurve(
+        metric=metric,
+        ks=ks,
+        accuracy=accuracy,
+        best_k=best_k,
+        best_accuracy=best_accuracy,
+        published=published,
+        provenance=table["provenance"],
+    )
+
+
+# --------------------------------------------------------------------------- random forest
+_SET_NAMES = {"train": "training (resubstitution)", "oob": "training (out of bag)", "test": "test"}
+
+
+def table1_frames(results_csv: Path, claims_path: Path, prefix: Path) -> Table:
+    """The random-forest table with the published accuracies beside."""
+    import pandas as pd
+
+    from boostrank.report.claims import load_claims, published_value
+    from boostrank.report.render import beside
+
+    tidy = pd.read_csv(results_csv, keep_default_na=False)
+    claims = load_claims(claims_path)
+    csv = f"{prefix}.csv"
+    published = [published_value(claims, csv, {"split": s}, "accuracy") for s in tidy["split"]]
+    tidy.insert(4, "published_accuracy", ["" if p is None else p for p in published])
+    shown = pd.DataFrame(
+        {
+            "Set": [_SET_NAMES.get(s, s) for s in tidy["split"]],
+            "Accuracy": [
+                beside(f"{100 * float(a):.2f}%", _percent(p))
+                for a, p in zip(tidy["accuracy"], tidy["published_accuracy"], strict=True)
+            ],
+            "Documents": tidy["documents"],
+            "Data": tidy["provenance"],
+        }
+    )
+    caption = (
+        "Random forest on Reuters-21578 (ModApte, top 10 topics): accuracy "
+        "(reproduced; published in parentheses)"
+    )
+    return Table(tidy, shown, caption)
+
+
+def _percent(value: object) -> str | None:
+    return None if value in ("", None) else f"{100 * float(value):.2f}%"
+
+
+# --------------------------------------------------------------------------- Tables 2-6: merge
+def _round(value: float) -> float:
+    """Six decimals: the CSVs stay identical across BLAS builds' last-bit differences."""
+    return round(float(value), NDCG_DECIMALS)
+
+
+def _fmt(value: Any) -> str:
+    return "" if value is None or value == "" else f"{float(value):.5f}"
+
+
+def merge_frames(table: str, inputs: list[str], claims_path: str, prefix: Path | str) -> Table:
+    """Per-fold rows, their means over the folds, the validation-selected configuration and the
+    report's published values (the table ``<prefix>.csv/.md/.tex``)."""
+    import pandas as pd
+
+    from boostrank.report.claims import load_claims, published_value
+    from boostrank.report.render import beside
+
+    folds = pd.concat(
+        [pd.read_csv(p, keep_default_na=False, dtype={"fold": str}) for p in inputs],
+        ignore_index=True,
+    )
+    k_cols = [c for c in folds.columns if c.endswith(("_ndcg10", "_ndcg10_report_formula"))]
+    csv = f"{prefix}.csv"
+    claims = load_claims(claims_path)
+    config_cols = [c for c in folds.columns if c not in {"fold", *k_cols}]
+    means = []
+    for config, group in folds.groupby("config", sort=False):
+        row = {c: group[c].iloc[0] for c in config_cols}
+        for col in folds.columns:
+            if col in k_cols or col in (
+                "trees_kept",
+                "rounds_trained",
+                "pairs",
+                "svm_iterations",
+                "final_train_loss",
+            ):
+                row[col] = _round(pd.to_numeric(group[col]).mean())
+        if "converged" in group:
+            row["converged"] = bool(group["converged"].astype(str).eq("True").all())
+        row["test_ndcg10_sd"] = (
+            _round(pd.to_numeric(group["test_ndcg10"]).std(ddof=1)) if len(group) > 1 else None
+        )
+        row.update(fold="mean", n_folds=len(group))
+        where = {"config": config, "fold": "mean"}
+        for split in SPLITS:  # the printed table's cells are claims (config/claims.yaml)
+            row[f"published_{split}_ndcg10"] = published_value(
+                claims, csv, where, f"{split}_ndcg10"
+            )
+        row["claimed"] = row["published_test_ndcg10"] is not None
+        means.append(row)
+    mean_frame = pd.DataFrame(means)
+    best = mean_frame.loc[mean_frame["validation_ndcg10"].astype(float).idxmax()].copy()
+    best["fold"] = "selected"
+    tidy = pd.concat([folds.assign(n_folds=1), mean_frame, best.to_frame().T], ignore_index=True)
+    lead = ["table", "config", "fold", "n_folds"]
+    tidy = tidy[lead + [c for c in tidy.columns if c not in lead]]
+    label = str(folds["dataset_label"].iloc[0])
+    n_folds = int(mean_frame["n_folds"].max())
+    shown = pd.DataFrame(
+        {
+            "Configuration": mean_frame["config"]
+            + np.where(mean_frame["config"] == best["config"], " [selected]", ""),
+            **{
+                f"{split.capitalize()} NDCG@10": [
+                    beside(_fmt(r[f"{split}_ndcg10"]), _fmt(r[f"published_{split}_ndcg10"]))
+                    for r in means
+                ]
+                for split in SPLITS
+            },
+            "Test sd over folds": [_fmt(r["test_ndcg10_sd"]) for r in means],
+            "Test NDCG@10, report's formula": [
+                _fmt(r["test_ndcg10_report_formula"]) for r in means
+            ],
+        }
+    )
+    title = LETOR_TABLES[table][1]
+    caption = (
+        f"{title} (Sengupta 2018), mean over {n_folds} LETOR fold(s) on {label}; NDCG@10 of "
+        "LETOR 4.0's evaluation script; published values (MQ2007) in parentheses. "
+        f"[selected]: best validation NDCG@10. Data: {folds['provenance'].iloc[0]}"
+    )
+    return Table(tidy, shown, caption)
+
+
+# --------------------------------------------------------------------------- Table 7: the toy
+def toy_table(tidy: pd.DataFrame, claims_path: str, prefix: Path | str) -> Table:
+    """Table 7: the toy models' rankings and NDCG on query 4 (``jobs_ranking.run_toy``),
+    beside the report's."""
+    import pandas as pd
+
+    from boostrank.report.claims import load_claims, published_value
+    from boostrank.report.render import beside
+
+    csv = f"{prefix}.csv"
+    claims = load_claims(claims_path)
+    published = [
+        published_value(claims, csv, {"model": key}, "ndcg_all_report_formula")
+        for key in tidy["model"]
+    ]
+    tidy = tidy.copy()
+    tidy.insert(tidy.columns.get_loc("data_kind"), "published_ndcg_all_report_formula", published)
+    shown = pd.DataFrame(
+        {
+            "Model": tidy["method"] + " (" + tidy["source"] + ")",
+            "Detail": tidy["detail"],
+            "Ranking of Q4": tidy["ranking"] + " (labels " + tidy["labels_in_ranked_order"] + ")",
+            "NDCG, report's formula": [
+                beside(f"{v:.4f}", "" if pd.isna(p) else f"{p:.4f}")
+                for v, p in zip(
+                    tidy["ndcg_all_report_formula"],
+                    tidy["published_ndcg_all_report_formula"],
+                    strict=True,
+                )
+            ],
+            "NDCG, LETOR's formula": tidy["ndcg_all_letor_formula"].map("{:.4f}".format),
+        }
+    )
+    caption = (
+        "Table 7: the toy example of Sengupta (2018): queries 1-3 train, query 4 tests; "
+        "NDCG over all 5 documents of query 4 (published in parentheses)"
+    )
+    return Table(tidy, shown, caption)
+
+
+# --------------------------------------------------------------------------- Table 8: the demo
+def demo_table(tidy: pd.DataFrame, claims_path: str, prefix: Path | str) -> Table:
+    """Table 8: Kendall tau per block and model (``jobs_ranking.run_demo``), beside the
+    report's."""
+    import pandas as pd
+
+    from boostrank.report.claims import load_claims, published_value
+    from boostrank.report.render import beside
+
+    csv = f"{prefix}.csv"
+    claims = load_claims(claims_path)
+    published = [
+        published_value(claims, csv, {"method": key, "block": int(block)}, "kendall_tau")
+        for key, block in zip(tidy["method"], tidy["block"], strict=True)
+    ]
+    tidy = tidy.copy()
+    tidy.insert(tidy.columns.get_loc("label"), "published_kendall_tau", published)
+    shown = pd.DataFrame(
+        {
+            "Model": tidy["label"],
+            "Block": tidy["block"].map({0: "0 (triangles)", 1: "1 (circles)"}),
+            "Kendall tau": [
+                beside(f"{v:.5f}", "" if pd.isna(p) else f"{p:.5f}")
+                for v, p in zip(tidy["kendall_tau"], tidy["published_kendall_tau"], strict=True)
+            ],
+            "(P-Q)/(P+Q)": tidy["p_minus_q_over_p_plus_q"].map("{:.5f}".format),
+            "Test samples": tidy["test_samples"],
+        }
+    )
+    caption = (
+        "Table 8: the 2-D pairwise-transform demo of Sengupta (2018): Kendall tau "
+        "(scipy's tau-b) per block on the test half (published in parentheses)"
+    )
+    return Table(tidy, shown, caption)
+
+
+__all__ = [
+    "Figure5",
+    "KnnCurve",
+    "Table",
+    "demo_table",
+    "figure4_table",
+    "figure5_summary",
+    "knn_summary",
+    "merge_frames",
+    "table1_frames",
+    "topic_frequency_table",
+    "toy_table",
+]

@@ -1,0 +1,9 @@
+"""Crammer & Singer (2005), "Online Ranking by Projecting", Neural Computation, section 6: the
+PRank family (PRank, Si-PRank, No-PRank, Mu-PRank) against the multiclass perceptron (MCP) and
+Widrow-Hoff (WH) -- Figure 6 (the paper's synthetic data, degree-2 polynomial kernel;
+``prank-fig6``) and Figure 7 (MovieLens 100K substituting for EachMovie; ``prank-fig7``).
+
+Parts: ``spec`` (figure ids, learner names, code roots), ``jobs`` (the sequences and the
+learners' runs), ``summary`` (tidy curves and claim statistics), ``figure`` (drawing and
+writing), ``cli`` (the ``prank-*`` commands).
+"""

@@ -1,0 +1,247 @@
+"""The tidy curves and summary statistics of Figures 6 and 7 of Crammer & Singer (2005),
+"Online Ranking by Projecting", section 6, from the curves :mod:`boostrank.experiments.prank.jobs`
+computes: each learner's time-averaged rank loss at every recorded round, its final loss and 95%
+half-width, and the statistics the claims read. pandas/numpy only: drawing is in ``figure``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boostrank.experiments.prank.spec import FIG6, FIG7, label_of, mu_key
+from boostrank.seeds import derive_seed
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+
+def crossover_round(curves: dict[str, np.ndarray], ours: list[str], others: list[str]) -> int:
+    """The first round T from which every learner of ``ours`` stays below every learner of
+    ``others`` up to the end (0 if they never cross; len+1 if never below at the end)."""
+    import numpy as np
+
+    below = np.ones_like(curves[ours[0]], dtype=bool)
+    for a in ours:
+        for b in others:
+            below &= curves[a] < curves[b]
+    if not below[-1]:
+        return len(below) + 1
+    above = np.flatnonzero(~below)
+    return int(above[-1] + 2) if len(above) else 1
+
+
+def _curve_rows(
+    figure: str, panel: str, curves: dict[str, Any], rounds: list[int], meta: dict[str, str]
+) -> list[dict[str, Any]]:
+    rows = []
+    for key, (mean, ci) in curves.items():
+        for T in rounds:
+            rows.append(
+                {
+                    "figure": figure,
+                    "panel": panel,
+                    "algorithm": label_of(key),
+                    "key": key,
+                    "round": T,
+                    "mean_loss": round(float(mean[T - 1]), 6),
+                    "ci95": round(float(ci[T - 1]), 6),
+                    **meta,
+                }
+            )
+    return rows
+
+
+def _stat(
+    panel: str, statistic: str, key: str, value: Any, note: str, meta: dict[str, str]
+) -> dict[str, Any]:
+    return {
+        "panel": panel,
+        "statistic": statistic,
+        "algorithm": label_of(key) if key else "",
+        "key": key,
+        "value": value,
+        "note": note,
+        **meta,
+    }
+
+
+def final_stats(panel: str, curves: dict[str, Any], meta: dict[str, str]) -> list[dict[str, Any]]:
+    """Each learner's time-averaged loss and 95% half-width after the last round."""
+    rows = []
+    for key, (mean, ci) in curves.items():
+        T = len(mean)
+        rows.append(
+            _stat(
+                panel,
+                "final_loss",
+                key,
+                round(float(mean[-1]), 6),
+                f"time-averaged rank loss after {T} rounds",
+                meta,
+            )
+        )
+        rows.append(
+            _stat(
+                panel,
+                "final_ci95",
+                key,
+                round(float(ci[-1]), 6),
+                "95% half-width of the final loss over the runs",
+                meta,
+            )
+        )
+    return rows
+
+
+def fig6_outputs(
+    result: dict[str, Any], settings: dict[str, Any], seed: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 6's tidy curves and summary statistics."""
+    import numpy as np
+    import pandas as pd
+
+    curves = result["curves"]
+    rounds = int(result["rounds"])
+    meta = {
+        "dataset": "synthetic_crammer_singer",
+        "data_kind": "generated",
+        "provenance": f"generated: the paper's section 6 recipe, {result['runs']} sequences of "
+        f"{rounds} rounds, seed {derive_seed(seed, FIG6, 'data')} (from config seed {seed})",
+    }
+    grid = sorted(
+        {
+            *range(1, min(rounds, 100) + 1),
+            *range(100, min(rounds, 1000) + 1, 10),
+            *range(1000, rounds + 1, 50),
+            rounds,
+        }
+    )
+    tidy = pd.DataFrame(_curve_rows(FIG6, "synthetic", curves, grid, meta))
+    stats = final_stats("synthetic", curves, meta)
+    means = {key: c[0] for key, c in curves.items()}
+    four = [k for k in ("prank", "siprank", "mcp", "wh") if k in means]
+    early = int(settings["early_rounds"])
+    best = np.argmin(np.stack([means[k][:early] for k in four]), axis=0)
+    stats.append(
+        _stat(
+            "synthetic",
+            "lowest_fraction_early",
+            "wh",
+            round(float(np.mean(best == four.index("wh"))), 6),
+            f"fraction of rounds 1..{early} where WH has the lowest time-averaged "
+            "loss of PRank, Si-PRank, MCP and WH",
+            meta,
+        )
+    )
+    cross = crossover_round(means, ["prank", "siprank"], ["mcp", "wh"])
+    stats.append(
+        _stat(
+            "synthetic",
+            "crossover_round",
+            "",
+            cross,
+            "first round from which PRank and Si-PRank both stay below MCP and WH "
+            f"to round {rounds} ({rounds + 1}: not below at the end)",
+            meta,
+        )
+    )
+    worst = (means["mcp"] > means["wh"]) & (means["mcp"] > means["prank"])
+    stats.append(
+        _stat(
+            "synthetic",
+            "worse_than_wh_and_prank_fraction",
+            "mcp",
+            round(float(worst.mean()), 6),
+            "fraction of rounds where MCP's loss is above both WH's and PRank's",
+            meta,
+        )
+    )
+    stats.append(
+        _stat(
+            "synthetic",
+            "wh_learning_rate",
+            "wh",
+            round(result["wh_rate"], 8),
+            f"wh.step {settings['wh']['step']} / mean |phi(x)|^2",
+            meta,
+        )
+    )
+    return tidy, pd.DataFrame(stats)
+
+
+def fig7_outputs(
+    result: dict[str, Any], settings: dict[str, Any], meta_data: dict[str, Any]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 7's tidy curves and summary statistics."""
+    import pandas as pd
+
+    meta = {
+        "dataset": meta_data["dataset"],
+        "data_kind": meta_data["provenance"]["kind"],
+        "provenance": meta_data["provenance_line"] + " (MovieLens 100K substituting for EachMovie)",
+    }
+    rows, stats = [], []
+    for min_ratings, panel in result["panels"].items():
+        name = f">={min_ratings}"
+        curves = panel["curves"]
+        rounds = len(next(iter(curves.values()))[0])
+        rows += _curve_rows(FIG7, name, curves, list(range(1, rounds + 1)), meta)
+        stats += final_stats(name, curves, meta)
+        mus = [mu_key(e) for e in settings["mu_etas"]]
+        final = {k: curves[k][0][-1] for k in mus}
+        ci = {k: curves[k][1][-1] for k in mus}
+        lo, hi = min(final, key=final.get), max(final, key=final.get)  # type: ignore[arg-type]
+        spread = (final[hi] - final[lo]) / (ci[hi] + ci[lo]) if ci[hi] + ci[lo] > 0 else 0.0
+        stats.append(
+            _stat(
+                name,
+                "mu_eta_spread_over_ci",
+                "",
+                round(float(spread), 6),
+                "(worst - best final loss of Mu-PRank over eta) / (sum of their 95% "
+                "half-widths): > 1 means the learning rate matters significantly; "
+                f"best {label_of(lo)}, worst {label_of(hi)}",
+                meta,
+            )
+        )
+        stats.append(
+            _stat(
+                name,
+                "best_mu_eta",
+                lo,
+                float(lo.removeprefix("mu_eta")),
+                "the learning rate with the lowest final loss",
+                meta,
+            )
+        )
+        stats.append(
+            _stat(
+                name,
+                "wh_learning_rate",
+                "wh",
+                round(panel["wh_rate"], 8),
+                f"wh.step {settings['wh']['step']} / mean |x|^2",
+                meta,
+            )
+        )
+        stats.append(
+            _stat(
+                name,
+                "eligible_users",
+                "",
+                panel["eligible"],
+                f"users with >= {panel['threshold_used']} ratings; {panel['distinct_targets']} "
+                f"distinct targets in {settings['runs']} runs"
+                + (
+                    f" (synthetic stand-in: no user has {min_ratings} ratings, its most active "
+                    "users stand in)"
+                    if panel["threshold_used"] < min_ratings
+                    else ""
+                ),
+                meta,
+            )
+        )
+    return pd.DataFrame(rows), pd.DataFrame(stats)
+
+
+__all__ = ["crossover_round", "fig6_outputs", "fig7_outputs", "final_stats"]

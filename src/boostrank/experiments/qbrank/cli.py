@@ -1,0 +1,71 @@
+"""The ``qbrank-*`` sub-commands (Table 1 and Figure 1 of Zheng et al. 2007): argument parsing
+only; each handler imports the code it runs (:mod:`.jobs`, :mod:`.figure`) when it runs."""
+
+from __future__ import annotations
+
+import argparse
+
+from boostrank.experiments.qbrank.spec import BY_KEY, FIGURE, TRAIN
+
+
+def _train(a: argparse.Namespace) -> None:
+    from boostrank.experiments.qbrank.jobs import train_model
+    from boostrank.io import json_object
+
+    train_model(
+        a.dataset,
+        a.model,
+        a.split,
+        a.npz,
+        a.meta,
+        json_object(a.params),
+        a.seed,
+        a.out,
+        a.record,
+    )
+
+
+def _figure(a: argparse.Namespace) -> None:
+    from boostrank.experiments.qbrank.figure import make_outputs
+
+    make_outputs(
+        a.inputs,
+        a.claims,
+        a.table_trees,
+        a.table_csv,
+        a.table_summary,
+        a.figure_csv,
+        a.figure_summary,
+        a.table_prefix,
+        a.figure_prefix,
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``qbrank-*`` sub-commands (Table 1 and Figure 1 of Zheng et al. 2007)."""
+    p = subparsers.add_parser(TRAIN.command, help="QBRank Table 1/Figure 1: one model, one split")
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--model", required=True, choices=sorted(BY_KEY))
+    p.add_argument("--split", type=int, required=True)
+    p.add_argument("--npz", required=True)
+    p.add_argument("--meta", required=True)
+    p.add_argument("--params", required=True, help="config qbrank as JSON")
+    p.add_argument("--seed", type=int, required=True, help="root seed (config 'seed')")
+    p.add_argument("--out", required=True)
+    p.add_argument("--record", required=True)
+    p.set_defaults(func=_train)
+
+    p = subparsers.add_parser(FIGURE.command, help="QBRank Table 1, Figure 1 and their CSVs")
+    p.add_argument("--inputs", nargs="+", required=True)
+    p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--table-trees", type=int, required=True)
+    p.add_argument("--table-csv", required=True)
+    p.add_argument("--table-summary", required=True)
+    p.add_argument("--figure-csv", required=True)
+    p.add_argument("--figure-summary", required=True)
+    p.add_argument("--table-prefix", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.set_defaults(func=_figure)
+
+
+__all__ = ["register"]

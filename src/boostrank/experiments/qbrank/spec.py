@@ -1,0 +1,100 @@
+"""Zheng et al. (2007), NIPS, section 4: the constants every part reads -- the ids, the six
+models of section 4, the precision cut-offs, Table 1's columns, and each Snakemake job's
+command, config keys and code roots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from boostrank.errors import BoostrankError
+
+TABLE_ID = "qbrank-table1"
+FIGURE_ID = "qbrank-fig1"
+SOURCE = "Zheng et al. (2007), NIPS, section 4"
+PERCENTS = tuple(range(10, 101, 10))
+TIES = ("half", "wrong", "right")
+
+
+@dataclass(frozen=True)
+class Model:
+    """One of the six experiments of section 4."""
+
+    key: str
+    label: str  # the paper's legend
+    algorithm: str  # gbt | qbrank | ranksvm
+    pairs_from: str  # "" or the labelled set whose pairs train it (L2)
+    labels_from: tuple[str, ...]  # labelled sets used as labels
+
+
+MODELS: tuple[Model, ...] = (
+    Model("gbt_l1", "GBT using L1", "gbt", "", ("L1",)),
+    Model("gbt_l2", "GBT using L2", "gbt", "", ("L2",)),
+    Model("gbt_l1l2", "GBT using L1+L2", "gbt", "", ("L1", "L2")),
+    Model("qbrank_p2", "QBRank using P2", "qbrank", "L2", ()),
+    Model("qbrank_p2l1", "QBRank using P2+L1", "qbrank", "L2", ("L1",)),
+    Model("ranksvm_p2", "RankSVM using P2", "ranksvm", "L2", ()),
+)
+BY_KEY = {m.key: m for m in MODELS}
+PART_CODE = {"L1": 1, "L2": 2, "L3": 3}
+TABLE_MODELS = ("qbrank_p2", "gbt_l2", "ranksvm_p2")  # Table 1's columns, in its order
+
+
+def get_model(key: str) -> Model:
+    """The model row of ``key``."""
+    try:
+        return BY_KEY[key]
+    except KeyError:
+        raise BoostrankError(f"unknown QBRank model '{key}'; known: {sorted(BY_KEY)}") from None
+
+
+# --------------------------------------------------------------------------- jobs
+@dataclass(frozen=True)
+class Job:
+    """One kind of Snakemake job of Table 1 and Figure 1: its sub-command, the keys of config
+    ``qbrank`` it reads (besides ``datasets`` and ``splits``; the root ``seed`` where it takes
+    ``--seed``) and the roots of its ``code()`` inputs (followed transitively by the workflow)."""
+
+    command: str
+    config: tuple[str, ...]
+    code: tuple[str, ...]
+
+
+# One job per (data set, split, model); its protocol (these keys) goes to it as JSON, so
+# editing one of them reruns the training jobs.
+TRAIN = Job(
+    "qbrank-train",
+    ("l2_fraction", "stages", "dcg_k", "ties", "trees", "qbrank", "ranksvm"),
+    (
+        "experiments.qbrank.jobs",
+        "ranking.gbt",
+        "ranking.qbrank",
+        "ranking.ranksvm",
+        "ranking.pairs",
+        "ranking.validation",
+        "metrics.ranking",
+        "errors",
+        "io",
+    ),
+)
+FIGURE = Job(
+    "qbrank-figure",
+    ("table_trees",),
+    ("experiments.qbrank.figure", "plots", "report.render", "io"),
+)
+
+
+__all__ = [
+    "BY_KEY",
+    "FIGURE",
+    "FIGURE_ID",
+    "MODELS",
+    "PART_CODE",
+    "PERCENTS",
+    "TABLE_ID",
+    "TABLE_MODELS",
+    "TIES",
+    "TRAIN",
+    "Job",
+    "Model",
+    "get_model",
+]

@@ -1,0 +1,168 @@
+"""Zheng et al. (2007), NIPS, section 4: the merge of the per-model jobs of
+:mod:`boostrank.experiments.qbrank.jobs` into Table 1 (precision at K% on P3 of QBRank on P2,
+GBT on L2 and RankSVM on P2), Figure 1's curves (DCG-5 on L3 against the number of trees) and
+the summary statistics the ordinal claims read; pandas and numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from boostrank.experiments.qbrank.spec import BY_KEY, TABLE_MODELS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _kind(frame: pd.DataFrame) -> tuple[str, str]:
+    kinds = list(dict.fromkeys(frame["data_kind"]))
+    kind = "synthetic" if "synthetic" in kinds else kinds[0] if len(kinds) == 1 else "mixed"
+    return kind, "; ".join(dict.fromkeys(frame["provenance"]))
+
+
+def load_runs(inputs: Sequence[Path | str]) -> pd.DataFrame:
+    """Every job's tidy rows, concatenated."""
+    import pandas as pd
+
+    frames = [
+        pd.read_csv(p, dtype={"trees": str, "k_percent": str}, keep_default_na=False)
+        for p in inputs
+    ]
+    runs = pd.concat(frames, ignore_index=True)
+    runs["value"] = pd.to_numeric(runs["value"], errors="coerce")  # "" = not trained
+    return runs
+
+
+def _mean_over_splits(runs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    grouped = runs.groupby(keys, sort=False)
+    out = grouped.agg(
+        value=("value", "mean"),
+        sd=("value", lambda v: float(v.std(ddof=1)) if len(v) > 1 else float("nan")),
+        n_splits=("value", "size"),
+        label=("label", "first"),
+        dataset_label=("dataset_label", "first"),
+        data_kind=("data_kind", "first"),
+        provenance=("provenance", "first"),
+    ).reset_index()
+    out["value"] = out["value"].round(6)
+    out["sd"] = out["sd"].round(6)
+    return out
+
+
+def table1(runs: pd.DataFrame, table_trees: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 1 (tidy: dataset, K%, model, precision) and its summary statistics."""
+    import pandas as pd
+
+    prec = runs[(runs["measure"] == "precision") & runs["model"].isin(TABLE_MODELS)]
+    prec = prec[(prec["trees"] == str(table_trees)) | (prec["model"] == "ranksvm_p2")]
+    tidy = _mean_over_splits(prec, ["dataset", "k_percent", "model"])
+    tidy["k_percent"] = tidy["k_percent"].astype(int)
+    tidy["trees"] = [table_trees if m != "ranksvm_p2" else "" for m in tidy["model"]]
+    tidy = tidy.sort_values(["dataset", "k_percent"], kind="stable").reset_index(drop=True)
+    stats = []
+    relations = (("qbrank_p2", "ranksvm_p2"), ("ranksvm_p2", "gbt_l2"), ("qbrank_p2", "gbt_l2"))
+    for ds, part in tidy.groupby("dataset", sort=False):
+        wide = part.pivot(index="k_percent", columns="model", values="value")
+        kind, prov = _kind(part)
+        for a, b in relations:
+            if a not in wide or b not in wide:
+                continue
+            wins = wide[a] > wide[b]
+            stats.append(
+                {
+                    "dataset": ds,
+                    "statistic": f"{a}_gt_{b}_fraction",
+                    "value": round(float(wins.mean()), 6),
+                    "data_kind": kind,
+                    "provenance": prov,
+                    "note": f"fraction of K = 10..100% where {BY_KEY[a].label} has the higher "
+                    f"precision at K% on P3 than {BY_KEY[b].label}",
+                }
+            )
+    return tidy, pd.DataFrame(stats)
+
+
+def figure1(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 1's curves (tidy: dataset, model, trees, DCG) and their summary statistics."""
+    import numpy as np
+    import pandas as pd
+
+    dcg = runs[runs["measure"].str.startswith("dcg")]
+    measure = str(dcg["measure"].iloc[0])
+    tidy = _mean_over_splits(dcg, ["dataset", "model", "trees"])
+    tidy = tidy.rename(columns={"value": measure})
+    tidy["measure"] = measure
+    stats = []
+    for ds, part in tidy.groupby("dataset", sort=False):
+        kind, prov = _kind(part)
+        boosted = part[part["trees"] != ""].copy()
+        boosted["n"] = boosted["trees"].astype(int)
+        wide = boosted.pivot(index="n", columns="model", values=measure)
+        svm = part.loc[part["model"] == "ranksvm_p2", measure]
+        if len(svm):
+            wide["ranksvm_p2"] = float(svm.iloc[0])
+        wide = wide.dropna(axis=1, how="all")  # a model without training data
+        best = wide.idxmax(axis=1)
+        top = int(wide.index.max())
+        for key in wide.columns:
+            stats.append(
+                {
+                    "dataset": ds,
+                    "statistic": "best_fraction",
+                    "model": key,
+                    "value": round(float((best == key).mean()), 6),
+                    "data_kind": kind,
+                    "provenance": prov,
+                    "note": f"fraction of the tree counts {wide.index.min()}..{top} where "
+                    f"{BY_KEY[key].label} has the highest {measure} of the six",
+                }
+            )
+            rank = wide.loc[top].rank(ascending=False, method="min")[key]
+            stats.append(
+                {
+                    "dataset": ds,
+                    "statistic": "rank_at_max_trees",
+                    "model": key,
+                    "value": int(rank),
+                    "data_kind": kind,
+                    "provenance": prov,
+                    "note": f"rank of {BY_KEY[key].label} among the six at {top} trees (1 = best)",
+                }
+            )
+        for a, b in (("gbt_l1l2", "gbt_l2"), ("qbrank_p2l1", "qbrank_p2")):
+            if a in wide and b in wide:
+                stats.append(
+                    {
+                        "dataset": ds,
+                        "statistic": f"{a}_gt_{b}_fraction",
+                        "model": a,
+                        "value": round(float(np.mean(wide[a] > wide[b])), 6),
+                        "data_kind": kind,
+                        "provenance": prov,
+                        "note": f"fraction of tree counts where {BY_KEY[a].label} beats "
+                        f"{BY_KEY[b].label} in {measure}",
+                    }
+                )
+    return tidy, pd.DataFrame(stats)
+
+
+def table1_cells(tidy: pd.DataFrame) -> pd.DataFrame:
+    """Table 1 as people read it (Markdown, LaTeX): one row per data set and K%, the mean
+    precision (± sd over the splits) of each of Table 1's models."""
+    import pandas as pd
+
+    rows = []
+    for (_ds, k), part in tidy.groupby(["dataset", "k_percent"], sort=False):
+        by = part.set_index("model")
+        row = {"Data set": part["dataset_label"].iloc[0], "%K": f"{k}%"}
+        for key in TABLE_MODELS:
+            if key in by.index:
+                value, sd = by.loc[key, "value"], by.loc[key, "sd"]
+                row[BY_KEY[key].label] = f"{value:.4f}" + ("" if pd.isna(sd) else f" ± {sd:.4f}")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+__all__ = ["figure1", "load_runs", "table1", "table1_cells"]

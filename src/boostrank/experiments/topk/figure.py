@@ -1,0 +1,73 @@
+"""Writes Table 1 (CSV, Markdown, LaTeX) and draws Figure 2 of Zhang, Jung & Tewari (2019) from
+the frames of :mod:`boostrank.experiments.topk.summary`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from boostrank.experiments.topk.summary import (
+    figure2_summary,
+    table1_frame,
+    table1_shown,
+    table1_summary,
+)
+
+
+def make_table1(
+    runs: Sequence[Path | str],
+    splits: Sequence[Path | str],
+    claims_path: Path | str,
+    csv: Path | str,
+    summary: Path | str,
+    table_prefix: Path | str,
+) -> Any:
+    """Write results/topk-table1.csv, its summary, and the table (CSV, Markdown, LaTeX)."""
+    from boostrank.io import write_text
+    from boostrank.report.render import write_table
+
+    frame = table1_frame(runs, splits, claims_path)
+    write_text(csv, frame.to_csv(index=False))
+    write_text(summary, table1_summary(frame).to_csv(index=False))
+    shown, caption = table1_shown(frame)
+    write_table(table_prefix, frame, shown, caption)
+    return frame
+
+
+def make_figure2(
+    runs: Sequence[Path | str],
+    tolerance: float,
+    smooth: int,
+    csv: Path | str,
+    summary: Path | str,
+    figure_prefix: Path | str,
+) -> Any:
+    """Figure 2: TopkBBM's learning curves on one data set for several k (mean over seeds of
+    the loss averaged over each ``window`` rounds), its CSV and the convergence summary."""
+    from boostrank.io import write_text
+    from boostrank.plots import pyplot, save_figure
+
+    data = figure2_summary(runs, tolerance, smooth)
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for curve in data.curves:
+        x, mean, sd = curve.rounds, curve.mean, curve.sd
+        line = ax.plot(x, mean, lw=1.2, label=f"k = {curve.k}")[0]
+        if curve.n_seeds > 1:
+            ax.fill_between(x, mean - sd, mean + sd, color=line.get_color(), alpha=0.15, lw=0)
+    ax.set_xlabel("round")
+    ax.set_ylabel(f"weighted rank loss (mean of {data.window} rounds)")
+    seeds = data.seeds
+    over = f"mean ± sd over {seeds[0]} seeds" if seeds[0] > 1 else "one seed"
+    ax.set_title(f"TopkBBM on {data.label}, by k ({over})", fontsize=10)
+    ax.legend()
+    ax.grid(alpha=0.3)
+    save_figure(fig, figure_prefix, [data.provenance])
+    curves_frame = data.frame
+    write_text(csv, curves_frame.to_csv(index=False))
+    write_text(summary, data.summary.to_csv(index=False))
+    return curves_frame
+
+
+__all__ = ["make_figure2", "make_table1"]
