@@ -4,55 +4,6 @@
 # (Figure 2.1: the labelled fractions; 2.2: C; 2.3: tree depths); Figure 2.2's reference C and
 # Figure 2.3's reference depth are Figure 2.1's 2% runs, read from there. One job per figure
 # merges its runs into the results CSVs and the figure.
-import json
-
-from boostrank.experiments.chapter2 import spec as CH2_SPEC
-
-CH2 = config["chapter2"]
-CH2_REF = CH2["reference"]
-CH2_RUNS = "results/chapter2"
-CH2_FIGURES = CH2_SPEC.FIGURE_METHODS
-
-
-def ch2_settings(figure):
-    """(fractions, C values, depths) a figure's run jobs cover (the reference cell of Figures
-    2.2 and 2.3 comes from Figure 2.1)."""
-    ref_f, ref_c, ref_d = CH2_REF["fraction"], float(CH2_REF["C"]), str(CH2_REF["depth"])
-    if figure == "thesis-fig2_1":
-        return CH2["fractions"], [ref_c], [ref_d]
-    if figure == "thesis-fig2_2":
-        return [ref_f], [float(c) for c in CH2["C_grid"] if float(c) != ref_c], [ref_d]
-    return [ref_f], [ref_c], [str(d) for d in CH2["depth_grid"] if str(d) != ref_d]
-
-
-def ch2_run(figure, dataset, method):
-    return f"{CH2_RUNS}/{figure}/{dataset}/{method}.csv"
-
-
-def ch2_figure_runs(figure):
-    """The run CSVs a figure reads: its own and, for 2.2/2.3, Figure 2.1's reference runs."""
-    runs = [ch2_run(figure, d, m) for d in CH2["datasets"] for m in CH2_FIGURES[figure]]
-    if figure == "thesis-fig2_2":
-        runs += [ch2_run("thesis-fig2_1", d, m) for d in CH2["datasets"] for m in ("mcssb", "tree")]
-    elif figure == "thesis-fig2_3":
-        runs += [
-            ch2_run("thesis-fig2_1", d, m) for d in CH2["datasets"] for m in CH2_FIGURES[figure]
-        ]
-    return runs
-
-
-def ch2_params(wildcards):
-    """The method's constructor arguments as JSON: editing them reruns only its jobs."""
-    return json.dumps(CH2["methods"][wildcards.method], sort_keys=True)
-
-
-def ch2_grid(wildcards):
-    fractions, cs, depths = ch2_settings(wildcards.figure)
-    return {
-        "fractions": " ".join(f"{f:g}" for f in fractions),
-        "C": " ".join(f"{c:g}" for c in cs),
-        "depths": " ".join(depths),
-    }
 
 
 rule chapter2_run:

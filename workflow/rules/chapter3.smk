@@ -4,24 +4,6 @@
 # qrels are written once per data set; one evaluation job per data set scores the run files;
 # one job merges them into the figure, its table and the results CSVs. An algorithm whose module
 # (src/boostrank/ranking/<module>.py) does not exist yet is left out and marked in the outputs.
-import json
-
-from boostrank.experiments.chapter3 import spec as CH3_SPEC
-
-CH3 = config["chapter3"]
-CH3_RUNS = "results/runs/thesis-fig3_1"
-CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available("src/boostrank") if a.key in CH3["algorithms"]]
-
-
-def ch3_train_code(wildcards):
-    algorithm = CH3_SPEC.get_algorithm(wildcards.algorithm)
-    modules = CH3_SPEC.code_modules(algorithm, "src/boostrank")
-    return code(*dict.fromkeys([*CH3_SPEC.TRAIN.code, *modules]))
-
-
-def ch3_params(wildcards):
-    """The algorithm's constructor arguments as JSON: editing them reruns only its jobs."""
-    return json.dumps(CH3["algorithms"][wildcards.algorithm], sort_keys=True)
 
 
 rule chapter3_train:
@@ -98,11 +80,6 @@ rule chapter3_evaluate:
         " --runs {input.runs} --qrels {input.qrels} --folds {params.folds}"
         " --k-max {params.k_max} --formula {params.formula} --seed {params.seed}"
         " --out {output} 2> {log}"
-
-
-# LETOR 3.0's published baseline values (a registry data set without a stand-in): drawn and
-# claimed where a source has them, else the figure says they were not fetched.
-CH3_LETOR = [raw_provenance("letor3_baselines")] if data_available("letor3_baselines") else []
 
 
 rule chapter3_figure:

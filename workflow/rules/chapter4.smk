@@ -4,53 +4,6 @@
 # One job per (data set, method family): baselines (base ranker, Rocchio, Ranking-SVM), lrr
 # (100 gammas at once), mrr (both readings of T), mrr_bases (worst and medium base rankers,
 # Figure 4.3), mrr_sizes (5/10/15 feedback documents, Figure 4.4); one job per figure draws it.
-import json
-
-from boostrank.experiments.chapter4 import spec as CH4_SPEC
-
-CH4 = config["chapter4"]
-CH4_FORMULA = config["chapter3"]["ndcg_formula"]
-CH4_DIR = "results/chapter4"
-CH4_FAMILY_FIGURE = CH4_SPEC.FAMILY_FIGURE
-
-
-def ch4_params(family, movies=False):
-    """The config keys a family's jobs read, as JSON (editing others does not rerun them)."""
-    return json.dumps(
-        CH4_SPEC.family_params(CH4, family, movies=movies, formula=CH4_FORMULA), sort_keys=True
-    )
-
-
-def ch4_feedback_csv(dataset, family):
-    return f"{CH4_DIR}/{CH4_FAMILY_FIGURE[family]}/{dataset}/{family}.csv"
-
-
-def ch4_base_json(dataset):
-    return f"{CH4_DIR}/thesis-fig4_3/{dataset}/base_rankers.json"
-
-
-def ch4_movie_csv(family):
-    return f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{family}.csv"
-
-
-def ch4_figure_inputs(wildcards):
-    """The result files each figure merges."""
-    fig, ds = wildcards.fig, CH4["datasets"]
-    if fig == "thesis-fig4_1":
-        return [f"{CH4_DIR}/thesis-fig4_1/ohsumed/objective.csv"]
-    families = {
-        "thesis-fig4_2": ["baselines", "lrr", "mrr"],
-        "thesis-fig4_3": ["baselines", "mrr", "mrr_bases"],
-        "thesis-fig4_4": ["baselines", "mrr", "mrr_sizes"],
-    }
-    if fig in families:
-        out = [ch4_feedback_csv(d, f) for d in ds for f in families[fig]]
-        return out + ([ch4_base_json(d) for d in ds] if fig == "thesis-fig4_3" else [])
-    if fig == "thesis-fig4_5":
-        return [ch4_movie_csv(f) for f in ("baselines", "lrr", "mrr", "mrr_sizes")] + [
-            "data/processed/movielens_100k.npz"
-        ]
-    return [f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv"]
 
 
 rule chapter4_base_rankers:

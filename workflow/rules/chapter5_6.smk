@@ -6,35 +6,6 @@
 #   thesis-fig5_1: the Perceptron (full feedback; the bandit curves come from the sweep);
 #   thesis-fig6_2: ag0..ag3 and Banditron_Best/Worst (the sweep's best and worst gamma; 50 runs).
 # Figures 5.1, 5.2 and 6.1 are drawn from the sweep ("extracted from Figure 5.2", section 6.1).
-from boostrank.experiments.chapter5_6 import spec as CH5_SPEC
-
-CH5 = config["chapter5"]
-CH5_RUNS = "results/chapter5_6"
-CH5_FIGURES = CH5_SPEC.FIGURES
-
-
-def ch5_options(runs):
-    """The shared command-line options of a run job (its config, spelt out)."""
-    opts = (
-        f" --runs {runs} --seed {config['seed']} --points {CH5['checkpoints']}"
-        f" --scaling {CH5['scaling']} --importance {CH5['importance']}"
-        f" --eta-factor {CH5['eta_factor']} --lam1 {CH5['omega_lambda'][0]}"
-        f" --lam2 {CH5['omega_lambda'][1]}"
-    )
-    if CH5.get("max_trials"):
-        opts += f" --max-trials {CH5['max_trials']}"
-    return opts
-
-
-def ch5_data(wildcards):
-    return {
-        "npz": f"data/processed/{wildcards.dataset}.npz",
-        "meta": processed_meta(wildcards.dataset),
-    }
-
-
-def ch5_code(wildcards):
-    return code(*CH5_SPEC.code_modules(wildcards.method))
 
 
 rule chapter5_sweep:
@@ -129,27 +100,6 @@ rule chapter6_best_worst:
         " --sweep {input.sweep}{params.opts} --out {output} 2> {log}"
 
 
-def ch5_figure_inputs(wildcards):
-    sweep = lambda methods: expand(  # noqa: E731
-        f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
-        dataset=CH5["datasets"],
-        method=methods,
-    )
-    if wildcards.figure == "thesis-fig5_2":
-        return sweep(CH5_SPEC.SWEEP_METHODS)
-    if wildcards.figure == "thesis-fig6_1":
-        return sweep(["banditron"])
-    if wildcards.figure == "thesis-fig5_1":
-        return sweep(CH5_SPEC.SWEEP_METHODS) + expand(
-            f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv", dataset=CH5["datasets"]
-        )
-    return expand(
-        f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
-        dataset=CH5["datasets"],
-        method=[*CH5_SPEC.ADAPTIVE, "banditron_best_worst"],
-    )
-
-
 rule chapter5_figure:
     input:
         runs=ch5_figure_inputs,
@@ -171,11 +121,6 @@ rule chapter5_figure:
         "boostrank chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
         " --summary {output.summary} --figure-prefix figures/{wildcards.figure}"
         " --tolerance {params.tolerance} --claims {input.claims} 2> {log}"
-
-
-# Supplementary to Figures 5.1/5.2 (issue 15): the exponential gradient's step factor against
-# the input scale; one job per data set, one figure.
-CH5_ETA = CH5["eta_sweep"]
 
 
 rule chapter5_eta_sweep:

@@ -1,4 +1,4 @@
-# Configuration loading and helpers shared by every rule file. Rules hold no logic: each one
+# Configuration loading and helpers shared by every rule file. Rules hold no logic; each one
 # calls a `python -m boostrank` entry point with explicit inputs, outputs, params and a seed.
 import hashlib
 import json
@@ -16,6 +16,15 @@ from boostrank.data.inventory import standin_summary
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import check_mirror, resolve_mirror
 from boostrank.errors import BoostrankError, did_you_mean
+from boostrank.experiments.chapter2 import spec as CH2_SPEC
+from boostrank.experiments.chapter3 import spec as CH3_SPEC
+from boostrank.experiments.chapter4 import spec as CH4_SPEC
+from boostrank.experiments.chapter5_6 import spec as CH5_SPEC
+from boostrank.experiments.datasets import spec as DATASETS_SPEC
+from boostrank.experiments.docan import spec as DOCAN_SPEC
+from boostrank.experiments.prank import spec as PR_SPEC
+from boostrank.experiments.qbrank import spec as QB_SPEC
+from boostrank.experiments.topk import spec as TOPK_SPEC
 from boostrank.io import RESULTS, set_aside_edited
 from boostrank.report.timing import write_timing
 
@@ -174,3 +183,300 @@ def reported(files):
         or "other",
     )
     return [shown, *rest]
+
+
+# --------------------------------------------------------------- datasets_tables.smk
+# --------------------------------------------------------------- docan_reuters.smk
+DOCAN = config["docan_reuters"]
+DOCAN_CORPUS = "data/interim/reuters_tfidf.npz"
+DOCAN_CORPUS_META = "data/interim/reuters_tfidf.json"
+DOCAN_CORPUS_CODE = code(
+    "preprocess.text_cli",
+    "preprocess.reuters",
+    "preprocess.reuters_corpus",
+    "preprocess.text",
+    "data.formats",
+    "data.provenance",
+)
+DOCAN_CODE = code(*DOCAN_SPEC.CLUSTERING.code)  # the corpus jobs: clustering, k-NN, forest
+
+
+# --------------------------------------------------------------- docan_ranking.smk
+DOCAN_LETOR = list(DOCAN_SPEC.LETOR_DATASETS)
+
+
+def docan_settings(table):
+    """The table's config section (plus the cutoff k) as JSON, a parameter of its jobs."""
+    section = config["docan_ranking"][DOCAN_SPEC.CONFIG_SECTION[table]]
+    return json.dumps({"k": config["docan_ranking"]["k"], **section}, sort_keys=True)
+
+
+def docan_fold_code(wildcards):
+    return code(*DOCAN_SPEC.fold_code_modules(wildcards.table))
+
+
+# --------------------------------------------------------------- chapter2.smk
+CH2 = config["chapter2"]
+CH2_REF = CH2["reference"]
+CH2_RUNS = "results/chapter2"
+CH2_FIGURES = CH2_SPEC.FIGURE_METHODS
+
+
+def ch2_settings(figure):
+    """(fractions, C values, depths) a figure's run jobs cover (the reference cell of Figures
+    2.2 and 2.3 comes from Figure 2.1)."""
+    ref_f, ref_c, ref_d = CH2_REF["fraction"], float(CH2_REF["C"]), str(CH2_REF["depth"])
+    if figure == "thesis-fig2_1":
+        return CH2["fractions"], [ref_c], [ref_d]
+    if figure == "thesis-fig2_2":
+        return [ref_f], [float(c) for c in CH2["C_grid"] if float(c) != ref_c], [ref_d]
+    return [ref_f], [ref_c], [str(d) for d in CH2["depth_grid"] if str(d) != ref_d]
+
+
+def ch2_run(figure, dataset, method):
+    return f"{CH2_RUNS}/{figure}/{dataset}/{method}.csv"
+
+
+def ch2_figure_runs(figure):
+    """The run CSVs a figure reads: its own and, for 2.2/2.3, Figure 2.1's reference runs."""
+    runs = [ch2_run(figure, d, m) for d in CH2["datasets"] for m in CH2_FIGURES[figure]]
+    if figure == "thesis-fig2_2":
+        runs += [ch2_run("thesis-fig2_1", d, m) for d in CH2["datasets"] for m in ("mcssb", "tree")]
+    elif figure == "thesis-fig2_3":
+        runs += [
+            ch2_run("thesis-fig2_1", d, m) for d in CH2["datasets"] for m in CH2_FIGURES[figure]
+        ]
+    return runs
+
+
+def ch2_params(wildcards):
+    """The method's constructor arguments as JSON: editing them reruns only its jobs."""
+    return json.dumps(CH2["methods"][wildcards.method], sort_keys=True)
+
+
+def ch2_grid(wildcards):
+    fractions, cs, depths = ch2_settings(wildcards.figure)
+    return {
+        "fractions": " ".join(f"{f:g}" for f in fractions),
+        "C": " ".join(f"{c:g}" for c in cs),
+        "depths": " ".join(depths),
+    }
+
+
+# --------------------------------------------------------------- chapter3.smk
+CH3 = config["chapter3"]
+CH3_RUNS = "results/runs/thesis-fig3_1"
+CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available("src/boostrank") if a.key in CH3["algorithms"]]
+
+
+def ch3_train_code(wildcards):
+    algorithm = CH3_SPEC.get_algorithm(wildcards.algorithm)
+    modules = CH3_SPEC.code_modules(algorithm, "src/boostrank")
+    return code(*dict.fromkeys([*CH3_SPEC.TRAIN.code, *modules]))
+
+
+def ch3_params(wildcards):
+    """The algorithm's constructor arguments as JSON: editing them reruns only its jobs."""
+    return json.dumps(CH3["algorithms"][wildcards.algorithm], sort_keys=True)
+
+
+# LETOR 3.0's published baseline values (a registry data set without a stand-in): drawn and
+# claimed where a source has them, else the figure says they were not fetched.
+CH3_LETOR = [raw_provenance("letor3_baselines")] if data_available("letor3_baselines") else []
+
+
+# --------------------------------------------------------------- chapter4.smk
+CH4 = config["chapter4"]
+CH4_FORMULA = config["chapter3"]["ndcg_formula"]
+CH4_DIR = "results/chapter4"
+CH4_FAMILY_FIGURE = CH4_SPEC.FAMILY_FIGURE
+
+
+def ch4_params(family, movies=False):
+    """The config keys a family's jobs read, as JSON (editing others does not rerun them)."""
+    return json.dumps(
+        CH4_SPEC.family_params(CH4, family, movies=movies, formula=CH4_FORMULA), sort_keys=True
+    )
+
+
+def ch4_feedback_csv(dataset, family):
+    return f"{CH4_DIR}/{CH4_FAMILY_FIGURE[family]}/{dataset}/{family}.csv"
+
+
+def ch4_base_json(dataset):
+    return f"{CH4_DIR}/thesis-fig4_3/{dataset}/base_rankers.json"
+
+
+def ch4_movie_csv(family):
+    return f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{family}.csv"
+
+
+def ch4_figure_inputs(wildcards):
+    """The result files each figure merges."""
+    fig, ds = wildcards.fig, CH4["datasets"]
+    if fig == "thesis-fig4_1":
+        return [f"{CH4_DIR}/thesis-fig4_1/ohsumed/objective.csv"]
+    families = {
+        "thesis-fig4_2": ["baselines", "lrr", "mrr"],
+        "thesis-fig4_3": ["baselines", "mrr", "mrr_bases"],
+        "thesis-fig4_4": ["baselines", "mrr", "mrr_sizes"],
+    }
+    if fig in families:
+        out = [ch4_feedback_csv(d, f) for d in ds for f in families[fig]]
+        return out + ([ch4_base_json(d) for d in ds] if fig == "thesis-fig4_3" else [])
+    if fig == "thesis-fig4_5":
+        return [ch4_movie_csv(f) for f in ("baselines", "lrr", "mrr", "mrr_sizes")] + [
+            "data/processed/movielens_100k.npz"
+        ]
+    return [f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv"]
+
+
+# --------------------------------------------------------------- chapter5_6.smk
+CH5 = config["chapter5"]
+CH5_RUNS = "results/chapter5_6"
+CH5_FIGURES = CH5_SPEC.FIGURES
+
+
+def ch5_options(runs):
+    """The shared command-line options of a run job (its config, spelt out)."""
+    opts = (
+        f" --runs {runs} --seed {config['seed']} --points {CH5['checkpoints']}"
+        f" --scaling {CH5['scaling']} --importance {CH5['importance']}"
+        f" --eta-factor {CH5['eta_factor']} --lam1 {CH5['omega_lambda'][0]}"
+        f" --lam2 {CH5['omega_lambda'][1]}"
+    )
+    if CH5.get("max_trials"):
+        opts += f" --max-trials {CH5['max_trials']}"
+    return opts
+
+
+def ch5_data(wildcards):
+    return {
+        "npz": f"data/processed/{wildcards.dataset}.npz",
+        "meta": processed_meta(wildcards.dataset),
+    }
+
+
+def ch5_code(wildcards):
+    return code(*CH5_SPEC.code_modules(wildcards.method))
+
+
+def ch5_figure_inputs(wildcards):
+    sweep = lambda methods: expand(  # noqa: E731
+        f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
+        dataset=CH5["datasets"],
+        method=methods,
+    )
+    if wildcards.figure == "thesis-fig5_2":
+        return sweep(CH5_SPEC.SWEEP_METHODS)
+    if wildcards.figure == "thesis-fig6_1":
+        return sweep(["banditron"])
+    if wildcards.figure == "thesis-fig5_1":
+        return sweep(CH5_SPEC.SWEEP_METHODS) + expand(
+            f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv", dataset=CH5["datasets"]
+        )
+    return expand(
+        f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
+        dataset=CH5["datasets"],
+        method=[*CH5_SPEC.ADAPTIVE, "banditron_best_worst"],
+    )
+
+
+# Supplementary to Figures 5.1/5.2 (issue 15): the exponential gradient's step factor against
+# the input scale; one job per data set, one figure.
+CH5_ETA = CH5["eta_sweep"]
+
+
+# --------------------------------------------------------------- topk.smk
+TOPK = config["topk"]
+TOPK_DIR = "results/topk"
+TOPK_SOURCE = TOPK_SPEC.DERIVED  # derived data set -> the processed data set it reads
+TOPK_ALGORITHMS = [a.key for a in TOPK_SPEC.ALGORITHMS]
+TOPK_TRAIN_CODE = code(*TOPK_SPEC.TRAIN.code)
+
+
+def topk_source(dataset):
+    return TOPK_SOURCE.get(dataset, dataset)
+
+
+def topk_seeds(dataset):
+    return range(TOPK["seeds_per_dataset"].get(dataset, TOPK["seeds"]))
+
+
+def topk_k(algorithm):
+    return str(TOPK["k"]) if algorithm.startswith("top") else "full"
+
+
+def topk_params(wildcards):
+    """The training options as JSON (editing e.g. Figure 2's k values reruns nothing here)."""
+    params = {key: TOPK[key] for key in TOPK_SPEC.TRAINING_KEYS}
+    params["loops"] = TOPK["loops_per_dataset"].get(wildcards.dataset, TOPK["loops"])
+    return json.dumps(params, sort_keys=True)
+
+
+def topk_split_inputs(wildcards):
+    source = topk_source(wildcards.dataset)
+    inputs = {
+        "npz": f"data/processed/{source}.npz",
+        "meta": processed_meta(source),
+        "raw": raw_provenance(source),
+    }
+    if wildcards.dataset in TOPK_SOURCE:
+        inputs["base"] = f"{TOPK_DIR}/splits/{source}.npz"
+    return inputs
+
+
+def topk_split_args(wildcards):
+    dataset, source = wildcards.dataset, topk_source(wildcards.dataset)
+    args = f"--raw-provenance {raw_provenance(source)}"
+    published = TOPK["published_splits"].get(source)
+    if published:
+        args += f" --published {published[0]} {published[1]}"
+    if dataset in TOPK_SOURCE:
+        sub = TOPK[dataset]
+        args += f" --base-split {TOPK_DIR}/splits/{source}.npz"
+        args += f" --subsample {sub['train']} {sub['test']}"
+    return args
+
+
+def topk_table_runs():
+    return [
+        f"{TOPK_DIR}/runs/{d}/{a}/k{topk_k(a)}/seed{s}.json"
+        for d in TOPK["datasets"]
+        for a in TOPK_ALGORITHMS
+        for s in topk_seeds(d)
+    ]
+
+
+def topk_fig2_runs():
+    fig2 = TOPK["fig2"]
+    d = fig2["dataset"]
+    return [
+        f"{TOPK_DIR}/runs/{d}/topopt/k{k}/seed{s}.json" for k in fig2["k"] for s in topk_seeds(d)
+    ]
+
+
+TOPK_FIG2_EXTRA_K = [k for k in TOPK["fig2"]["k"] if k != TOPK["k"]]  # runs Table 1 lacks
+TOPK_TRAIN_SHELL = (
+    "single_threaded"
+    " boostrank topk-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
+    " --k {wildcards.k} --seed-index {wildcards.seed} --npz {input.npz} --meta {input.meta}"
+    " --split {input.split} --params {params.params:q} --seed {params.seed}"
+    " --out {output} 2> {log}"
+)
+
+
+# --------------------------------------------------------------- qbrank.smk
+QB = config["qbrank"]
+QB_RUNS = "results/qbrank"
+QB_MODELS = [m.key for m in QB_SPEC.MODELS]
+QB_SPLITS = list(range(1, QB["splits"] + 1))
+
+
+def qb_params(wildcards):
+    """The protocol a training job runs, as JSON: editing it reruns the training jobs."""
+    return json.dumps({k: QB[k] for k in QB_SPEC.TRAIN.config}, sort_keys=True)
+
+
+# --------------------------------------------------------------- prank.smk
+PR = config["prank"]

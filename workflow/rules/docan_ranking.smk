@@ -2,21 +2,6 @@
 # the ranking Tables 2-6 on LETOR 4.0 (one job per table and fold, then a merge), Table 7 (the
 # toy example) and Table 8 (the 2-D pairwise-transform demo). MQ2007 or its MQ2008 substitute
 # is chosen at run time from the two sidecars (both are inputs).
-import json
-
-from boostrank.experiments.docan import spec as DOCAN_SPEC
-
-DOCAN_LETOR = list(DOCAN_SPEC.LETOR_DATASETS)
-
-
-def docan_settings(table):
-    """The table's config section (plus the cutoff k) as JSON, a parameter of its jobs."""
-    section = config["docan_ranking"][DOCAN_SPEC.CONFIG_SECTION[table]]
-    return json.dumps({"k": config["docan_ranking"]["k"], **section}, sort_keys=True)
-
-
-def docan_fold_code(wildcards):
-    return code(*DOCAN_SPEC.fold_code_modules(wildcards.table))
 
 
 rule docan_ranking_fold:

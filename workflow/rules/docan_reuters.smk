@@ -4,21 +4,6 @@
 # Reuters-21578 has no stand-in: without a mirror holding it these targets are left out of the
 # run (common.smk: skipped_figures) and the report header names them.
 
-from boostrank.experiments.docan import spec as DOCAN_SPEC
-
-DOCAN = config["docan_reuters"]
-DOCAN_CORPUS = "data/interim/reuters_tfidf.npz"
-DOCAN_CORPUS_META = "data/interim/reuters_tfidf.json"
-DOCAN_CORPUS_CODE = code(
-    "preprocess.text_cli",
-    "preprocess.reuters",
-    "preprocess.reuters_corpus",
-    "preprocess.text",
-    "data.formats",
-    "data.provenance",
-)
-DOCAN_CODE = code(*DOCAN_SPEC.CLUSTERING.code)  # the corpus jobs: clustering, k-NN, forest
-
 
 rule docan_reuters_corpus:
     input:

@@ -2,11 +2,6 @@
 # synthetic data, degree-2 polynomial kernel) and Figure 7 (MovieLens 100K substituting for
 # EachMovie). One job per figure: every sequence of a figure runs at once (arrays over runs),
 # then its curves, summary statistics and figure are written.
-import json
-
-from boostrank.experiments.prank import spec as PR_SPEC
-
-PR = config["prank"]
 
 
 rule prank_fig6:

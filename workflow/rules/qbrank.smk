@@ -3,19 +3,6 @@
 # proprietary Yahoo! data. One job per (data set, random L1/L2/L3 split, model) trains once and
 # scores every tree count by staged predictions; one job merges them into the table, the figure
 # and the summary statistics the claims read.
-import json
-
-from boostrank.experiments.qbrank import spec as QB_SPEC
-
-QB = config["qbrank"]
-QB_RUNS = "results/qbrank"
-QB_MODELS = [m.key for m in QB_SPEC.MODELS]
-QB_SPLITS = list(range(1, QB["splits"] + 1))
-
-
-def qb_params(wildcards):
-    """The protocol a training job runs, as JSON: editing it reruns the training jobs."""
-    return json.dumps({k: QB[k] for k in QB_SPEC.TRAIN.config}, sort_keys=True)
 
 
 rule qbrank_train:
