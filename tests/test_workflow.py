@@ -69,12 +69,18 @@ def test_without_mirror_embedded_and_synthetic_fill_in_labelled(offline_run):
     assert table.loc["nursery", "data_kind"] == "synthetic"
     assert table.loc["nursery", "provenance"].startswith("synthetic stand-in")
     claims = pd.read_csv(offline_run / "results/claims.csv", keep_default_na=False)
-    assert list(claims.columns[:7]) == [
+    assert list(claims.columns[:13]) == [
         "claim_id",
         "source",
         "statement",
         "published",
         "reproduced",
+        "n",
+        "mean",
+        "sd",
+        "ci_low",
+        "ci_high",
+        "interval",
         "verdict",
         "provenance",
     ]

@@ -62,7 +62,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
     from boostrank.report.claims import evaluate, load_claims
     from boostrank.report.html import write_report
 
-    claims = evaluate(load_claims(args.claims))
+    claims = evaluate(load_claims(args.claims), seed=args.seed)
     write_text(args.claims_out, claims.to_csv(index=False))
     inventory = pd.read_csv(args.inventory, dtype=str, keep_default_na=False)
     run_info = dict(item.split("=", 1) for item in args.info)
@@ -208,6 +208,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--inventory", required=True)
     p.add_argument("--benchmarks", default="benchmarks")
     p.add_argument("--claims-out", required=True)
+    p.add_argument("--seed", type=int, default=0, help="root seed of the claims' bootstraps")
     p.add_argument("--out", required=True)
     p.add_argument("--captions-out", help="the caption file of Snakemake's report (make report)")
     p.add_argument("--budgets", default="{}", help="CPU-s budget per figure family, as JSON")

@@ -34,10 +34,11 @@ rule report:
         "logs/report.log",
     params:
         budgets=json.dumps(config["timing"]["budgets_cpu_s"]),
+        seed=config["seed"],
         info=f"run={config['run_name']} seed={config['seed']} strict={config['strict']}"
         + (f" skipped_for_lack_of_data={','.join(skipped_figures())}" if skipped_figures() else ""),
     shell:
         "boostrank report --claims {input.claims} --catalog {input.catalog}"
         " --inventory {input.inventory} --claims-out {output.claims} --out {output.html}"
-        " --captions-out {output.captions} --budgets {params.budgets:q}"
+        " --captions-out {output.captions} --budgets {params.budgets:q} --seed {params.seed}"
         " --info {params.info} 2> {log}"

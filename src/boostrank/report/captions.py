@@ -11,7 +11,7 @@ job's outputs.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boostrank.catalog import Figure
 from boostrank.io import write_text
@@ -49,9 +49,16 @@ def _claims_lines(figure: Figure, claims: pd.DataFrame) -> list[str]:
     for row in mine.itertuples():
         lines.append(
             f"- ``{row.claim_id}``: {row.verdict} (published {_rst(row.published or '-')}, "
-            f"reproduced {_rst(row.reproduced or '-')})"
+            f"reproduced {_rst(row.reproduced or '-')}{_interval(row)})"
         )
     return lines
+
+
+def _interval(row: Any) -> str:
+    """``, mean m [low, high] over n queries`` where the claim has samples, else nothing."""
+    if str(row.n) in ("", "1") or not row.ci_low:
+        return ""
+    return _rst(f"; mean {row.mean}, 95% interval [{row.ci_low}, {row.ci_high}], {row.interval}")
 
 
 def caption(figure: Figure, claims: pd.DataFrame, inventory: pd.DataFrame) -> str:

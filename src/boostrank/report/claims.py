@@ -45,13 +45,29 @@ COLUMNS = [
     "statement",
     "published",
     "reproduced",
+    "n",
+    "mean",
+    "sd",
+    "ci_low",
+    "ci_high",
+    "interval",
     "verdict",
     "provenance",
     "figure",
     "note",
 ]
 SOURCE_ERRATUM = "Erratum in the source"  # an erratum note that turns FAIL into ERRATUM
-VERDICTS = ("PASS", "FAIL", "ERRATUM", "NOT-COMPARABLE")
+VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "ERRATUM", "NOT-COMPARABLE")
+VERDICT_RULES = (
+    "Verdicts: PASS when the published value lies within the claim's tolerance of the reproduced "
+    "value (of the mean, where the value averages queries, folds or replicates; the row shows "
+    "n and a 95% bootstrap interval); FAIL outside it; an ordinal claim (A beats B) with paired "
+    "samples is decided by a two-sided Wilcoxon signed-rank test at 0.05: PASS when significant "
+    "in the claimed direction, FAIL when significant in the other, INCONCLUSIVE when neither; "
+    "ERRATUM where a claim fails because the source contradicts itself or the data (the note "
+    "says how); NOT-COMPARABLE where the value was made from a synthetic stand-in or the data "
+    "cannot establish it."
+)
 _RELATIONS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
 
 
@@ -113,8 +129,11 @@ def published_value(claims: list[Claim], file: str, row: dict[str, Any], column:
     return None
 
 
-def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
-    """Check every claim against the results under ``root``; one row per claim."""
+def evaluate(claims: list[Claim], root: Path | str = ".", seed: int = 0) -> pd.DataFrame:
+    """Check every claim against the results under ``root``; one row per claim. Where a
+    results file has samples (:mod:`boostrank.report.spread`) the row gains n, mean, sd and
+    a 95% interval (bootstrap seeded from ``seed`` and the claim id), and the verdict reads
+    them."""
     import pandas as pd
 
     root = Path(root)
@@ -122,10 +141,10 @@ def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
     rows = []
     for claim in (variant for c in claims for variant in variants(c)):
         if claim.expand is None:
-            rows.append(_evaluate_one(claim, root, cache))
+            rows.append(_evaluate_one(claim, root, cache, seed))
             continue
         members = expand_family(claim, root, cache)
-        rows.extend(_evaluate_one(member, root, cache) for member in members)
+        rows.extend(_evaluate_one(member, root, cache, seed) for member in members)
         if not members:
             rows.append(
                 {
@@ -134,6 +153,7 @@ def evaluate(claims: list[Claim], root: Path | str = ".") -> pd.DataFrame:
                     "statement": claim.statement,
                     "published": "",
                     "reproduced": "",
+                    "n": "",
                     "verdict": "NOT-COMPARABLE",
                     "provenance": "",
                     "figure": claim.figure,
@@ -274,6 +294,43 @@ def _lookup(ref: dict[str, Any], root: Path, cache: dict[str, pd.DataFrame]) -> 
     return hits.iloc[0]
 
 
+def _samples(
+    ref: dict[str, Any], cache: dict[str, pd.DataFrame], root: Path
+) -> pd.DataFrame | None:
+    """The unit samples of the value ``ref`` reads (``unit_kind``, ``unit``, ``value``), from
+    the results file's ``.samples.csv``; None when it has none."""
+    file = str(Path(ref["file"]).with_suffix(".samples.csv"))
+    if file not in cache:
+        cache[file] = _read_results(root / file)
+    table = cache[file]
+    if table is None:
+        return None
+    mask = table["measure"] == ref["column"]
+    for key, value in (ref.get("row") or {}).items():
+        if key not in table.columns:
+            raise BoostrankError(f"{file} has no column '{key}' to match claim row {ref['row']}")
+        mask &= table[key] == str(value)
+    hits = table[mask]
+    return hits if len(hits) else None
+
+
+def _spread_columns(claim: Claim, samples: pd.DataFrame | None, seed: int) -> dict[str, Any]:
+    from boostrank.report.spread import spread
+
+    if samples is None:
+        return {"n": 1}
+    kinds = sorted(set(samples["unit_kind"]))
+    found = spread(samples["value"].astype(float).to_numpy(), "/".join(kinds), seed, claim.id)
+    return {
+        "n": found.n,
+        "mean": f"{found.mean:.6g}",
+        "sd": "" if math.isnan(found.sd) else f"{found.sd:.6g}",
+        "ci_low": f"{found.ci_low:.6g}",
+        "ci_high": f"{found.ci_high:.6g}",
+        "interval": found.interval,
+    }
+
+
 def _number(text: str) -> Any:
     try:
         value = float(text)
@@ -282,7 +339,9 @@ def _number(text: str) -> Any:
     return int(value) if value.is_integer() else value
 
 
-def _evaluate_one(claim: Claim, root: Path, cache: dict[str, pd.DataFrame]) -> dict[str, Any]:
+def _evaluate_one(
+    claim: Claim, root: Path, cache: dict[str, pd.DataFrame], seed: int
+) -> dict[str, Any]:
     row = {
         "claim_id": claim.id,
         "source": claim.source,
@@ -305,6 +364,8 @@ def _evaluate_one(claim: Claim, root: Path, cache: dict[str, pd.DataFrame]) -> d
         }
     value = found[claim.reproduce["column"]]
     row.update(reproduced=value, provenance=found.get("provenance", ""))
+    samples = _samples(claim.reproduce, cache, root) if value != "" else None
+    row.update(_spread_columns(claim, samples, seed))
     if found.get("data_kind", "") == "synthetic":
         return {
             **row,
@@ -327,13 +388,22 @@ def _evaluate_one(claim: Claim, root: Path, cache: dict[str, pd.DataFrame]) -> d
             "verdict": "NOT-COMPARABLE",
             "note": _join(row["note"], found.get("note", "") or "the data cannot establish it"),
         }
-    verdict = _apply_rule(claim, _number(value), root, cache)
+    if samples is not None and len(samples) > 1:
+        value = row["mean"]  # a value claim is judged on the mean of its units
+    verdict, test = _apply_rule(claim, _number(value), samples, root, cache)
     if verdict == "FAIL" and claim.erratum.startswith(SOURCE_ERRATUM):
         verdict = "ERRATUM"
-    return {**row, "verdict": verdict}
+    return {**row, "verdict": verdict, "note": _join(row["note"], test)}
 
 
-def _apply_rule(claim: Claim, value: Any, root: Path, cache: dict[str, pd.DataFrame]) -> str:
+def _apply_rule(
+    claim: Claim,
+    value: Any,
+    samples: pd.DataFrame | None,
+    root: Path,
+    cache: dict[str, pd.DataFrame],
+) -> tuple[str, str]:
+    """The verdict, and a note naming the paired test where one decided it."""
     kind = claim.rule.get("type", "equal")
     published = claim.published
     if kind == "equal":
@@ -350,13 +420,30 @@ def _apply_rule(claim: Claim, value: Any, root: Path, cache: dict[str, pd.DataFr
             try:
                 other = _lookup(claim.rule["other"], root, cache)
             except _RowAbsent:
-                return "NOT-COMPARABLE"
+                return "NOT-COMPARABLE", ""
             if other is None or other[claim.rule["other"]["column"]] == "":
-                return "NOT-COMPARABLE"
+                return "NOT-COMPARABLE", ""
+            paired = _paired(samples, _samples(claim.rule["other"], cache, root))
+            if paired is not None:
+                from boostrank.report.spread import paired_verdict
+
+                return paired_verdict(*paired, claim.rule["relation"])
             ok = relation(float(value), float(other[claim.rule["other"]["column"]]))
     else:
         raise BoostrankError(f"claim {claim.id}: unknown rule type {kind!r}")
-    return "PASS" if ok else "FAIL"
+    return ("PASS" if ok else "FAIL"), ""
+
+
+def _paired(mine: pd.DataFrame | None, other: pd.DataFrame | None) -> tuple | None:
+    """The two claims' values on their shared units, in unit order (None: fewer than 2)."""
+    if mine is None or other is None:
+        return None
+    a = mine.set_index("unit")["value"].astype(float)
+    b = other.set_index("unit")["value"].astype(float)
+    shared = a.index.intersection(b.index).sort_values()
+    if len(shared) < 2:
+        return None
+    return a[shared].to_numpy(), b[shared].to_numpy()
 
 
 def _join(*notes: str) -> str:

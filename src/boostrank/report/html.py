@@ -13,7 +13,7 @@ import pandas as pd
 from boostrank.catalog import Figure
 from boostrank.data.inventory import standin_note
 from boostrank.io import write_text
-from boostrank.report.claims import VERDICTS, verdict_tally
+from boostrank.report.claims import VERDICT_RULES, VERDICTS, verdict_tally
 from boostrank.report.render import beside
 
 _STYLE = """
@@ -22,13 +22,13 @@ h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-to
 table{border-collapse:collapse;margin:.6em 0;font-size:.88em}
 td,th{border:1px solid #ccc;padding:.25em .5em;vertical-align:top;text-align:left}
 th{background:#f3f3f3}.PASS{background:#d9f2d9}.FAIL{background:#f9d6d5}
-.NOT-COMPARABLE{background:#eee}.ERRATUM{background:#fbe8c8}
+.NOT-COMPARABLE{background:#eee}.ERRATUM{background:#fbe8c8}.INCONCLUSIVE{background:#dce8f5}
 .kind-synthetic{color:#a33;font-weight:bold}.meta{color:#555;font-size:.9em}
 .standin{border:3px solid #a33;background:#fdecea;padding:.6em 1em;margin:1em 0}
 img{max-width:100%}.summary td{font-size:1.05em}
 .bar{display:flex;width:420px;height:1.1em}.bar span{display:block;height:100%}
 .bar .PASS{background:#5cb85c}.bar .FAIL{background:#d9534f}.bar .ERRATUM{background:#f0ad4e}
-.bar .NOT-COMPARABLE{background:#bbb}
+.bar .NOT-COMPARABLE{background:#bbb}.bar .INCONCLUSIVE{background:#5b8cc8}
 .filters label{margin-right:1.2em}
 """
 
@@ -118,10 +118,8 @@ def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[s
         f"{warning}<p class='meta'>{info}</p><table class='summary'><tr><th>Claims</th>"
         f"<td>{verdicts}</td></tr><tr><th>Software</th><td>{html.escape(installed_versions())}"
         f"</td></tr><tr><th>Data sets by source</th><td>{html.escape(data)}"
-        "</td></tr></table><p class='meta'>Verdicts: PASS within the claim's tolerance; FAIL "
-        "outside it; ERRATUM outside it where the source contradicts itself or the data (the "
-        "note says how); NOT-COMPARABLE where the value was made from a synthetic stand-in or "
-        "the data cannot establish it.</p>"
+        "</td></tr></table>"
+        f"<p class='meta'>{html.escape(VERDICT_RULES)}</p>"
     )
 
 
@@ -163,10 +161,11 @@ def _all_claims(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
             f"<option>{html.escape(v)}</option>" for v in values
         )
 
-    columns = ["claim_id", "figure", "statement", "published", "reproduced", "verdict"]
+    columns = ["claim_id", "figure", "statement", "published", "reproduced", "n", "95% interval"]
+    columns.append("verdict")
     head = "".join(f"<th>{c}</th>" for c in columns)
     body = []
-    for _, row in claims.iterrows():
+    for _, row in claims.assign(**{"95% interval": _interval(claims)}).iterrows():
         cells = "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in columns)
         body.append(
             f"<tr class='{row['verdict']}' data-verdict='{html.escape(str(row['verdict']))}' "
@@ -182,6 +181,14 @@ def _all_claims(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
         f"<details><summary>The table</summary><table id='all-claims'><tr>{head}</tr>"
         f"{''.join(body)}</table></details>"
     )
+
+
+def _interval(claims: pd.DataFrame) -> list[str]:
+    """``[low, high]`` where a claim has one (its title says how it was made), else blank."""
+    return [
+        f"[{low}, {high}]" if str(low) not in ("", "nan") and int(n or 1) > 1 else ""
+        for low, high, n in zip(claims["ci_low"], claims["ci_high"], claims["n"], strict=True)
+    ]
 
 
 def _timing_section(figures: pd.DataFrame, root: Path) -> str:

@@ -1,0 +1,92 @@
+"""How far a reproduced number can be trusted: its spread over the units it averages (queries,
+folds or replicates), a 95% interval, and a paired test for "A beats B" claims (issue 17).
+
+A results file ``X.csv`` may come with ``X.samples.csv``: one row per (results row, measure,
+unit) with the columns of the results rows it belongs to, ``measure`` (the results column),
+``unit_kind`` (``query``, ``fold``, ``replicate`` or ``fold×replicate``), ``unit`` (the unit's
+id, shared by the methods compared, so samples pair) and ``value``. :mod:`boostrank.report.claims`
+reads it; without it a claim rests on its one value (n = 1, no interval).
+
+The rules (the README and the report's head say the same):
+- the interval is a 95% percentile bootstrap of the mean over the units (2,000 resamples,
+  seeded from the config's root seed and the claim id), named in the claim's row;
+- a value claim passes when the published value lies within tolerance of the mean;
+- an ordinal claim ("A > B") is decided by a two-sided Wilcoxon signed-rank test on the paired
+  units at level 0.05: PASS when significant in the claimed direction, FAIL when significant
+  in the other, INCONCLUSIVE when neither (also when every pair is tied).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from boostrank.seeds import derive_seed
+
+if TYPE_CHECKING:
+    import numpy as np
+
+RESAMPLES = 2000
+LEVEL = 0.95
+ALPHA = 0.05
+TEST_NAME = "Wilcoxon signed-rank, two-sided, paired by unit, alpha 0.05"
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The mean of ``n`` unit values, their sample sd and a bootstrap interval."""
+
+    n: int
+    mean: float
+    sd: float
+    ci_low: float
+    ci_high: float
+    interval: str  # how the interval was made, e.g. "95% bootstrap over 106 queries"
+
+
+def spread(values: np.ndarray, unit_kind: str, seed: int, *keys: object) -> Spread:
+    """Mean, sd and the 95% percentile-bootstrap interval of the mean of ``values``; the
+    resampling seed is derived from ``seed`` and ``keys`` (same inputs, same interval)."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=float)
+    n = len(values)
+    mean = float(values.mean())
+    if n < 2:
+        return Spread(n, mean, float("nan"), mean, mean, f"one {unit_kind}: no interval")
+    rng = np.random.default_rng(derive_seed(seed, "bootstrap", *keys))
+    means = values[rng.integers(0, n, size=(RESAMPLES, n))].mean(axis=1)
+    tail = (1 - LEVEL) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return Spread(
+        n,
+        mean,
+        float(values.std(ddof=1)),
+        float(min(low, mean)),
+        float(max(high, mean)),
+        f"{LEVEL:.0%} bootstrap ({RESAMPLES} resamples) over {n} {_plural(unit_kind)}",
+    )
+
+
+def _plural(unit_kind: str) -> str:
+    return unit_kind[:-1] + "ies" if unit_kind.endswith("y") else unit_kind + "s"
+
+
+def paired_verdict(a: np.ndarray, b: np.ndarray, relation: str) -> tuple[str, str]:
+    """PASS / FAIL / INCONCLUSIVE for the claim ``mean(a) <relation> mean(b)`` from paired
+    samples, and a note naming the test and its p-value."""
+    import numpy as np
+    from scipy.stats import wilcoxon
+
+    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    if len(diff) < 2 or not np.any(diff):
+        return "INCONCLUSIVE", f"{TEST_NAME}: {len(diff)} pairs, no difference to test"
+    p = float(wilcoxon(diff, zero_method="wilcox", alternative="two-sided").pvalue)
+    note = f"{TEST_NAME}: p = {p:.3g} over {len(diff)} pairs"
+    if p >= ALPHA:
+        return "INCONCLUSIVE", note
+    claimed_up = relation in (">", ">=")
+    return ("PASS" if (diff.mean() > 0) == claimed_up else "FAIL"), note
+
+
+__all__ = ["ALPHA", "TEST_NAME", "Spread", "paired_verdict", "spread"]
