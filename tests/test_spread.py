@@ -89,4 +89,13 @@ def test_claims_read_the_samples(run):
 def test_without_samples_a_claim_rests_on_its_one_value(run):
     (run / "results/r.samples.csv").unlink()
     row = evaluate([_claim("w.t.v", 0.52, "a", {"type": "equal"})], run).iloc[0]
+    assert str(row["n"]) == "1"
     assert row["n"] == 1 and row["verdict"] == "PASS" and row["interval"] != row["interval"]
+
+
+def test_strata_give_the_mean_of_their_means_as_letor_averages_folds():
+    values = np.array([1.0, 1.0, 1.0, 0.0])  # fold 1: three queries at 1; fold 2: one at 0
+    strata = np.array(["1", "1", "1", "2"])
+    found = spread(values, "query", 0, "c", strata=strata)
+    assert found.mean == 0.5 and found.n == 4 and "within 2 strata" in found.interval
+    assert found.ci_low <= 0.5 <= found.ci_high

@@ -63,7 +63,8 @@ rule chapter3_evaluate:
         meta=lambda w: ranking_meta(w.dataset),
         code=code(*CH3_SPEC.EVALUATE.code),
     output:
-        "results/thesis-fig3_1/{dataset}.csv",
+        csv="results/thesis-fig3_1/{dataset}.csv",
+        samples="results/thesis-fig3_1/{dataset}.samples.csv",
     log:
         "logs/thesis-fig3_1/{dataset}/evaluate.log",
     benchmark:
@@ -79,17 +80,19 @@ rule chapter3_evaluate:
         "boostrank chapter3-evaluate --dataset {wildcards.dataset} --meta {input.meta}"
         " --runs {input.runs} --qrels {input.qrels} --folds {params.folds}"
         " --k-max {params.k_max} --formula {params.formula} --seed {params.seed}"
-        " --out {output} 2> {log}"
+        " --out {output.csv} --samples {output.samples} 2> {log}"
 
 
 rule chapter3_figure:
     input:
         evaluations=expand("results/thesis-fig3_1/{dataset}.csv", dataset=CH3["datasets"]),
+        samples=expand("results/thesis-fig3_1/{dataset}.samples.csv", dataset=CH3["datasets"]),
         letor=CH3_LETOR,
         claims=config["claims"],
         code=code(*CH3_SPEC.FIGURE.code),
     output:
         csv="results/thesis-fig3_1.csv",
+        samples="results/thesis-fig3_1.samples.csv",
         summary="results/thesis-fig3_1_summary.csv",
         figure=reported(multiext("figures/thesis-fig3_1", ".png", ".pdf")),
         table=reported(multiext("figures/tables/thesis-fig3_1", ".csv", ".md", ".tex")),
@@ -106,4 +109,4 @@ rule chapter3_figure:
         " --tolerance {params.tolerance} --tie-break {params.tie_break}"
         " --csv {output.csv} --summary {output.summary}"
         " --figure-prefix figures/thesis-fig3_1 --table-prefix figures/tables/thesis-fig3_1"
-        " {params.letor} 2> {log}"
+        " --samples {input.samples} --samples-out {output.samples} {params.letor} 2> {log}"

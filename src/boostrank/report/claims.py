@@ -319,8 +319,10 @@ def _spread_columns(claim: Claim, samples: pd.DataFrame | None, seed: int) -> di
 
     if samples is None:
         return {"n": 1}
-    kinds = sorted(set(samples["unit_kind"]))
-    found = spread(samples["value"].astype(float).to_numpy(), "/".join(kinds), seed, claim.id)
+    kinds = "/".join(sorted(set(samples["unit_kind"])))
+    strata = samples["stratum"].to_numpy() if "stratum" in samples.columns else None
+    values = samples["value"].astype(float).to_numpy()
+    found = spread(values, kinds, seed, claim.id, strata=strata)
     return {
         "n": found.n,
         "mean": f"{found.mean:.6g}",
@@ -349,6 +351,7 @@ def _evaluate_one(
         "published": claim.published,
         "figure": claim.figure,
         "reproduced": "",
+        "n": "",
         "provenance": "",
         "note": claim.erratum,
     }

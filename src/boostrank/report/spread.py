@@ -4,8 +4,10 @@ folds or replicates), a 95% interval, and a paired test for "A beats B" claims (
 A results file ``X.csv`` may come with ``X.samples.csv``: one row per (results row, measure,
 unit) with the columns of the results rows it belongs to, ``measure`` (the results column),
 ``unit_kind`` (``query``, ``fold``, ``replicate`` or ``fold×replicate``), ``unit`` (the unit's
-id, shared by the methods compared, so samples pair) and ``value``. :mod:`boostrank.report.claims`
-reads it; without it a claim rests on its one value (n = 1, no interval).
+id, shared by the methods compared, so samples pair), ``value`` and optionally ``stratum``
+(e.g. a query's fold: the value is then the mean of the strata's means).
+:mod:`boostrank.report.claims` reads it; without it a claim rests on its one value
+(n = 1, no interval).
 
 The rules (the README and the report's head say the same):
 - the interval is a 95% percentile bootstrap of the mean over the units (2,000 resamples,
@@ -44,27 +46,37 @@ class Spread:
     interval: str  # how the interval was made, e.g. "95% bootstrap over 106 queries"
 
 
-def spread(values: np.ndarray, unit_kind: str, seed: int, *keys: object) -> Spread:
+def spread(
+    values: np.ndarray, unit_kind: str, seed: int, *keys: object, strata: np.ndarray | None = None
+) -> Spread:
     """Mean, sd and the 95% percentile-bootstrap interval of the mean of ``values``; the
-    resampling seed is derived from ``seed`` and ``keys`` (same inputs, same interval)."""
+    resampling seed is derived from ``seed`` and ``keys`` (same inputs, same interval).
+
+    With ``strata`` (e.g. each query's fold) the statistic is the mean of the strata's means,
+    as LETOR averages its five folds, and the bootstrap resamples within each stratum."""
     import numpy as np
 
     values = np.asarray(values, dtype=float)
+    groups = [values] if strata is None else [values[strata == s] for s in np.unique(strata)]
     n = len(values)
-    mean = float(values.mean())
-    if n < 2:
+    mean = float(np.mean([g.mean() for g in groups]))
+    if n < 2 or min(len(g) for g in groups) < 1:
         return Spread(n, mean, float("nan"), mean, mean, f"one {unit_kind}: no interval")
     rng = np.random.default_rng(derive_seed(seed, "bootstrap", *keys))
-    means = values[rng.integers(0, n, size=(RESAMPLES, n))].mean(axis=1)
+    means = np.mean(
+        [g[rng.integers(0, len(g), size=(RESAMPLES, len(g)))].mean(axis=1) for g in groups],
+        axis=0,
+    )
     tail = (1 - LEVEL) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])
+    within = f" within {len(groups)} strata (the mean of their means)" if len(groups) > 1 else ""
     return Spread(
         n,
         mean,
         float(values.std(ddof=1)),
         float(min(low, mean)),
         float(max(high, mean)),
-        f"{LEVEL:.0%} bootstrap ({RESAMPLES} resamples) over {n} {_plural(unit_kind)}",
+        f"{LEVEL:.0%} bootstrap ({RESAMPLES} resamples) over {n} {_plural(unit_kind)}{within}",
     )
 
 

@@ -34,7 +34,9 @@ def _qrels(a: argparse.Namespace) -> None:
 def _evaluate(a: argparse.Namespace) -> None:
     from boostrank.experiments.chapter3.jobs import evaluate_dataset
 
-    evaluate_dataset(a.dataset, a.meta, a.runs, a.qrels, a.folds, a.k_max, a.formula, a.out, a.seed)
+    evaluate_dataset(
+        a.dataset, a.meta, a.runs, a.qrels, a.folds, a.k_max, a.formula, a.out, a.seed, a.samples
+    )
 
 
 def _figure(a: argparse.Namespace) -> None:
@@ -50,6 +52,8 @@ def _figure(a: argparse.Namespace) -> None:
         a.table_prefix,
         a.letor_published,
         a.tie_break,
+        a.samples,
+        a.samples_out,
     )
 
 
@@ -83,6 +87,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--formula", choices=("letor", "report"), default="letor")
     p.add_argument("--seed", type=int, default=0, help="root seed of the random tie break")
     p.add_argument("--out", required=True)
+    p.add_argument("--samples", help="every test query's NDCG@k (the claims' intervals)")
     p.set_defaults(func=_evaluate)
 
     p = subparsers.add_parser(FIGURE.command, help="Figure 3.1, its table and results CSVs")
@@ -97,6 +102,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--letor-published", default=None, help="provenance.json of the fetched letor3_baselines"
     )
+    p.add_argument("--samples", nargs="*", default=[], help="the evaluations' per-query files")
+    p.add_argument("--samples-out", help="their rows under the drawn tie break, in one file")
     p.set_defaults(func=_figure)
 
 

@@ -18,7 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.chapter3.spec import ALGORITHMS
-from boostrank.experiments.chapter3.summary import letor_published, results_table, summarise
+from boostrank.experiments.chapter3.summary import (
+    letor_published,
+    query_samples,
+    results_table,
+    summarise,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -193,11 +198,16 @@ def make_figure(
     table_prefix: Path | str,
     letor_provenance: Path | str | None = None,
     tie_break: str = "random",
+    samples: Sequence[Path | str] = (),
+    samples_out: Path | str | None = None,
 ) -> pd.DataFrame:
     """Merge the data sets' evaluations into the results CSVs, Figure 3.1 and its table;
-    ``letor_provenance``: the fetched ``letor3_baselines`` (LETOR's published values)."""
+    ``letor_provenance``: the fetched ``letor3_baselines`` (LETOR's published values);
+    ``samples`` (per-query NDCG) are merged into ``samples_out`` beside the results CSV."""
     from boostrank.io import write_text
 
+    if samples_out is not None:
+        write_text(samples_out, query_samples(samples, tie_break).to_csv(index=False))
     letor = letor_published(letor_provenance)
     tidy, stats = summarise(evaluations, claims_path, tolerance, letor=letor, tie_break=tie_break)
     formula = str(tidy["formula"].iloc[0])

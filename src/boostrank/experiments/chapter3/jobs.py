@@ -233,10 +233,13 @@ def evaluate_dataset(
     formula: str,
     out: Path | str,
     seed: int = 0,
+    samples_out: Path | str | None = None,
 ) -> pd.DataFrame:
     """NDCG@1..k_max of every run of one data set under each tie break (:data:`TIE_BREAKS`):
     per fold (mean over the test queries) and the mean and sd over the folds, with the share
-    of tied documents. Run paths end ``<algorithm>/fold<k>.run``."""
+    of tied documents. Run paths end ``<algorithm>/fold<k>.run``. ``samples_out``: every test
+    query's NDCG@k (unit ``<fold>:<qid>``, stratum the fold), the claims' intervals and paired
+    tests (:mod:`boostrank.report.spread`)."""
     import numpy as np
     import pandas as pd
 
@@ -251,7 +254,7 @@ def evaluate_dataset(
 
     meta = read_json(meta_path)
     qrels_by_fold = {int(f): read_qrels(p) for f, p in zip(folds, qrels, strict=True)}
-    rows = []
+    rows, samples = [], []
     for path in runs:
         path = Path(path)
         algorithm = get_algorithm(path.parent.name)
@@ -268,7 +271,20 @@ def evaluate_dataset(
                 ranked = random_tie_break(
                     run, derive_seed(seed, FIGURE_ID, dataset, f"{algorithm.key}:ties", fold)
                 )
-            _, curve = evaluate_run(ranked, qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
+            qids, curve = evaluate_run(ranked, qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
+            if samples_out is not None:
+                samples.append(
+                    pd.DataFrame(
+                        {
+                            "algorithm": algorithm.label,
+                            "tie_break": tie_break,
+                            "k": np.repeat(np.arange(1, k_max + 1), len(qids)),
+                            "stratum": str(fold),
+                            "unit": np.tile([f"{fold}:{q}" for q in qids], k_max),
+                            "value": curve.T.ravel().round(6),
+                        }
+                    )
+                )
             for k in range(1, k_max + 1):
                 rows.append(
                     {
@@ -328,6 +344,12 @@ def evaluate_dataset(
     ]
     table = table[cols]
     write_text(out, table.to_csv(index=False))
+    if samples_out is not None:
+        per_query = pd.concat(samples, ignore_index=True)
+        per_query.insert(0, "dataset", dataset)
+        per_query.insert(4, "measure", "ndcg")
+        per_query.insert(5, "unit_kind", "query")
+        write_text(samples_out, per_query.to_csv(index=False))
     return table
 
 

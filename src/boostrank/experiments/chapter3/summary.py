@@ -246,10 +246,21 @@ def results_table(tidy: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return table, pd.DataFrame(shown)
 
 
+def query_samples(paths: Sequence[Path | str], tie_break: str) -> pd.DataFrame:
+    """The data sets' per-query NDCG@k under the drawn tie break: the samples of the results
+    rows (``results/thesis-fig3_1.samples.csv``, read by :mod:`boostrank.report.claims`)."""
+    import pandas as pd
+
+    frames = [pd.read_csv(p, dtype=str, keep_default_na=False) for p in paths]
+    merged = pd.concat(frames, ignore_index=True)
+    return merged[merged["tie_break"] == tie_break].drop(columns="tie_break")
+
+
 __all__ = [
     "LETOR_SOURCES",
     "best_or_tied",
     "letor_published",
+    "query_samples",
     "rank_within",
     "results_table",
     "summarise",
