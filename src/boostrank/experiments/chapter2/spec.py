@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import Job
 
 FIGURES = ("thesis-fig2_1", "thesis-fig2_2", "thesis-fig2_3")
 SOURCE = "Valizadegan (2010), section 2.4"
@@ -49,17 +50,6 @@ FIGURE_METHODS: dict[str, tuple[str, ...]] = {
     "thesis-fig2_2": ("mcssb",),
     "thesis-fig2_3": ("tree", "assemble", "mcssb"),
 }
-
-
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job of Figures 2.1-2.3: its sub-command, the keys of config
-    ``chapter2`` it reads (besides ``datasets``; the root ``seed`` where it takes ``--seed``)
-    and the roots of its ``code()`` inputs (followed transitively by the workflow)."""
-
-    command: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]
 
 
 # One job per (figure, data set, method), looping over the repeats and the figure's settings;

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import Job
 
 FIGURE_ID = "thesis-fig3_1"
 SOURCE = "Valizadegan (2010), section 3.4.2, Figure 3.1"
@@ -91,15 +92,6 @@ def code_modules(algorithm: Algorithm, src: Path | str | None = None) -> list[st
 
 
 # --------------------------------------------------------------------------- jobs
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job of Figure 3.1: its sub-command, the keys of config
-    ``chapter3`` it reads (besides ``datasets``; the root ``seed`` where it takes ``--seed``)
-    and the roots of its ``code()`` inputs (followed transitively by the workflow)."""
-
-    command: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]
 
 
 # One job per (data set, algorithm, fold); its code also lists the algorithm's modules

@@ -4,7 +4,7 @@ sets, the figure ids, the config keys each job reads and the package modules eac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from boostrank.experiments.common import Job
 
 SOURCE = "Valizadegan (2010), chapters 5 and 6"
 # Table 1.1's data sets, in the order of the text of section 6.1.
@@ -32,15 +32,6 @@ INPUT_SCALES = ("linf", "raw")
 
 
 # --------------------------------------------------------------------------- jobs
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job of chapters 5-6: its sub-command, the keys of config
-    ``chapter5`` it reads (besides ``datasets``; the root ``seed`` where it takes ``--seed``)
-    and the roots of its ``code()`` inputs (followed transitively by the workflow)."""
-
-    command: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]
 
 
 # One job per (figure family, data set, method) (rules chapter5_sweep, chapter5_perceptron,

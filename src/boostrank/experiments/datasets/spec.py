@@ -5,7 +5,7 @@ config/figures.yaml)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from boostrank.experiments.common import Job
 
 SOURCE = "Valizadegan (2010), section 1.6"
 TABLES = ("thesis-table1_1", "thesis-table1_2")
@@ -48,16 +48,6 @@ NAMES = {
     "np2003": "NP2003",
     "np2004": "NP2004",
 }
-
-
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job of Tables 1.1 and 1.2: its sub-command, the root config keys
-    it reads and the roots of its ``code()`` inputs (followed transitively by the workflow)."""
-
-    command: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]
 
 
 # One job per table: it reads the processed sidecars of the table's data sets (named by the

@@ -10,7 +10,7 @@ a result of this pipeline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from boostrank.experiments.common import Job
 
 # --------------------------------------------------------------------------- Reuters-21578
 DATASET = "reuters21578"
@@ -92,13 +92,6 @@ TOY_LINEAR_WEIGHTS = (0.3, 0.3, 260.417, -14069.7, 0.0991, 102.5418, -2.51399)
 
 
 # --------------------------------------------------------------------------- the jobs
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job: its rule, the config keys it reads and its code roots."""
-
-    rule: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]
 
 
 _CORPUS_JOB_CODE = ("experiments.docan.jobs", "preprocess.reuters_corpus")

@@ -4,8 +4,9 @@ runs (the roots of its Snakemake ``code()`` inputs). Imports no other part of th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from boostrank.experiments.common import Job
 
 FIG6, FIG7 = "prank-fig6", "prank-fig7"
 FIGURES = (FIG6, FIG7)
@@ -16,17 +17,6 @@ LABELS = {
     "mcp": "MCP",
     "wh": "WH",
 }
-
-
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job of Figures 6 and 7: its sub-command, the keys of config
-    ``prank`` it reads (the root ``seed`` too: each takes ``--seed``) and the roots of its
-    ``code()`` inputs (followed transitively by the workflow)."""
-
-    command: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]
 
 
 # One job per figure: runs every sequence of the figure's learners, then writes its CSVs and

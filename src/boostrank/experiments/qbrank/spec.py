@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import Job
 
 TABLE_ID = "qbrank-table1"
 FIGURE_ID = "qbrank-fig1"
@@ -48,15 +49,6 @@ def get_model(key: str) -> Model:
 
 
 # --------------------------------------------------------------------------- jobs
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job of Table 1 and Figure 1: its sub-command, the keys of config
-    ``qbrank`` it reads (besides ``datasets`` and ``splits``; the root ``seed`` where it takes
-    ``--seed``) and the roots of its ``code()`` inputs (followed transitively by the workflow)."""
-
-    command: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]
 
 
 # One job per (data set, split, model); its protocol (these keys) goes to it as JSON, so

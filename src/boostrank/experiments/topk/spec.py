@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.common import Job
 
 TABLE_ID = "topk-table1"
 # Config ``topk`` keys a training job reads (editing the others, e.g. Figure 2's k values,
@@ -49,15 +50,6 @@ ALGORITHMS: tuple[Algorithm, ...] = (
 )
 BY_KEY = {a.key: a for a in ALGORITHMS}
 COUNTERPARTS = (("topopt", "fullopt"), ("topada", "fullada"))  # top-k vs full information
-
-
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job: its rule, the config keys it reads and its code roots."""
-
-    rule: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]
 
 
 SPLIT = Job(
