@@ -118,15 +118,21 @@ def load_claims(path: Path | str) -> list[Claim]:
     return claims
 
 
-def published_value(claims: list[Claim], file: str, row: dict[str, Any], column: str) -> Any:
-    """The published value of the claim that reads ``column`` of ``row`` in ``file``, or None
-    (the one accessor of published numbers: a printed table's cells are claims too)."""
+def find_claim(claims: list[Claim], file: str, row: dict[str, Any], column: str) -> Claim | None:
+    """The claim (or printed-table cell) that reads ``column`` of ``row`` in ``file``, or None."""
     for claim in (variant for c in claims for variant in variants(c)):
         ref = claim.reproduce
         same_file = Path(str(ref.get("file"))).name == Path(file).name
         if same_file and ref.get("row") == row and ref.get("column") == column:
-            return claim.published
+            return claim
     return None
+
+
+def published_value(claims: list[Claim], file: str, row: dict[str, Any], column: str) -> Any:
+    """The published value of the claim that reads ``column`` of ``row`` in ``file``, or None
+    (the one accessor of published numbers: a printed table's cells are claims too)."""
+    claim = find_claim(claims, file, row, column)
+    return None if claim is None else claim.published
 
 
 def evaluate(claims: list[Claim], root: Path | str = ".", seed: int = 0) -> pd.DataFrame:

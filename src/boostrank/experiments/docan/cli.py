@@ -13,9 +13,13 @@ from pathlib import Path
 
 def _cmd_fig4(args: argparse.Namespace) -> None:
     from boostrank.experiments.docan.figure import figure4
+    from boostrank.experiments.docan.jobs import topic_frequency_table
 
+    counts = topic_frequency_table(
+        args.raw_dir, top_n=args.top_topics, counting=args.topic_counting
+    )
     figure4(
-        args.raw_dir,
+        counts,
         args.provenance,
         args.claims,
         args.csv,

@@ -43,7 +43,7 @@ def _write_table(prefix: Path | str, table: Table) -> pd.DataFrame:
 
 
 def figure4(
-    raw_dir: Path,
+    counts: pd.DataFrame,
     provenance_path: Path,
     claims_path: Path,
     csv: Path,
@@ -53,10 +53,9 @@ def figure4(
     counting: str = "tags",
     shown: int = 30,
 ) -> pd.DataFrame:
-    """Figure 4: topic frequencies with the published counts beside them."""
-    table = figure4_table(
-        raw_dir, provenance_path, claims_path, csv, top_n=top_n, counting=counting
-    )
+    """Figure 4: the topic counts (:func:`.jobs.topic_frequency_table`) with the published
+    counts beside them."""
+    table = figure4_table(counts, provenance_path, claims_path, csv, counting=counting)
     _write_csv(csv, table)
 
     plt = pyplot()

@@ -67,6 +67,48 @@ def _write_csv(path: Path | str, frame: pd.DataFrame) -> None:
 # --------------------------------------------------------------------------- Figure 5
 
 
+def topic_frequency_table(
+    raw_dir: Path | str, *, top_n: int = 10, counting: str = "tags"
+) -> pd.DataFrame:
+    """Figure 4's counts from the raw SGML in ``raw_dir``: one row per ModApte topic, most
+    frequent first, under every counting.
+
+    ``count`` is the chosen ``counting`` over the ModApte training and test documents: ``tags``
+    counts every ``<D>`` tag, ``documents`` the documents listing the topic, ``first`` only first
+    topics. The other columns give the alternatives (and the training / test / all-21,578
+    document counts) so the table shows which counting reproduces the report's.
+    """
+    import pandas as pd
+
+    from boostrank.preprocess import reuters
+
+    docs = reuters.read_reuters(Path(raw_dir))
+    split = reuters.modapte(docs)
+    both = split["train"] + split["test"]
+    columns = {
+        "tags": reuters.topic_counts(both, "tags"),
+        "documents": reuters.topic_counts(both, "documents"),
+        "first_topic": reuters.topic_counts(both, "first"),
+        "train_documents": reuters.topic_counts(split["train"], "documents"),
+        "test_documents": reuters.topic_counts(split["test"], "documents"),
+        "all_sgml_documents": reuters.topic_counts(docs, "documents"),
+    }
+    chosen = reuters.topic_counts(both, counting)
+    order = sorted(columns["tags"], key=lambda t: (-chosen[t], t))
+    rows = [
+        {
+            "dataset": DATASET,
+            "topic": topic,
+            "rank": rank,
+            "count": chosen[topic],
+            **{name: counts[topic] for name, counts in columns.items()},
+            "top10": int(rank <= top_n),
+        }
+        for rank, topic in enumerate(order, start=1)
+    ]
+    return pd.DataFrame(rows)
+
+
 def kneedle_elbow(ks: np.ndarray, values: np.ndarray) -> int:
     """The elbow of a decreasing curve by Kneedle (Satopää et al., 2011).
 

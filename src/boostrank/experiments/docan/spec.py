@@ -98,7 +98,7 @@ _CORPUS_JOB_CODE = ("experiments.docan.jobs", "preprocess.reuters_corpus")
 FIG4 = Job(
     "docan_fig4",
     ("claims", "docan_reuters.top_topics", "docan_reuters.topic_counting"),
-    ("experiments.docan.figure", "preprocess.reuters", "data.formats", "plots"),
+    ("experiments.docan.jobs", "experiments.docan.figure"),
 )
 CLUSTERING = Job(
     "docan_clustering",

@@ -1,8 +1,8 @@
 """Sengupta (2018), *Document Analysis*: the job results turned into the tables and the numbers
 the figures draw and the claims read (pandas and numpy only; :mod:`.figure` draws and writes).
 
-- Reuters-21578: Figure 4's topic counts beside the published ones (counted from the raw SGML,
-  a quick step of the figure's own job), what Figures 5-7 draw from their results CSVs (with the
+- Reuters-21578: Figure 4's topic counts (:mod:`.jobs` counts them) beside the published ones,
+  what Figures 5-7 draw from their results CSVs (with the
   published values the claims hold), and the random-forest table;
 - LETOR ranking: Tables 2-6 merged over the folds (means, the validation-selected configuration,
   the published values), and Tables 7 and 8 beside the report's printed values.
@@ -16,12 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from boostrank.experiments.docan.spec import DATASET, LETOR_TABLES, NDCG_DECIMALS, SPLITS
+from boostrank.experiments.docan.spec import LETOR_TABLES, NDCG_DECIMALS, SPLITS
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from boostrank.preprocess.reuters import ReutersDoc
 
 
 @dataclass
@@ -36,64 +34,23 @@ class Table:
 # --------------------------------------------------------------------------- Figure 4
 
 
-def topic_frequency_table(
-    docs: list[ReutersDoc], *, top_n: int = 10, counting: str = "tags"
-) -> pd.DataFrame:
-    """One row per ModApte topic, most frequent first, under every counting.
-
-    ``count`` is the chosen ``counting`` over the ModApte training and test documents: ``tags``
-    counts every ``<D>`` tag, ``documents`` the documents listing the topic, ``first`` only first
-    topics. The other columns give the alternatives (and the training / test / all-21,578
-    document counts) so the table shows which counting reproduces the report's.
-    """
-    import pandas as pd
-
-    from boostrank.preprocess import reuters
-
-    split = reuters.modapte(docs)
-    both = split["train"] + split["test"]
-    columns = {
-        "tags": reuters.topic_counts(both, "tags"),
-        "documents": reuters.topic_counts(both, "documents"),
-        "first_topic": reuters.topic_counts(both, "first"),
-        "train_documents": reuters.topic_counts(split["train"], "documents"),
-        "test_documents": reuters.topic_counts(split["test"], "documents"),
-        "all_sgml_documents": reuters.topic_counts(docs, "documents"),
-    }
-    chosen = reuters.topic_counts(both, counting)
-    order = sorted(columns["tags"], key=lambda t: (-chosen[t], t))
-    rows = [
-        {
-            "dataset": DATASET,
-            "topic": topic,
-            "rank": rank,
-            "count": chosen[topic],
-            **{name: counts[topic] for name, counts in columns.items()},
-            "top10": int(rank <= top_n),
-        }
-        for rank, topic in enumerate(order, start=1)
-    ]
-    return pd.DataFrame(rows)
-
-
 def figure4_table(
-    raw_dir: Path,
+    counts: pd.DataFrame,
     provenance_path: Path,
     claims_path: Path,
     csv: Path,
     *,
-    top_n: int = 10,
     counting: str = "tags",
 ) -> pd.DataFrame:
-    """Figure 4's table: topic frequencies with the published counts beside them, and which
-    countings equal every published count (the ``note`` of the first row)."""
+    """Figure 4's table: the topic counts (:func:`.jobs.topic_frequency_table`) with the
+    published counts beside them, and which countings equal every published count (the
+    ``note`` of the first row)."""
     from boostrank.data.provenance import Provenance
-    from boostrank.preprocess import reuters
     from boostrank.report.claims import load_claims, published_value
 
     provenance = Provenance.load(provenance_path)
     claims = load_claims(claims_path)
-    table = topic_frequency_table(reuters.read_reuters(raw_dir), top_n=top_n, counting=counting)
+    table = counts.copy()
     published = [published_value(claims, str(csv), {"topic": t}, "count") for t in table["topic"]]
     table["published_count"] = ["" if p is None else p for p in published]
     with_published = table[table["published_count"] != ""]
@@ -119,16 +76,15 @@ def figure4_table(
 
 
 def _claim_band(claims_path: Path, csv: str, row: dict[str, Any], column: str) -> tuple | None:
-    """(low, high) of the published value of the claim reading ``row``/``column``, or None."""
-    from boostrank.report.claims import load_claims
+    """(low, high): the published value of the claim reading ``row``/``column`` with its
+    absolute tolerance, or None."""
+    from boostrank.report.claims import find_claim, load_claims
 
-    for claim in load_claims(claims_path):
-        ref = claim.reproduce
-        same = Path(str(ref.get("file"))).name == Path(csv).name and ref.get("row") == row
-        if same and ref.get("column") == column and claim.rule.get("type") == "abs":
-            tol = float(claim.rule["tol"])
-            return float(claim.published) - tol, float(claim.published) + tol
-    return None
+    claim = find_claim(load_claims(claims_path), csv, row, column)
+    if claim is None or claim.rule.get("type") != "abs":
+        return None
+    tol = float(claim.rule["tol"])
+    return float(claim.published) - tol, float(claim.published) + tol
 
 
 @dataclass
@@ -426,6 +382,5 @@ __all__ = [
     "knn_summary",
     "merge_frames",
     "table1_frames",
-    "topic_frequency_table",
     "toy_table",
 ]
