@@ -138,8 +138,8 @@ def published_value(claims: list[Claim], file: str, row: dict[str, Any], column:
 def evaluate(claims: list[Claim], root: Path | str = ".", seed: int = 0) -> pd.DataFrame:
     """Check every claim against the results under ``root``; one row per claim. Where a
     results file has samples (:mod:`boostrank.report.spread`) the row gains n, mean, sd and
-    a 95% interval (bootstrap seeded from ``seed`` and the claim id), and the verdict reads
-    them."""
+    a 95% interval (bootstrap seeded from ``seed`` and the value's file, row and column), and
+    the verdict reads them."""
     import pandas as pd
 
     root = Path(root)
@@ -328,7 +328,9 @@ def _spread_columns(claim: Claim, samples: pd.DataFrame | None, seed: int) -> di
     kinds = "/".join(sorted(set(samples["unit_kind"])))
     strata = samples["stratum"].to_numpy() if "stratum" in samples.columns else None
     values = samples["value"].astype(float).to_numpy()
-    found = spread(values, kinds, seed, claim.id, strata=strata)
+    ref = claim.reproduce  # the seed names the value, so two claims on it share its interval
+    keys = (ref["file"], *sorted((ref.get("row") or {}).items()), ref["column"])
+    found = spread(values, kinds, seed, *keys, strata=strata)
     return {
         "n": found.n,
         "mean": f"{found.mean:.6g}",

@@ -249,7 +249,9 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, cost: pd.S
     mine = claims[claims["figure"] == figure.id]
     if len(mine):
         tally = verdict_tally(mine["verdict"])
-        shown = mine[["claim_id", "statement", "published", "reproduced", "verdict", "note"]]
+        shown = mine.assign(**{"95% interval": _interval(mine)})[
+            ["claim_id", "statement", "published", "reproduced", "95% interval", "verdict", "note"]
+        ]
         out.append(
             f"<details class='claims'><summary><strong>Claims ({len(mine)})</strong>: {tally}"
             f"</summary>{_table_html(shown, verdict_column='verdict')}</details>"

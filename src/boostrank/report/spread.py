@@ -11,7 +11,8 @@ id, shared by the methods compared, so samples pair), ``value`` and optionally `
 
 The rules (the README and the report's head say the same):
 - the interval is a 95% percentile bootstrap of the mean over the units (2,000 resamples,
-  seeded from the config's root seed and the claim id), named in the claim's row;
+  seeded from the config's root seed and the value's file, row and column), named in the
+  claim's row;
 - a value claim passes when the published value lies within tolerance of the mean;
 - an ordinal claim ("A > B") is decided by a two-sided Wilcoxon signed-rank test on the paired
   units at level 0.05: PASS when significant in the claimed direction, FAIL when significant
