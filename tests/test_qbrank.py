@@ -180,6 +180,8 @@ def test_train_and_merge_end_to_end(tmp_path):
         outs,
         "config/claims.yaml",
         10,
+        params["trees"],
+        "wrong",
         p / "t.csv",
         p / "ts.csv",
         p / "f.csv",
@@ -196,6 +198,10 @@ def test_train_and_merge_end_to_end(tmp_path):
     best = stats[stats["statistic"] == "best_fraction"]
     assert np.isclose(best["value"].sum(), 1.0)
     assert (p / "fig.png").exists() and (p / "table.md").exists()
+    # The caption states the settings this run used, not the paper's.
+    caption = (p / "table.md").read_text()
+    leaves = params["trees"]["max_leaf_nodes"]
+    assert f"{leaves} leaves" in caption and "ties count as wrongly ordered" in caption
 
 
 def test_a_stand_in_without_single_grade_queries(tmp_path):
@@ -230,6 +236,8 @@ def test_a_stand_in_without_single_grade_queries(tmp_path):
         outs,
         "config/claims.yaml",
         3,
+        params["trees"],
+        "half",
         p / "t.csv",
         p / "ts.csv",
         p / "f.csv",

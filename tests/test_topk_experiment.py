@@ -146,10 +146,18 @@ def test_table1_summary(tmp_path):
         "claims:\n  - id: topk.table1.x\n    source: s\n    statement: s\n    published: 0.19\n"
         "    reproduce: {file: results/topk-table1.csv,"
         " row: {dataset: emotions, algorithm: TopOpt}, column: loss}\n"
+        "    erratum: three values for four columns\n"
     )
     frame = summary.table1_frame(runs, [], claims)
     row = frame.set_index("algorithm").loc["TopOpt"]
     assert row["loss"] == pytest.approx(0.205) and row["published"] == 0.19
+    # Cells of the ambiguous row without a published value carry the claim's erratum, and
+    # the shown table marks them "?" and puts the erratum in the caption.
+    notes = frame.set_index("algorithm")["note"]
+    assert notes["TopOpt"] == "" and notes["FullAda"] == "three values for four columns"
+    shown, caption = summary.table1_shown(frame)
+    assert "(published ?)" in shown.iloc[0]["FullAda"]
+    assert caption.endswith("three values for four columns")
     assert row["sd"] == pytest.approx(np.std([0.20, 0.21], ddof=1), abs=1e-4)
     assert row["loss_after_1_passes"] == pytest.approx(0.305)
     values = summary.table1_summary(frame).set_index("quantity")["value"]

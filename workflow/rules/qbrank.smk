@@ -57,9 +57,12 @@ rule qbrank_figure:
     threads: 1
     params:
         table_trees=QB["table_trees"],
+        trees=json.dumps(QB["trees"], sort_keys=True),
+        ties=QB["ties"],
     shell:
         "boostrank qbrank-figure --inputs {input.runs} --claims {input.claims}"
-        " --table-trees {params.table_trees} --table-csv {output.table_csv}"
+        " --table-trees {params.table_trees} --trees {params.trees:q} --ties {params.ties}"
+        " --table-csv {output.table_csv}"
         " --table-summary {output.table_summary} --figure-csv {output.figure_csv}"
         " --figure-summary {output.figure_summary} --table-prefix figures/tables/qbrank-table1"
         " --figure-prefix figures/qbrank-fig1 2> {log}"

@@ -224,7 +224,7 @@ def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> None:
         _style_axis(ax, str(part["dataset_label"].iloc[0]), k_max)
     text = (
         f"Solid: MRR; dashed: the base ranker alone (same colour). NDCG of the "
-        f"{_eval_note(evaluated)}. Worst, median and best single feature by mean NDCG@1..25."
+        f"{_eval_note(evaluated)}. Worst, median and best single feature by mean NDCG@1..{k_max}."
     )
     _finish_panels(
         fig,
@@ -308,8 +308,10 @@ def figure4_5(d: dict[str, Any], prefix: str) -> None:
             label=alg,
         )
     n_users = int(main["queries"].max())
+    feedback = ", ".join(str(int(f)) for f in sorted(main["feedback"].unique()))
     ax_a.set_title(
-        f"(a) algorithms, 10 rated movies as feedback ({n_users} test users)", fontsize=10
+        f"(a) algorithms, {feedback} rated movies as feedback ({n_users} test users)",
+        fontsize=10,
     )
     for i, size in enumerate(sizes):
         c = summary.curve(sizes_part, feedback=size, algorithm="MRR")

@@ -104,7 +104,13 @@ def plot_figure5(csv: Path, claims_path: Path, prefix: Path) -> None:
     left.axvline(second, color="grey", ls=":", lw=1, label=f"largest 2nd difference: k = {second}")
     if data.band is not None:
         low, high = data.band
-        left.axvspan(low, high, color="orange", alpha=0.15, label="published elbow (k = 3 or 4)")
+        left.axvspan(
+            low,
+            high,
+            color="orange",
+            alpha=0.15,
+            label=f"published elbow (k = {low:g} to {high:g})",
+        )
     left.set_xlabel("Number of clusters k")
     left.set_ylabel("Total within-cluster sum of squares")
     left.set_title("K-means on the training TF-IDF matrix")

@@ -27,11 +27,14 @@ def _train(a: argparse.Namespace) -> None:
 
 def _figure(a: argparse.Namespace) -> None:
     from boostrank.experiments.qbrank.figure import make_outputs
+    from boostrank.io import json_object
 
     make_outputs(
         a.inputs,
         a.claims,
         a.table_trees,
+        json_object(a.trees),
+        a.ties,
         a.table_csv,
         a.table_summary,
         a.figure_csv,
@@ -59,6 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--inputs", nargs="+", required=True)
     p.add_argument("--claims", default="config/claims.yaml")
     p.add_argument("--table-trees", type=int, required=True)
+    p.add_argument("--trees", required=True, help="config qbrank.trees as JSON (for the caption)")
+    p.add_argument("--ties", required=True, help="config qbrank.ties (for the caption)")
     p.add_argument("--table-csv", required=True)
     p.add_argument("--table-summary", required=True)
     p.add_argument("--figure-csv", required=True)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.qbrank.spec import FIGURE_ID, MODELS, PERCENTS, TABLE_ID
+from boostrank.experiments.qbrank.spec import FIGURE_ID, MODELS, PERCENTS, TABLE_ID, TIE_RULES
 from boostrank.experiments.qbrank.summary import figure1, load_runs, table1, table1_cells
 
 if TYPE_CHECKING:
@@ -96,20 +96,28 @@ def draw_figure(curves: pd.DataFrame, prefix: Path | str, measure: str) -> None:
     save_figure(fig, prefix, curves["provenance"])
 
 
-def write_table(tidy: pd.DataFrame, prefix: Path | str, table_trees: int) -> None:
-    """``figures/tables/qbrank-table1.{csv,md,tex}``: precision at K% per data set."""
+def write_table(
+    tidy: pd.DataFrame,
+    prefix: Path | str,
+    table_trees: int,
+    trees: dict[str, Any],
+    ties: str,
+) -> None:
+    """``figures/tables/qbrank-table1.{csv,md,tex}``: precision at K% per data set; the caption
+    states the tree settings and tie rule of the config that made it."""
     from boostrank.report.render import write_table as render
 
     splits = int(tidy["n_splits"].max())
     caption = (
         f"Table 1 (Zheng et al. 2007): precision at K% on P3, QBRank and GBT after "
-        f"{table_trees} trees (20 leaves, shrinkage 0.05), linear RankSVM; "
+        f"{table_trees} trees ({trees['max_leaf_nodes']} leaves, shrinkage "
+        f"{trees['learning_rate']:g}), linear RankSVM; "
         + (
             f"mean ± sd over {splits} random L2/L3 splits; "
             if splits > 1
             else "one random L2/L3 split; "
         )
-        + "ties count half. LETOR 4.0 in place of the paper's Yahoo! data: compare orderings, "
+        + f"{TIE_RULES[ties]}. LETOR 4.0 in place of the paper's Yahoo! data: compare orderings, "
         "not values."
     )
     render(prefix, tidy, table1_cells(tidy), caption)
@@ -119,6 +127,8 @@ def make_outputs(
     inputs: Sequence[Path | str],
     claims_path: Path | str,
     table_trees: int,
+    trees: dict[str, Any],
+    ties: str,
     table_csv: Path | str,
     table_summary: Path | str,
     figure_csv: Path | str,
@@ -136,7 +146,7 @@ def make_outputs(
     write_text(table_summary, t_stats.to_csv(index=False))
     write_text(figure_csv, f_tidy.to_csv(index=False))
     write_text(figure_summary, f_stats.to_csv(index=False))
-    write_table(t_tidy, table_prefix, table_trees)
+    write_table(t_tidy, table_prefix, table_trees, trees, ties)
     draw_figure(f_tidy, figure_prefix, str(f_tidy["measure"].iloc[0]))
     return {TABLE_ID: t_tidy, FIGURE_ID: f_tidy, "percents": PERCENTS}
 

@@ -113,12 +113,12 @@ def precision_at_percent(
     import numpy as np
 
     if ties not in TIES:
-        raise BoostrankError(f"ties must be one of {TIES}, got {ties!r}")
+        raise BoostrankError(f"ties must be one of {sorted(TIES)}, got {ties!r}")
     diff = np.atleast_2d(np.asarray(diff, dtype=np.float64))
     n = diff.shape[1]
     if n == 0:
         raise BoostrankError("no preference pairs to evaluate")
-    tie_value = {"half": 0.5, "wrong": 0.0, "right": 1.0}[ties]
+    tie_value = TIES[ties]
     order = np.argsort(-np.abs(diff), axis=1, kind="stable")
     ranked = np.take_along_axis(diff, order, axis=1)
     right = np.where(ranked > 0, 1.0, np.where(ranked == 0, tie_value, 0.0))

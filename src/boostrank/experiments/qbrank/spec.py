@@ -13,7 +13,13 @@ TABLE_ID = "qbrank-table1"
 FIGURE_ID = "qbrank-fig1"
 SOURCE = "Zheng et al. (2007), NIPS, section 4"
 PERCENTS = tuple(range(10, 101, 10))
-TIES = ("half", "wrong", "right")
+# How a tie h(x) = h(y) counts in precision at K%: its credit, and the words the caption uses.
+TIES = {"half": 0.5, "wrong": 0.0, "right": 1.0}
+TIE_RULES = {
+    "half": "ties count half",
+    "wrong": "ties count as wrongly ordered",
+    "right": "ties count as rightly ordered",
+}
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,7 @@ TRAIN = Job(
 )
 FIGURE = Job(
     "qbrank-figure",
-    ("table_trees",),
+    ("table_trees", "trees", "ties"),
     ("experiments.qbrank.figure", "plots", "report.render", "io"),
 )
 
@@ -85,6 +91,7 @@ __all__ = [
     "TABLE_ID",
     "TABLE_MODELS",
     "TIES",
+    "TIE_RULES",
     "TRAIN",
     "Job",
     "Model",

@@ -27,11 +27,6 @@ from boostrank.experiments.topk.spec import (
     TABLE_ID,
 )
 
-MEDIAMILL_NOTE = (
-    "the source's Mediamill row has three values (.07 .08 .05) for four columns; read left to "
-    "right, FullAda has no published value (ambiguous)"
-)
-
 
 def _records(paths: Sequence[Path | str]) -> list[dict[str, Any]]:
     from boostrank.io import read_json
@@ -52,7 +47,7 @@ def table1_frame(
     import pandas as pd
 
     from boostrank.io import read_json
-    from boostrank.report.claims import load_claims, published_value
+    from boostrank.report.claims import find_claim, load_claims
 
     claims = load_claims(claims_path)
     split_info = {r["dataset"]: r for r in (read_json(p) for p in splits)}
@@ -89,13 +84,20 @@ def table1_frame(
             "max": round(float(losses.max()), 4),
             "n_seeds": len(losses),
         }
-        published = published_value(
-            claims,
-            f"results/{TABLE_ID}.csv",
-            {"dataset": dataset, "algorithm": algorithm.label},
-            "loss",
-        )
-        row["published"] = "" if published is None else published
+        cells = {
+            a.label: find_claim(
+                claims,
+                f"results/{TABLE_ID}.csv",
+                {"dataset": dataset, "algorithm": a.label},
+                "loss",
+            )
+            for a in ALGORITHMS
+        }
+        claim = cells[algorithm.label]
+        row["published"] = "" if claim is None else claim.published
+        # A cell without a published value in a row the claims call ambiguous carries the
+        # claims' erratum (Mediamill: three values for four columns).
+        errata = [c.erratum for c in cells.values() if c is not None and c.erratum]
         loops = sorted({int(c) for g in group for c in g["test_loss_at_loop"]})
         for c in loops:
             vals = [
@@ -114,7 +116,7 @@ def table1_frame(
             split=info.get("how", ""),
             data_kind=kind,
             provenance=first["provenance"],
-            note=MEDIAMILL_NOTE if dataset == "mediamill" and key == "fullada" else "",
+            note=errata[0] if claim is None and errata else "",
         )
         rows.append(row)
     frame = pd.DataFrame(rows)
@@ -178,7 +180,7 @@ def table1_shown(frame: Any) -> tuple[Any, str]:
     import pandas as pd
 
     shown_rows = []
-    for dataset, group in frame.groupby("dataset", sort=False):
+    for _dataset, group in frame.groupby("dataset", sort=False):
         first = group.iloc[0]
         cells = {"Data": first["dataset_label"], "m": first["labels"]}
         for a in ALGORITHMS:
@@ -189,8 +191,8 @@ def table1_shown(frame: Any) -> tuple[Any, str]:
             r = hit.iloc[0]
             text = _fmt(r["loss"]) + ("" if pd.isna(r["sd"]) else f" ± {_fmt(r['sd'])}")
             pub = r["published"]
-            if dataset == "mediamill" and a.key == "fullada" and pub == "":
-                pub = "?"
+            if pub == "" and r["note"]:
+                pub = "?"  # the source's row is ambiguous (the note says why)
             cells[a.label] = text + (f" (published {pub})" if pub != "" else "")
         shown_rows.append(cells)
     shown = pd.DataFrame(shown_rows)
@@ -198,10 +200,12 @@ def table1_shown(frame: Any) -> tuple[Any, str]:
     ks = ", ".join(map(str, sorted(set(top["k"]))))
     passes = ", ".join(map(str, sorted(set(top["loops"]))))
     seeds = f"{int(frame['n_seeds'].min())}-{int(frame['n_seeds'].max())}"
+    noted = frame[frame["note"] != ""].drop_duplicates("dataset")
+    notes = "".join(f" {r.dataset_label}: {r.note}" for r in noted.itertuples())
     caption = (
         f"{SOURCE_TABLE}: average weighted rank loss on the test set (mean ± sd over {seeds} "
-        f"seeds); top-k feedback with k = {ks} and {passes} passes, full information one pass. "
-        f"Mediamill: {MEDIAMILL_NOTE}."
+        f"seeds); top-k feedback with k = {ks} and {passes} passes, full information one pass."
+        + notes
     )
     return shown, caption
 
@@ -342,7 +346,6 @@ def figure2_summary(runs: Sequence[Path | str], tolerance: float, smooth: int) -
 
 
 __all__ = [
-    "MEDIAMILL_NOTE",
     "Curve",
     "Figure2",
     "converge_round",
