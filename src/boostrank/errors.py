@@ -27,6 +27,11 @@ class FormatError(BoostrankError, ValueError):
     Also a ValueError, as the parsers raised before it existed."""
 
 
+class InputError(BoostrankError, ValueError):
+    """Bad input to an estimator (``X``, ``y``, ``n_classes``): also a ValueError, as
+    scikit-learn expects of estimators."""
+
+
 def did_you_mean(word: str, choices: object) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``choices`` to a mistyped ``word``, or ""."""
     import difflib

@@ -51,14 +51,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from boostrank.boosting.base import (
     WeakTree,
-    check_semi_supervised,
     fit_sample,
     fit_tree,
     resample,
     sample_size,
+    validate_predict_input,
+    validate_semi_supervised,
 )
 from boostrank.errors import BoostrankError
 
@@ -78,7 +80,7 @@ def nearest_labelled(X: np.ndarray, y: np.ndarray, block: int = 2048) -> np.ndar
     return out
 
 
-class Assemble:
+class Assemble(ClassifierMixin, BaseEstimator):
     """ASSEMBLE over decision trees (Algorithm 2), multi-class."""
 
     def __init__(
@@ -106,14 +108,15 @@ class Assemble:
         self.random_state = random_state
 
     def fit(self, X: Any, y: Any, n_classes: int | None = None) -> Assemble:
-        """Fit on all rows; ``y = -1`` marks unlabelled rows."""
+        """Fit on all rows; ``y = -1`` marks unlabelled rows (``n_classes``: ``classes_`` is
+        ``0..n_classes-1``)."""
         if self.init not in ("nearest", "tree") or self.sampling not in ("resample", "weights"):
             raise BoostrankError("init must be nearest|tree and sampling resample|weights")
         if self.alpha_rule not in ("samme", "printed"):
             raise BoostrankError(f"alpha_rule must be samme or printed, not {self.alpha_rule!r}")
         if not 0 < self.labelled_share <= 1:
             raise BoostrankError("labelled_share must be in (0, 1]")
-        X, y, m = check_semi_supervised(X, y, n_classes)
+        X, y, m = validate_semi_supervised(self, X, y, n_classes)
         n = len(X)
         labelled = y >= 0
         n_l, n_u = int(labelled.sum()), int((~labelled).sum())
@@ -175,7 +178,7 @@ class Assemble:
 
     def decision_function(self, X: Any) -> np.ndarray:
         """F(x) = sum_t a_t onehot(h_t(x))."""
-        X = np.ascontiguousarray(X, dtype=np.float32)
+        X = validate_predict_input(self, X)
         F = np.zeros((len(X), self.n_classes_))
         rows = np.arange(len(X))
         for a, tree in zip(self.alphas_, self.trees_, strict=True):
@@ -189,5 +192,6 @@ class Assemble:
         return np.where(total > 0, F / np.where(total > 0, total, 1), 1.0 / self.n_classes_)
 
     def predict(self, X: Any) -> np.ndarray:
-        """argmax_k F^k(x)."""
-        return np.argmax(self.decision_function(X), axis=1)
+        """The class of argmax_k F^k(x)."""
+        index = np.argmax(self.decision_function(X), axis=1)
+        return self.classes_[index]

@@ -10,6 +10,9 @@ labelled rows alone (:class:`TreeClassifier`).
 
 Class indices are global (0..n_classes-1) throughout: a tree fitted on a sample that misses some
 classes still returns global indices and one-hot rows of width ``n_classes``.
+The estimators follow scikit-learn: ``fit`` validates its input and maps the labels to these
+indices (:func:`validate_semi_supervised`; ``y = -1`` marks unlabelled rows), ``predict``
+returns ``classes_[index]``.
 """
 
 from __future__ import annotations
@@ -17,36 +20,55 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from boostrank.errors import BoostrankError
+from boostrank.errors import BoostrankError, InputError
 
 UNLABELLED = -1
 
 
-def check_semi_supervised(
-    X: Any, y: Any, n_classes: int | None = None
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """Validate ``(X, y)`` with ``y = -1`` for unlabelled rows; returns float arrays, int
-    labels and the number of classes (``max(y) + 1`` unless given)."""
-    X = np.asarray(X)
-    if X.dtype.kind not in "fiu":
-        raise BoostrankError(f"X must be numeric, got dtype {X.dtype}")
-    X = np.ascontiguousarray(X, dtype=np.float32)
+def encode_labels(y: np.ndarray, n_classes: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(classes_, indices)`` for labels ``y``: ``classes_`` is ``arange(n_classes)`` when
+    given (y then holds class indices), else the sorted labelled values (any labels);
+    ``indices`` holds each row's position in ``classes_``, -1 for unlabelled rows (numeric
+    ``y == -1``, scikit-learn's semi-supervised convention)."""
     y = np.asarray(y)
-    if X.ndim != 2 or y.shape != (X.shape[0],):
-        raise BoostrankError(f"X must be (n, d) and y (n,); got {X.shape} and {y.shape}")
-    if y.dtype.kind not in "iu":
-        raise BoostrankError("y must hold integer class indices (-1: unlabelled)")
-    y = y.astype(np.int64)
-    if (y < UNLABELLED).any():
-        raise BoostrankError("y holds negative labels other than -1 (unlabelled)")
-    labelled = y >= 0
-    if not labelled.any():
-        raise BoostrankError("no labelled rows (y = -1 everywhere)")
-    k = int(y.max()) + 1 if n_classes is None else int(n_classes)
-    if y.max() >= k:
-        raise BoostrankError(f"label {int(y.max())} is not below n_classes={k}")
-    return X, y, k
+    numeric = y.dtype.kind in "iuf"
+    unlabelled = y == UNLABELLED if numeric else np.zeros(len(y), dtype=bool)
+    labels = y[~unlabelled]
+    if not len(labels):
+        raise InputError("no labelled rows (y = -1 everywhere)")
+    if n_classes is None:
+        classes = np.unique(labels)
+    else:
+        k = int(n_classes)
+        if not numeric or ((labels < 0) | (labels >= k) | (labels != np.floor(labels))).any():
+            raise InputError(f"with n_classes={k}, y must hold 0..{k - 1} (-1: unlabelled)")
+        classes = np.arange(k)
+    indices = np.full(len(y), UNLABELLED, dtype=np.int64)
+    indices[~unlabelled] = np.searchsorted(classes, labels)
+    return classes, indices
+
+
+def validate_semi_supervised(
+    estimator: Any, X: Any, y: Any, n_classes: int | None = None
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """``fit``'s input checks: scikit-learn's ``validate_data`` (finite numeric X, 1-d y,
+    ``n_features_in_``) and classification targets; sets ``classes_`` (:func:`encode_labels`).
+    Returns X (float32, C order), the class indices (-1: unlabelled) and ``len(classes_)``."""
+    X, y = validate_data(estimator, X, y, dtype=np.float32, order="C")
+    check_classification_targets(y)
+    estimator.classes_, indices = encode_labels(y, n_classes)
+    return X, indices, len(estimator.classes_)
+
+
+def validate_predict_input(estimator: Any, X: Any) -> np.ndarray:
+    """``predict``'s input checks: fitted, finite numeric X with the fitted feature count;
+    returns X as float32 in C order."""
+    check_is_fitted(estimator)
+    return validate_data(estimator, X, reset=False, dtype=np.float32, order="C")
 
 
 def one_hot(labels: np.ndarray, n_classes: int, dtype: Any = np.float64) -> np.ndarray:
@@ -128,7 +150,7 @@ def fit_sample(
     )
 
 
-class TreeClassifier:
+class TreeClassifier(ClassifierMixin, BaseEstimator):
     """The baseline "Tree" of section 2.4: the base classifier trained on the labelled rows
     only (rows with ``y = -1`` are ignored)."""
 
@@ -137,8 +159,8 @@ class TreeClassifier:
         self.random_state = random_state
 
     def fit(self, X: Any, y: Any, n_classes: int | None = None) -> TreeClassifier:
-        """Fit on the labelled rows."""
-        X, y, k = check_semi_supervised(X, y, n_classes)
+        """Fit on the labelled rows (``n_classes``: ``classes_`` is ``0..n_classes-1``)."""
+        X, y, k = validate_semi_supervised(self, X, y, n_classes)
         labelled = y >= 0
         rng = np.random.default_rng(self.random_state)
         self.n_classes_ = k
@@ -148,11 +170,12 @@ class TreeClassifier:
 
     def predict(self, X: Any) -> np.ndarray:
         """Predicted class of each row."""
-        return self.tree_.predict(np.asarray(X, dtype=np.float32))
+        X = validate_predict_input(self, X)
+        return self.classes_[self.tree_.predict(X)]
 
     def predict_proba(self, X: Any) -> np.ndarray:
         """The tree's leaf class frequencies, in global class columns."""
-        X = np.asarray(X, dtype=np.float32)
+        X = validate_predict_input(self, X)
         out = np.zeros((len(X), self.n_classes_))
         out[:, self.tree_.tree.classes_] = self.tree_.tree.predict_proba(X)
         return out

@@ -74,16 +74,18 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from boostrank.boosting.base import (
     WeakTree,
-    check_semi_supervised,
     fit_sample,
     one_hot,
     resample,
     sample_size,
+    validate_predict_input,
+    validate_semi_supervised,
 )
-from boostrank.errors import BoostrankError
+from boostrank.errors import BoostrankError, InputError
 
 SIMILARITIES = ("gaussian", "uniform", "absolute")
 
@@ -114,7 +116,7 @@ def gaussian_similarity(
     d2 = squared_distances(X)
     n = len(d2)
     if n < 2:
-        raise BoostrankError("a similarity needs at least two rows")
+        raise InputError(f"a similarity needs at least two rows, got {n} sample(s)")
     np.fill_diagonal(d2, np.inf)
     d_min = float(np.sqrt(d2.min()))
     np.fill_diagonal(d2, 0.0)
@@ -312,7 +314,7 @@ def optimal_alpha(
 
 
 # --------------------------------------------------------------------------- estimator
-class MCSSB:
+class MCSSB(ClassifierMixin, BaseEstimator):
     """Multi-class semi-supervised boosting (Algorithm 3) over decision trees.
 
     ``similarity``: gaussian (MCSSB), uniform (MCSSB-Uniform) or absolute (MCSSB-Absolute).
@@ -385,10 +387,11 @@ class MCSSB:
         n_classes: int | None = None,
         similarity: Similarity | None = None,
     ) -> MCSSB:
-        """Fit on all rows; ``y = -1`` marks unlabelled rows. ``similarity`` may pass a
-        precomputed :class:`Similarity` over the same rows (the experiments share one)."""
+        """Fit on all rows; ``y = -1`` marks unlabelled rows (``n_classes``: ``classes_`` is
+        ``0..n_classes-1``). ``similarity`` may pass a precomputed :class:`Similarity` over
+        the same rows (the experiments share one)."""
         self._check_params()
-        X, y, m = check_semi_supervised(X, y, n_classes)
+        X, y, m = validate_semi_supervised(self, X, y, n_classes)
         n = len(X)
         labelled = y >= 0
         rng = np.random.default_rng(self.random_state)
@@ -468,7 +471,7 @@ class MCSSB:
 
     def decision_function(self, X: Any) -> np.ndarray:
         """H(x) = sum_t alpha_t h_t(x) (N x m)."""
-        X = np.ascontiguousarray(X, dtype=np.float32)
+        X = validate_predict_input(self, X)
         H = np.zeros((len(X), self.n_classes_))
         rows = np.arange(len(X))
         for a, tree in zip(self.alphas_, self.trees_, strict=True):
@@ -480,5 +483,6 @@ class MCSSB:
         return softmax_and_inverse(self.decision_function(X))[0]
 
     def predict(self, X: Any) -> np.ndarray:
-        """argmax_k H^k(x) (class 0 where no tree was kept)."""
-        return np.argmax(self.decision_function(X), axis=1)
+        """The class of argmax_k H^k(x) (``classes_[0]`` where no tree was kept)."""
+        index = np.argmax(self.decision_function(X), axis=1)
+        return self.classes_[index]
