@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from boostrank.errors import BoostrankError, did_you_mean
+from boostrank.io import read_yaml
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ class Figure:
 
 def load_catalog(path: Path | str) -> dict[str, Figure]:
     """Parse the catalogue, in file order."""
-    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    raw = read_yaml(path) or {}
     figures = {}
     for fid, entry in (raw.get("figures") or {}).items():
         try:

@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from boostrank.errors import BoostrankError, did_you_mean
+from boostrank.io import read_yaml
 
 HINT = "fix it in config/config.yaml or in the --configfile / --config you passed"
 
@@ -101,12 +102,12 @@ def check_registry(path: Path | str, schema_path: Path | str) -> None:
     (``config/datasets.yaml``, ``claims.yaml`` or ``figures.yaml``) breaks its schema."""
     path, schema_path = Path(path), Path(schema_path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
     except OSError as exc:
         raise BoostrankError(f"cannot read {path}: {exc.strerror}") from None
     except yaml.YAMLError as exc:
         raise BoostrankError(f"{path} is not valid YAML: {exc}") from None
-    schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
+    schema = read_yaml(schema_path)
     problem = config_problem(data or {}, schema, label=str(path), hint=f"fix it in {path}")
     if problem:
         raise BoostrankError(f"{problem}; its schema is {_shown(schema_path)}")
@@ -116,7 +117,7 @@ def check_config(config: dict[str, Any], schema_path: Path | str) -> None:
     """Raise :class:`BoostrankError` with a one-line message if ``config`` breaks the schema
     (after turning the numbers a nested ``--config`` passes as strings into numbers)."""
     schema_path = Path(schema_path)
-    schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
+    schema = read_yaml(schema_path)
     coerce_cli_numbers(config, schema)
     problem = config_problem(config, schema)
     if problem:

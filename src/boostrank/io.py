@@ -75,6 +75,15 @@ def read_json(path: Path | str) -> Any:
         return json.load(handle)
 
 
+def read_yaml(path: Path | str) -> Any:
+    """A YAML file's data, parsed by libyaml where PyYAML has it (the registries are read at
+    every workflow start, and by every variant of ``make readings``; same safe constructor)."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return yaml.load(Path(path).read_text(encoding="utf-8"), Loader=loader)
+
+
 def json_object(text: str) -> dict[str, Any]:
     """Parse a command-line option holding a JSON object (rules pass parameters this way)."""
     from boostrank.errors import BoostrankError

@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from boostrank.io import read_yaml
+
 from boostrank.errors import BoostrankError, did_you_mean
 
 UNKNOWN = "unknown"
@@ -62,7 +64,7 @@ def load_registry(path: Path | str) -> dict[str, DatasetSpec]:
     """Parse and check the registry; raise :class:`BoostrankError` naming any bad entry."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = read_yaml(path)
     except FileNotFoundError:
         raise BoostrankError(f"data registry {path} not found") from None
     except yaml.YAMLError as exc:

@@ -32,9 +32,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from boostrank.errors import BoostrankError
+from boostrank.io import read_yaml
 
 if TYPE_CHECKING:  # pandas loads when claims are checked, not when they are read
     import pandas as pd
@@ -102,7 +101,7 @@ def verdict_tally(verdicts: pd.Series) -> str:
 
 def load_claims(path: Path | str) -> list[Claim]:
     """Parse the claims registry; ids must be unique and well formed."""
-    raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    raw = read_yaml(path) or {}
     claims, seen = [], set()
     for entry in raw.get("claims") or []:
         try:
