@@ -55,10 +55,11 @@ rule chapter2_figure:
     wildcard_constraints:
         figure="thesis-fig2_[123]",
     params:
+        figure_prefix=output_stem("figure"),
         options=json.dumps(
             {"fraction": CH2_REF["fraction"], "C": CH2_REF["C"], "depth": str(CH2_REF["depth"])}
         ),
     shell:
         "boostrank chapter2-figure --figure {wildcards.figure} --runs {input.runs}"
         " --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix figures/{wildcards.figure} --options {params.options:q} 2> {log}"
+        " --figure-prefix {params.figure_prefix} --options {params.options:q} 2> {log}"

@@ -101,6 +101,8 @@ rule chapter3_figure:
     benchmark:
         "benchmarks/thesis-fig3_1/figure.tsv"
     params:
+        table_prefix=output_stem("table"),
+        figure_prefix=output_stem("figure"),
         tolerance=CH3["best_tolerance"],
         tie_break=CH3["tie_break"],
         letor=lambda w, input: f"--letor-published {input.letor}" if input.letor else "",
@@ -108,5 +110,5 @@ rule chapter3_figure:
         "boostrank chapter3-figure --evaluations {input.evaluations} --claims {input.claims}"
         " --tolerance {params.tolerance} --tie-break {params.tie_break}"
         " --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix figures/thesis-fig3_1 --table-prefix figures/tables/thesis-fig3_1"
+        " --figure-prefix {params.figure_prefix} --table-prefix {params.table_prefix}"
         " --samples {input.samples} --samples-out {output.samples} {params.letor} 2> {log}"

@@ -149,10 +149,11 @@ rule chapter4_figure:
     wildcard_constraints:
         fig="thesis-fig4_[1-6]",
     params:
+        figure_prefix=output_stem("figure"),
         evaluated=CH4["evaluate"],
         bin_width=CH4["movies"]["time_bin_width"],
     shell:
         "boostrank chapter4-figure --figure {wildcards.fig} --inputs {input.results}"
-        " --csv {output.csv} --summary {output.summary} --prefix figures/{wildcards.fig}"
+        " --csv {output.csv} --summary {output.summary} --prefix {params.figure_prefix}"
         " --evaluated {params.evaluated} --bin-width {params.bin_width}"
         " --claims {input.claims} 2> {log}"

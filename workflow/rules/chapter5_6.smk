@@ -116,10 +116,11 @@ rule chapter5_figure:
     wildcard_constraints:
         figure="|".join(CH5_FIGURES),
     params:
+        figure_prefix=output_stem("figure"),
         tolerance=CH5["match_tolerance"],
     shell:
         "boostrank chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
-        " --summary {output.summary} --figure-prefix figures/{wildcards.figure}"
+        " --summary {output.summary} --figure-prefix {params.figure_prefix}"
         " --tolerance {params.tolerance} --claims {input.claims} 2> {log}"
 
 
@@ -162,6 +163,8 @@ rule chapter5_eta_figure:
         "logs/thesis-supp5_eta/figure.log",
     benchmark:
         "benchmarks/thesis-supp5_eta/figure.tsv"
+    params:
+        figure_prefix=output_stem("figure"),
     shell:
         "boostrank chapter5-eta-figure --inputs {input.runs} --csv {output.csv}"
-        " --figure-prefix figures/thesis-supp5_eta 2> {log}"
+        " --figure-prefix {params.figure_prefix} 2> {log}"

@@ -2,6 +2,7 @@
 # calls a `python -m boostrank` entry point with explicit inputs, outputs, params and a seed.
 import hashlib
 import json
+import os
 import sys
 import time
 
@@ -38,14 +39,17 @@ def _bool_from_cli(section, key):
 
 _bool_from_cli(config, "strict")
 _bool_from_cli(config.get("data", {}), "allow_synthetic")
+# The repository: two levels above this file (workflow.basedir is the directory of the
+# Snakefile run, which is workflow/ when make readings imports this workflow as a module).
+REPO = Path(str(workflow.current_basedir)).parents[1]
 # One line naming the key and the fix (Snakemake's validate would print the whole schema); then
 # Snakemake's validate fills in the schema's defaults.
-check_config(config, Path(workflow.basedir, "workflow/schemas/config.schema.yaml"))
+check_config(config, Path(REPO, "workflow/schemas/config.schema.yaml"))
 for _key, _schema in (("registry", "datasets"), ("claims", "claims"), ("catalog", "figures")):
-    check_registry(config[_key], Path(workflow.basedir, f"workflow/schemas/{_schema}.schema.yaml"))
+    check_registry(config[_key], Path(REPO, f"workflow/schemas/{_schema}.schema.yaml"))
 check_registry(
-    Path(workflow.basedir, "config/readings.yaml"),
-    Path(workflow.basedir, "workflow/schemas/readings.schema.yaml"),
+    Path(REPO, "config/readings.yaml"),
+    Path(REPO, "workflow/schemas/readings.schema.yaml"),
 )
 validate(config, schema="../schemas/config.schema.yaml")
 
@@ -183,6 +187,18 @@ def reported(files):
         or "other",
     )
     return [shown, *rest]
+
+
+def output_stem(name=None):
+    """A params function: the path a ``multiext`` output shares before its extensions
+    (``figures/x`` for ``figures/x.png`` and ``figures/x.pdf``; the first output when unnamed),
+    so that a command writes where its rule, or a module's path prefix, puts the outputs."""
+
+    def stem(wildcards, output):
+        first = output[0] if name is None else getattr(output, name)[0]
+        return os.path.splitext(first)[0]
+
+    return stem
 
 
 # --------------------------------------------------------------- datasets_tables.smk

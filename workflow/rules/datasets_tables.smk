@@ -14,6 +14,8 @@ rule datasets_table:
         "benchmarks/{table}/table.tsv"
     wildcard_constraints:
         table="thesis-table1_[12]",
+    params:
+        out_prefix=output_stem(),
     shell:
         "boostrank table {wildcards.table} --meta {input.metas} --claims {input.claims}"
-        " --out-prefix figures/tables/{wildcards.table} 2> {log}"
+        " --out-prefix {params.out_prefix} 2> {log}"

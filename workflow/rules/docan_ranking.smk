@@ -44,9 +44,11 @@ rule docan_ranking_merge:
         "benchmarks/{table}/merge.tsv"
     wildcard_constraints:
         table="docan-table[2-6]",
+    params:
+        out_prefix=output_stem(),
     shell:
         "boostrank docan-ranking-merge {wildcards.table} --inputs {input.folds}"
-        " --claims {input.claims} --out-prefix figures/tables/{wildcards.table} 2> {log}"
+        " --claims {input.claims} --out-prefix {params.out_prefix} 2> {log}"
 
 
 rule docan_ranking_toy:
@@ -61,11 +63,12 @@ rule docan_ranking_toy:
         "benchmarks/docan-table7/toy.tsv"
     threads: 1
     params:
+        out_prefix=output_stem(),
         settings=json.dumps(config["docan_ranking"]["toy"], sort_keys=True),
         seed=config["seed"],
     shell:
         "boostrank docan-ranking-toy --settings {params.settings:q} --seed {params.seed}"
-        " --claims {input.claims} --out-prefix figures/tables/docan-table7 2> {log}"
+        " --claims {input.claims} --out-prefix {params.out_prefix} 2> {log}"
 
 
 rule docan_ranking_demo:
@@ -80,7 +83,8 @@ rule docan_ranking_demo:
         "benchmarks/docan-table8/demo.tsv"
     threads: 1
     params:
+        out_prefix=output_stem(),
         settings=json.dumps(config["docan_ranking"]["demo"], sort_keys=True),
     shell:
         "boostrank docan-ranking-demo --settings {params.settings:q}"
-        " --claims {input.claims} --out-prefix figures/tables/docan-table8 2> {log}"
+        " --claims {input.claims} --out-prefix {params.out_prefix} 2> {log}"

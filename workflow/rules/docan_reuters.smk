@@ -45,11 +45,12 @@ rule docan_fig4:
     benchmark:
         "benchmarks/docan-fig4/topics.tsv"
     params:
+        figure_prefix=output_stem("figure"),
         top=DOCAN["top_topics"],
         counting=DOCAN["topic_counting"],
     shell:
         "boostrank docan-fig4 --raw-dir data/raw/reuters21578 --provenance {input.raw}"
-        " --claims {input.claims} --csv {output.csv} --figure-prefix figures/docan-fig4"
+        " --claims {input.claims} --csv {output.csv} --figure-prefix {params.figure_prefix}"
         " --top-topics {params.top} --topic-counting {params.counting} 2> {log}"
 
 
@@ -116,9 +117,11 @@ rule docan_plot:
         "benchmarks/docan-{fig}/plot.tsv"
     wildcard_constraints:
         fig="fig5|fig6|fig7",
+    params:
+        figure_prefix=output_stem(),
     shell:
         "boostrank docan-plot {wildcards.fig} --csv {input.csv} --claims {input.claims}"
-        " --figure-prefix figures/docan-{wildcards.fig} 2> {log}"
+        " --figure-prefix {params.figure_prefix} 2> {log}"
 
 
 rule docan_forest:
@@ -156,6 +159,8 @@ rule docan_table1:
         "logs/docan/table1.log",
     benchmark:
         "benchmarks/docan-table1/table.tsv"
+    params:
+        out_prefix=output_stem(),
     shell:
         "boostrank docan-table1 --results {input.results} --claims {input.claims}"
-        " --out-prefix figures/tables/docan-table1 2> {log}"
+        " --out-prefix {params.out_prefix} 2> {log}"

@@ -17,12 +17,13 @@ rule prank_fig6:
         "benchmarks/prank-fig6/run.tsv"
     threads: 1
     params:
+        figure_prefix=output_stem("figure"),
         params=json.dumps(PR["fig6"], sort_keys=True),
         seed=config["seed"],
     shell:
         "single_threaded"
         " boostrank prank-fig6 --params {params.params:q} --seed {params.seed} --csv {output.csv}"
-        " --summary {output.summary} --figure-prefix figures/prank-fig6 2> {log}"
+        " --summary {output.summary} --figure-prefix {params.figure_prefix} 2> {log}"
 
 
 rule prank_fig7:
@@ -40,10 +41,11 @@ rule prank_fig7:
         "benchmarks/prank-fig7/run.tsv"
     threads: 1
     params:
+        figure_prefix=output_stem("figure"),
         params=json.dumps(PR["fig7"], sort_keys=True),
         seed=config["seed"],
     shell:
         "single_threaded"
         " boostrank prank-fig7 --npz {input.npz} --meta {input.meta} --params {params.params:q}"
         " --seed {params.seed} --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix figures/prank-fig7 2> {log}"
+        " --figure-prefix {params.figure_prefix} 2> {log}"

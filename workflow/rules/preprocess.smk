@@ -45,7 +45,9 @@ rule letor_rebuild:
         "logs/preprocess/ohsumed_rebuilt.log",
     benchmark:
         "benchmarks/thesis-table1_3/rebuild.tsv"
+    params:
+        table_prefix=output_stem("table"),
     shell:
         "boostrank letor-features --raw-dir data/raw/ohsumed --npz {input.npz} --meta {input.meta}"
         " --out-npz {output.npz} --out-meta {output.meta}"
-        " --table-prefix figures/tables/thesis-table1_3 --summary {output.summary} 2> {log}"
+        " --table-prefix {params.table_prefix} --summary {output.summary} 2> {log}"

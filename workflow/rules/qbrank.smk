@@ -56,6 +56,8 @@ rule qbrank_figure:
         "benchmarks/qbrank-fig1/figure.tsv"
     threads: 1
     params:
+        figure_prefix=output_stem("figure"),
+        table_prefix=output_stem("table"),
         table_trees=QB["table_trees"],
         trees=json.dumps(QB["trees"], sort_keys=True),
         ties=QB["ties"],
@@ -64,5 +66,5 @@ rule qbrank_figure:
         " --table-trees {params.table_trees} --trees {params.trees:q} --ties {params.ties}"
         " --table-csv {output.table_csv}"
         " --table-summary {output.table_summary} --figure-csv {output.figure_csv}"
-        " --figure-summary {output.figure_summary} --table-prefix figures/tables/qbrank-table1"
-        " --figure-prefix figures/qbrank-fig1 2> {log}"
+        " --figure-summary {output.figure_summary} --table-prefix {params.table_prefix}"
+        " --figure-prefix {params.figure_prefix} 2> {log}"

@@ -92,10 +92,12 @@ rule topk_table1:
         "logs/topk-table1/table.log",
     benchmark:
         "benchmarks/topk-table1/table.tsv"
+    params:
+        table_prefix=output_stem("table"),
     shell:
         "boostrank topk-table1 --runs {input.runs} --splits {input.splits} --claims {input.claims}"
         " --csv {output.csv} --summary {output.summary}"
-        " --table-prefix figures/tables/topk-table1 2> {log}"
+        " --table-prefix {params.table_prefix} 2> {log}"
 
 
 rule topk_fig2:
@@ -111,9 +113,10 @@ rule topk_fig2:
     benchmark:
         "benchmarks/topk-fig2/figure.tsv"
     params:
+        figure_prefix=output_stem("figure"),
         tolerance=TOPK["fig2"]["converge_tolerance"],
         smooth=TOPK["fig2"]["smooth"],
     shell:
         "boostrank topk-fig2 --runs {input.runs} --tolerance {params.tolerance}"
         " --smooth {params.smooth} --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix figures/topk-fig2 2> {log}"
+        " --figure-prefix {params.figure_prefix} 2> {log}"
