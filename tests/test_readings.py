@@ -117,3 +117,102 @@ def test_every_option_the_readme_names_is_accepted_by_the_config_schema():
             node = node[part]
         node[path[-1]] = value
         check_config(config, ROOT / "workflow/schemas/config.schema.yaml")
+
+
+# ------------------------------------------------------------------ the sensitivity run
+def _toy_readings(tmp_path: Path) -> tuple[Path, Path]:
+    """A registry of one reading with two options, and two claims (a value with a tolerance,
+    an exact count) on one results file."""
+    readings = tmp_path / "readings.yaml"
+    readings.write_text(
+        "readings:\n"
+        "  - {id: toy, source: s, quote: q, choice: c, config: work.mode,"
+        " options: [a, b], default: a, claims: ['work.fig.*']}\n"
+    )
+    claims = tmp_path / "claims.yaml"
+    claims.write_text(
+        "claims:\n"
+        "  - {id: work.fig.value, source: s, statement: s, published: 0.50,"
+        " rule: {type: abs, tol: 0.02},"
+        " reproduce: {file: results/work-fig.csv, row: {name: x}, column: value}}\n"
+        "  - {id: work.fig.count, source: s, statement: s, published: 3,"
+        " reproduce: {file: results/work-fig.csv, row: {name: n}, column: value}}\n"
+        "  - {id: other.fig.value, source: s, statement: s, published: 1,"
+        " reproduce: {file: results/other.csv, row: {name: x}, column: value}}\n"
+    )
+    return readings, claims
+
+
+def _toy_results(root: Path, value: float, count: int, kind: str = "mirror") -> None:
+    (root / "results").mkdir(parents=True)
+    (root / "results/work-fig.csv").write_text(
+        "name,value,data_kind,provenance\n"
+        f"x,{value},{kind},{kind}: toy\n"
+        f"n,{count},{kind},{kind}: toy\n"
+    )
+
+
+def test_plan_runs_the_configured_option_once_and_each_other_option_apart():
+    from boostrank.report.readings import load_readings, plan, variant_table
+
+    readings = load_readings(ROOT / "config/readings.yaml")
+    claims = load_claims(ROOT / "config/claims.yaml")
+    variants = plan(readings, claims, CONFIG)
+    others = sum(len(r.options) - 1 for r in readings)
+    assert len(variants) == 1 + others  # "default" is shared by every reading
+    table = variant_table(readings, CONFIG)
+    assert table["ndcg_formula"] == {"letor": "default", "report": "ndcg_formula.report"}
+    switched = variants["ndcg_formula.report"]
+    assert switched.config["chapter3"]["ndcg_formula"] == "report"
+    assert CONFIG["chapter3"]["ndcg_formula"] == "letor"  # the config itself is untouched
+    assert "results/thesis-fig3_1.csv" in switched.files
+
+
+def test_a_reading_with_a_misspelt_key_stops_the_plan_with_one_line(tmp_path):
+    from boostrank.report.readings import load_readings, plan
+
+    readings, claims = _toy_readings(tmp_path)
+    readings.write_text(readings.read_text().replace("work.mode", "work.mdoe"))
+    with pytest.raises(BoostrankError, match=r"no 'work.mdoe'") as caught:
+        plan(load_readings(readings), load_claims(claims), {"work": {"mode": "a"}})
+    assert "\n" not in str(caught.value)
+
+
+def test_tabulate_measures_each_option_against_the_default(tmp_path):
+    from boostrank.report.readings import deciding, load_readings, tabulate
+
+    readings, claims = _toy_readings(tmp_path)
+    _toy_results(tmp_path / "v/default", 0.51, 3)  # within 0.02 of 0.50: PASS
+    _toy_results(tmp_path / "v/toy.b", 0.45, 3)  # 0.05 away: FAIL
+    variants = {"toy": {"a": "default", "b": "toy.b"}}
+    table = tabulate(load_readings(readings), load_claims(claims), variants, tmp_path / "v")
+    assert set(table["claim_id"]) == {"work.fig.value", "work.fig.count"}  # not other.*
+    row = table[(table["option"] == "b") & (table["claim_id"] == "work.fig.value")].iloc[0]
+    assert row["verdict"] == "FAIL" and row["default_verdict"] == "PASS"
+    assert row["shift_in_tolerances"] == pytest.approx((0.45 - 0.51) / 0.02)
+    count = table[(table["option"] == "b") & (table["claim_id"] == "work.fig.count")].iloc[0]
+    assert count["shift_in_tolerances"] == "" and count["verdict"] == "PASS"  # no tolerance
+    decided = deciding(table)
+    assert list(decided["claim_id"]) == ["work.fig.value"]
+    assert decided.iloc[0]["pass"] == "a" and decided.iloc[0]["fail"] == "b"
+
+
+def test_tabulate_leaves_out_values_made_from_stand_ins(tmp_path):
+    from boostrank.report.readings import load_readings, tabulate
+
+    readings, claims = _toy_readings(tmp_path)
+    _toy_results(tmp_path / "v/default", 0.51, 3, kind="synthetic")
+    _toy_results(tmp_path / "v/toy.b", 0.45, 3, kind="synthetic")
+    variants = {"toy": {"a": "default", "b": "toy.b"}}
+    table = tabulate(load_readings(readings), load_claims(claims), variants, tmp_path / "v")
+    assert table.empty
+
+
+def test_an_unknown_reading_in_only_is_one_line_with_a_suggestion():
+    from boostrank.report.readings import load_readings
+
+    with pytest.raises(BoostrankError, match=r"'ndcg_fromula'.*did you mean 'ndcg_formula'"):
+        load_readings(ROOT / "config/readings.yaml", ["ndcg_fromula"])
+    assert [r.id for r in load_readings(ROOT / "config/readings.yaml", ["ndcg_formula"])] == [
+        "ndcg_formula"
+    ]

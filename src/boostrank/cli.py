@@ -47,6 +47,35 @@ def _cmd_prepare(args: argparse.Namespace) -> None:
     )
 
 
+def _cmd_readings(args: argparse.Namespace) -> None:
+    from boostrank.io import json_object, write_text
+    from boostrank.report.claims import load_claims
+    from boostrank.report.readings import deciding, draw, load_readings, tabulate
+
+    variants = json_object(args.variants)
+    table = tabulate(
+        load_readings(args.readings, list(variants)),
+        load_claims(args.claims),
+        variants,
+        args.root,
+        args.seed,
+    )
+    if table.empty:
+        raise BoostrankError(
+            "make readings: no claim of any reading was checked on real data (every value came "
+            "from a stand-in or is missing); set the data mirror (README, Data) and rerun"
+        )
+    write_text(args.csv, table.to_csv(index=False))
+    kinds = sorted({p.split(":")[0] for p in table["provenance"] if p})
+    draw(table, args.figure_prefix, f"{', '.join(kinds)} data (stand-ins left out)")
+    decided = deciding(table)
+    log.info(
+        "%d rows; %d (reading, claim) pairs whose verdict the reading decides",
+        len(table),
+        len(decided),
+    )
+
+
 def _cmd_inventory(args: argparse.Namespace) -> None:
     from boostrank.data.inventory import inventory
     from boostrank.io import write_text
@@ -214,6 +243,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--budgets", default="{}", help="CPU-s budget per figure family, as JSON")
     p.add_argument("--info", nargs="*", default=[], help="key=value lines for the page header")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("readings", help="each reading's claims under every option (make readings)")
+    p.add_argument("--readings", default="config/readings.yaml")
+    p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--variants", required=True, help="{reading: {option: variant}} as JSON")
+    p.add_argument("--root", default="results/readings", help="the variants' workflow copies")
+    p.add_argument("--seed", type=int, default=0, help="root seed of the claims' bootstraps")
+    p.add_argument("--csv", required=True)
+    p.add_argument("--figure-prefix", required=True)
+    p.set_defaults(func=_cmd_readings)
 
     p = sub.add_parser("figures", help="list every figure and table with its Snakemake target")
     p.add_argument("name", nargs="?", help="print only this figure's target files")

@@ -74,6 +74,7 @@ def write_report(
     for figure in catalog.values():
         parts.append(_figure_section(figure, claims, root, cost.loc[figure.id]))
     parts.append(_all_claims(catalog, claims))
+    parts.append(_readings_section(root))
     parts.append(_timing_section(timing, root))
     parts.append(
         "<h2 id='data'>Data sets</h2><p class='meta'>Every registry data set the run "
@@ -189,6 +190,55 @@ def _interval(claims: pd.DataFrame) -> list[str]:
         f"[{low}, {high}]" if str(low) not in ("", "nan") and int(n or 1) > 1 else ""
         for low, high, n in zip(claims["ci_low"], claims["ci_high"], claims["n"], strict=True)
     ]
+
+
+def _readings_section(root: Path) -> str:
+    """ "How the readings move the published numbers", from ``make readings``'s table (empty
+    when it has not run): the readings that decide a verdict, then each reading's largest
+    shift and verdict changes."""
+    import pandas as pd
+
+    from boostrank.report.readings import deciding
+
+    path = root / "results/readings.csv"
+    if not path.exists():
+        return ""
+    table = pd.read_csv(path, keep_default_na=False)
+    decided = deciding(table)
+    figure = root / "figures/readings.png"
+    out = [
+        "<h2 id='readings'>How the readings move the published numbers</h2>",
+        "<p class='meta'><code>make readings</code> reran the claims each reading of "
+        "<code>config/readings.yaml</code> can move under every option, on real data only "
+        f"(<code>results/readings.csv</code>, {len(table)} rows). A reading <b>decides</b> a "
+        "verdict when one option gives PASS and another FAIL.</p>",
+    ]
+    if decided.empty:
+        out.append("<p>No reading decides a verdict: every claim keeps its verdict under every "
+                   "option, or never passes.</p>")  # fmt: skip
+    else:
+        names = ", ".join(dict.fromkeys(decided["reading"]))
+        out.append(f"<p>Readings that decide a verdict: <b>{html.escape(names)}</b>.</p>")
+        out.append(_table_html(decided))
+    if figure.exists():
+        png = base64.b64encode(figure.read_bytes()).decode()
+        out.append(f"<img alt='readings' src='data:image/png;base64,{png}'>")
+    moved = table[~table["is_default"].astype(str).str.lower().eq("true")]
+    if not moved.empty:
+        shifts = pd.to_numeric(moved["shift_in_tolerances"], errors="coerce").abs()
+        summary = (
+            moved.assign(shift=shifts, changed=moved["verdict"] != moved["default_verdict"])
+            .groupby(["reading", "option"], sort=False)
+            .agg(
+                claims=("claim_id", "size"),
+                largest_shift=("shift", "max"),
+                verdicts_changed=("changed", "sum"),
+            )
+            .reset_index()
+        )
+        summary["largest_shift"] = summary["largest_shift"].round(2)
+        out.append(_table_html(summary))
+    return "\n".join(out)
 
 
 def _timing_section(figures: pd.DataFrame, root: Path) -> str:

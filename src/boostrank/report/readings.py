@@ -1,0 +1,338 @@
+"""The readings registry (``config/readings.yaml``) and the sensitivity run of ``make readings``.
+
+A *reading* is a choice the pipeline made where a source is ambiguous, silent or wrong: the
+paper's words, the options, the default (the most faithful reading) and the config key that
+switches it. ``make readings`` reruns the claims each reading can move under every option, each
+(reading, option) as its own copy of the workflow under ``results/readings/<variant>/``
+(``workflow/readings.smk``; options equal to the configured value share the ``default``
+variant), and :func:`tabulate` checks the claims there as :mod:`boostrank.report.claims` does:
+one row per (reading, option, claim), on real data only (claims whose value was made from a
+synthetic stand-in are left out). A shift is measured in the claim's tolerance (``abs``: the
+tolerance; ``rel``: the tolerance times the published value); claims without one (ordinal,
+exact) show only their verdicts. A reading *decides* a claim's verdict when one option gives
+PASS and another FAIL.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from boostrank.errors import BoostrankError
+from boostrank.io import read_yaml
+from boostrank.report.claims import Claim, evaluate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+DEFAULT_VARIANT = "default"
+ROOT = "results/readings"  # each variant's workflow copy: ROOT/<variant>/results/...
+# Paths a variant writes under its own root; data/raw (the fetched files) is shared.
+VARIANT_PREFIXES = (
+    "results/",
+    "figures/",
+    "logs/",
+    "benchmarks/",
+    "data/processed/",
+    "data/interim/",
+)
+COLUMNS = [
+    "reading",
+    "option",
+    "is_default",
+    "claim_id",
+    "value",
+    "default_value",
+    "published",
+    "tolerance",
+    "shift_in_tolerances",
+    "verdict",
+    "default_verdict",
+    "variant",
+    "provenance",
+]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One entry of ``config/readings.yaml`` (its schema: ``workflow/schemas/readings``)."""
+
+    id: str
+    source: str
+    quote: str
+    choice: str
+    config: str
+    options: list[Any]
+    default: Any
+    claims: list[str]
+
+
+def load_readings(path: Path | str, only: list[str] | None = None) -> list[Reading]:
+    """The registry's readings, in file order (``only``: these ids; an unknown id stops with
+    one line naming it)."""
+    from boostrank.errors import did_you_mean
+
+    raw = read_yaml(path) or {}
+    readings = [Reading(**entry) for entry in raw.get("readings") or []]
+    if not only:
+        return readings
+    ids = [r.id for r in readings]
+    for wanted in only:
+        if wanted not in ids:
+            raise BoostrankError(
+                f"config readings.only names '{wanted}', which {path} lacks"
+                f"{did_you_mean(wanted, ids)}"
+            )
+    return [r for r in readings if r.id in only]
+
+
+def config_value(config: dict[str, Any], key: str) -> Any:
+    """The value at a dotted config key; one line naming the missing part if there is none."""
+    node: Any = config
+    parts = key.split(".")
+    for i, part in enumerate(parts):
+        if not isinstance(node, dict) or part not in node:
+            raise BoostrankError(
+                f"config/readings.yaml names config key '{key}', but the config has no "
+                f"'{'.'.join(parts[: i + 1])}'; fix the key in config/readings.yaml"
+            )
+        node = node[part]
+    return node
+
+
+def with_option(config: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """A deep copy of ``config`` with the dotted ``key`` set to ``value``."""
+    config_value(config, key)  # the key must exist: a misspelt key is not a new option
+    out = copy.deepcopy(config)
+    node = out
+    *parents, last = key.split(".")
+    for part in parents:
+        node = node[part]
+    node[last] = value
+    return out
+
+
+def variant_name(reading: Reading, option: Any, config: dict[str, Any]) -> str:
+    """``default`` when the option is the configured value, else ``<reading>.<option>``."""
+    if option == config_value(config, reading.config):
+        return DEFAULT_VARIANT
+    return f"{reading.id}.{option}"
+
+
+def matched_claims(reading: Reading, claims: list[Claim]) -> list[Claim]:
+    """The claims whose id matches one of the reading's patterns."""
+    return [c for c in claims if any(fnmatch(c.id, p) for p in reading.claims)]
+
+
+def claim_files(claims: list[Claim]) -> list[str]:
+    """The results files the claims read (their own and those they compare with)."""
+    files = {str(c.reproduce["file"]) for c in claims}
+    files |= {str(c.rule["other"]["file"]) for c in claims if "other" in c.rule}
+    return sorted(files)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One copy of the workflow: its config and the results files its claims read."""
+
+    name: str
+    config: dict[str, Any]
+    files: tuple[str, ...]
+
+
+def plan(
+    readings: list[Reading], claims: list[Claim], config: dict[str, Any]
+) -> dict[str, Variant]:
+    """Every variant ``make readings`` runs: ``default`` (the config as given) and one per
+    (reading, option) that differs from it, each with the files its readings' claims read."""
+    files: dict[str, set[str]] = {}
+    configs: dict[str, dict[str, Any]] = {DEFAULT_VARIANT: config}
+    for reading in readings:
+        needed = claim_files(matched_claims(reading, claims))
+        if not needed:
+            raise BoostrankError(f"reading {reading.id}: its claim patterns match no claim")
+        for option in reading.options:
+            name = variant_name(reading, option, config)
+            if name != DEFAULT_VARIANT:
+                configs[name] = with_option(config, reading.config, option)
+            files.setdefault(name, set()).update(needed)
+    return {n: Variant(n, configs[n], tuple(sorted(files.get(n, ())))) for n in configs}
+
+
+def variant_table(readings: list[Reading], config: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """``{reading: {option: variant}}`` (options as text, as the CSV shows them)."""
+    return {r.id: {str(o): variant_name(r, o, config) for o in r.options} for r in readings}
+
+
+def tolerance(rule: dict[str, Any], published: Any) -> float | None:
+    """A claim's tolerance in its value's units (None for ordinal and exact claims)."""
+    kind = rule.get("type", "equal")
+    if kind == "abs":
+        return float(rule["tol"])
+    if kind == "rel":
+        return float(rule["tol"]) * abs(float(published))
+    return None
+
+
+def tabulate(
+    readings: list[Reading],
+    claims: list[Claim],
+    variants: dict[str, dict[str, str]],
+    root: Path | str = ROOT,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """One row per (reading, option, claim) checked on real data (module docstring)."""
+    import pandas as pd
+
+    root = Path(root)
+    checked: dict[str, pd.DataFrame] = {}  # variant -> its claims' verdicts (all claims)
+    rows = []
+    for reading in readings:
+        rules = {c.id: c.rule for c in matched_claims(reading, claims)}
+        by_option = {}
+        for option, variant in variants[reading.id].items():
+            if variant not in checked:
+                checked[variant] = evaluate(claims, root / variant, seed).set_index("claim_id")
+            by_option[option] = checked[variant]
+        default = by_option[str(reading.default)]
+        for option, frame in by_option.items():
+            for claim_id, row in frame.iterrows():
+                # A family's or a table's members extend their claim's id.
+                owners = [c for c in rules if str(claim_id).startswith(c)]
+                if not owners:
+                    continue
+                if row["verdict"] == "NOT-COMPARABLE" or claim_id not in default.index:
+                    continue  # a stand-in, or a value the data cannot establish
+                base = default.loc[claim_id]
+                tol = tolerance(rules[max(owners, key=len)], row["published"])
+                rows.append(
+                    {
+                        "reading": reading.id,
+                        "option": option,
+                        "is_default": option == str(reading.default),
+                        "claim_id": claim_id,
+                        "value": _judged(row),
+                        "default_value": _judged(base),
+                        "published": row["published"],
+                        "tolerance": "" if tol is None else tol,
+                        "shift_in_tolerances": _shift(_judged(row), _judged(base), tol),
+                        "verdict": row["verdict"],
+                        "default_verdict": base["verdict"],
+                        "variant": variants[reading.id][option],
+                        "provenance": row["provenance"],
+                    }
+                )
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def deciding(table: pd.DataFrame) -> pd.DataFrame:
+    """The (reading, claim) pairs where one option gives PASS and another FAIL."""
+    import pandas as pd
+
+    if table.empty:
+        return pd.DataFrame(columns=["reading", "claim_id", "pass", "fail"])
+    rows = []
+    for (reading, claim_id), group in table.groupby(["reading", "claim_id"], sort=False):
+        verdicts = dict(zip(group["option"], group["verdict"], strict=True))
+        passing = [o for o, v in verdicts.items() if v == "PASS"]
+        failing = [o for o, v in verdicts.items() if v == "FAIL"]
+        if passing and failing:
+            rows.append(
+                {
+                    "reading": reading,
+                    "claim_id": claim_id,
+                    "pass": ", ".join(passing),
+                    "fail": ", ".join(failing),
+                }
+            )
+    return pd.DataFrame(rows, columns=["reading", "claim_id", "pass", "fail"])
+
+
+def draw(table: pd.DataFrame, prefix: Path | str, provenance: str) -> None:
+    """``figures/readings.{png,pdf}``: for each reading and each non-default option, how far it
+    moves each claim that has a tolerance (|shift| in tolerances; 1 = the claim's tolerance; red
+    where the claim's verdict changes), with the count of verdicts it changes."""
+    from boostrank.plots import pyplot, save_figure
+
+    plt = pyplot()
+    shown = table[~table["is_default"]]
+    keys = list(dict.fromkeys(zip(shown["reading"], shown["option"], strict=True)))
+    fig, ax = plt.subplots(figsize=(9, 0.42 * max(len(keys), 4) + 1.4))
+    for i, (reading, option) in enumerate(keys):
+        part = shown[(shown["reading"] == reading) & (shown["option"] == option)]
+        changed = part["verdict"] != part["default_verdict"]
+        measured = part["shift_in_tolerances"] != ""
+        for flipped, colour in ((False, "#1f77b4"), (True, "#d62728")):
+            points = part[measured & (changed == flipped)]["shift_in_tolerances"]
+            ax.scatter(
+                [abs(float(s)) for s in points],
+                [i] * len(points),
+                s=18,
+                alpha=0.6,
+                color=colour,
+                label=("verdict changes" if flipped else "verdict stays") if i == 0 else None,
+            )
+        ax.annotate(
+            f"{int(changed.sum())} of {len(part)} verdicts change"
+            + ("" if measured.any() else " (no tolerance: ordinal claims)"),
+            (1.0, i),
+            xycoords=("axes fraction", "data"),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=7,
+        )
+    ax.set_yticks(range(len(keys)), [f"{r} = {o}" for r, o in keys], fontsize=7)
+    ax.set_xscale("symlog", linthresh=0.01)  # a claim that does not move sits at 0
+    moved = [abs(float(v)) for v in shown["shift_in_tolerances"] if v != ""]
+    ax.set_xlim(-0.002, max([2.0, *moved]) * 1.5)
+    ax.axvline(1.0, color="grey", ls="--", lw=1, label="one tolerance")
+    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
+    ax.set_xlabel("|value under the option - value under the default| / the claim's tolerance")
+    ax.invert_yaxis()
+    ax.set_title("How each reading moves the published numbers", fontsize=10, pad=22)
+    fig.tight_layout()
+    save_figure(fig, prefix, [provenance])
+
+
+def _judged(row: pd.Series) -> Any:
+    """The value a verdict reads: the mean where the row has one, else the reproduced value."""
+    mean = row.get("mean", "")
+    if mean != "" and not (isinstance(mean, float) and math.isnan(mean)):
+        return mean
+    return row["reproduced"]
+
+
+def _shift(value: Any, base: Any, tol: float | None) -> Any:
+    if tol is None or tol == 0:
+        return ""
+    try:
+        return round((float(value) - float(base)) / tol, 4)
+    except (TypeError, ValueError):
+        return ""
+
+
+__all__ = [
+    "COLUMNS",
+    "DEFAULT_VARIANT",
+    "ROOT",
+    "VARIANT_PREFIXES",
+    "Reading",
+    "Variant",
+    "claim_files",
+    "config_value",
+    "deciding",
+    "draw",
+    "load_readings",
+    "matched_claims",
+    "plan",
+    "tabulate",
+    "tolerance",
+    "variant_name",
+    "variant_table",
+    "with_option",
+]
