@@ -2,8 +2,10 @@
 
 tests/slurm/start_slurm.sh installs slurm-wlm and munge (Debian packages) when missing, writes
 the munge key and /etc/slurm/slurm.conf, and starts munged, slurmctld and slurmd; the fixture
-stops exactly those daemons (by PID) afterwards. Needs root; skipped elsewhere, except under CI
-(CI=true), where a set-up failure fails the test.
+stops exactly those daemons (by PID) afterwards and puts back the slurm.conf it found (or
+removes its own: one naming a stopped controller makes every Snakemake start wait 9 s).
+Needs root; skipped elsewhere, except under CI (CI=true), where a set-up failure fails the
+test.
 """
 
 from __future__ import annotations

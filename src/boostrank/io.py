@@ -140,14 +140,26 @@ def _write_fingerprint(path: Path) -> None:
     os.replace(tmp, fingerprint)
 
 
-def edited_files(root: Path | str) -> list[Path]:
-    """Files under ``root`` whose content is no longer what the pipeline wrote.
+def _files(root: Path, skip: tuple[str, ...], prefix: str, suffix: str) -> list[Path]:
+    """The files under ``root`` named ``<prefix>...<suffix>``, leaving out its top-level
+    folders named in ``skip`` (one walk, pruned)."""
+    found = []
+    for folder, subfolders, names in os.walk(root):
+        if Path(folder) == root:
+            subfolders[:] = [d for d in subfolders if d not in skip]
+        found += [Path(folder, n) for n in names if n.startswith(prefix) and n.endswith(suffix)]
+    return sorted(found)
+
+
+def edited_files(root: Path | str, skip: tuple[str, ...] = ()) -> list[Path]:
+    """Files under ``root`` (but not in its top-level folders ``skip``) whose content is no
+    longer what the pipeline wrote.
 
     A file whose size and mtime match its fingerprint is taken as unchanged without reading it;
     one that was only touched (same content, new mtime) is not edited.
     """
     edited = []
-    for fingerprint in sorted(Path(root).rglob(".*.fingerprint")):
+    for fingerprint in _files(Path(root), skip, ".", ".fingerprint"):
         path = fingerprint.with_name(fingerprint.name[1 : -len(".fingerprint")])
         try:
             stat = path.stat()
@@ -163,7 +175,9 @@ def edited_files(root: Path | str) -> list[Path]:
     return edited
 
 
-def set_aside_edited(root: Path | str, *, dry_run: bool = False) -> list[Path]:
+def set_aside_edited(
+    root: Path | str, *, dry_run: bool = False, skip: tuple[str, ...] = ()
+) -> list[Path]:
     """Move files edited by hand under ``root`` to ``<name>.edited``; return every file set
     aside and not yet recomputed (this run's and earlier runs').
 
@@ -173,7 +187,7 @@ def set_aside_edited(root: Path | str, *, dry_run: bool = False) -> list[Path]:
     parameters and code, not its own outputs), and a missing file only when a job that needs it
     must run. A dry run moves nothing; it says what a run would do.
     """
-    for path in edited_files(root):
+    for path in edited_files(root, skip):
         if dry_run:
             print(f"boostrank: {path} was edited by hand; a run will recompute it", file=sys.stderr)
             continue
@@ -184,5 +198,6 @@ def set_aside_edited(root: Path | str, *, dry_run: bool = False) -> list[Path]:
             f"boostrank: {path} was edited by hand: kept as {kept.name}; recomputing it",
             file=sys.stderr,
         )
-    owed = (kept.with_name(kept.name[: -len(".edited")]) for kept in Path(root).rglob("*.edited"))
+    kept_files = _files(Path(root), skip, "", ".edited")
+    owed = (kept.with_name(kept.name[: -len(".edited")]) for kept in kept_files)
     return sorted(path for path in owed if not path.exists())

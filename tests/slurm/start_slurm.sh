@@ -55,11 +55,21 @@ else
 fi
 munge -n | unmunge >/dev/null
 
-# 3. slurm.conf at the default path, so jobs and client commands find it.
+# 3. slurm.conf at the default path, so jobs and client commands find it. A slurm.conf that
+# was there is kept in STATE_DIR and put back by stop_slurm.sh; if there was none, stop_slurm.sh
+# removes ours: a slurm.conf naming a controller that no longer runs makes every `scontrol`
+# (and so every Snakemake start, whose SLURM plugin asks it at import) wait 9 s.
 HOST=$(hostname -s)
 CPUS=$(nproc)
 MEM_MB=$(awk '/MemTotal/ {print int($2 / 1024 * 0.9)}' /proc/meminfo)
 mkdir -p /etc/slurm "$STATE_DIR"/{state,spool,log}
+if [ ! -e "$STATE_DIR/slurm.conf.before" ] && [ ! -e "$STATE_DIR/slurm.conf.none" ]; then
+  if [ -e /etc/slurm/slurm.conf ] && ! grep -q "^# Written by boostrank's" /etc/slurm/slurm.conf; then
+    cp -p /etc/slurm/slurm.conf "$STATE_DIR/slurm.conf.before"
+  else
+    touch "$STATE_DIR/slurm.conf.none"
+  fi
+fi
 cat > /etc/slurm/slurm.conf <<CONF
 # Written by boostrank's tests/slurm/start_slurm.sh for the cluster test; safe to delete.
 ClusterName=boostrank-test
