@@ -156,7 +156,7 @@ def _hand_made(tmp_path):
     scores = {"regression": np.array([3.0, 2.0, 1.0, 1.0, 1.0])}
     runs = []
     for key, s in scores.items():
-        path = tmp_path / "runs" / key / "fold1.run"
+        path = tmp_path / "runs" / key / "r1" / "fold1.run"
         write_run(path, qid, docid, s, key)
         runs.append(path)
     return runs, [qrels]
@@ -185,6 +185,92 @@ def test_evaluation_of_a_hand_made_run(letor_tiny, tmp_path):
     assert pd.read_csv(out)["queries"].iloc[0] == 2
 
 
+def test_replicates_average_each_query_over_distinct_stable_seeds(letor_tiny, tmp_path):
+    """Replicate 1 is the single run (the config's seed); replicate 2 trains with another
+    seed; the evaluation averages each query's NDCG over them, and an unseeded algorithm
+    (Regression) is trained once and scored under each replicate's tie break."""
+    from boostrank.seeds import replicate_seed
+
+    assert replicate_seed(3, 1) == 3 and replicate_seed(3, 2) == replicate_seed(3, 2) != 3
+    assert len({replicate_seed(3, r) for r in range(1, 6)}) == 5
+    npz, meta = letor_tiny / "ohsumed.npz", letor_tiny / "ohsumed.json"
+    root = tmp_path / "runs"
+    qrels = [root / "fold1.qrels"]
+    c3.write_fold_qrels(npz, [1], qrels)
+    params = {"n_iterations": 5}
+    runs = []
+    for r in (1, 2):
+        run = root / "ndcg_boost" / f"r{r}" / "fold1.run"
+        record = c3.train_fold(
+            "ohsumed",
+            "ndcg_boost",
+            1,
+            npz,
+            meta,
+            params,
+            3,
+            run,
+            run.with_suffix(".json"),
+            replicate=r,
+        )
+        assert record["replicate"] == r
+        runs.append(run)
+    seeds = [json.loads(r.with_suffix(".json").read_text())["seed"] for r in runs]
+    assert seeds[0] != seeds[1]
+    regression = root / "regression" / "r1" / "fold1.run"
+    c3.train_fold(
+        "ohsumed", "regression", 1, npz, meta, {}, 3, regression, regression.with_suffix(".json")
+    )
+    with pytest.raises(BoostrankError, match="one replicate"):
+        c3.train_fold(
+            "ohsumed",
+            "regression",
+            1,
+            npz,
+            meta,
+            {},
+            3,
+            tmp_path / "x.run",
+            tmp_path / "x.json",
+            replicate=2,
+        )
+    both = c3.evaluate_dataset(
+        "ohsumed",
+        meta,
+        [*runs, regression],
+        qrels,
+        [1],
+        5,
+        "letor",
+        tmp_path / "b.csv",
+        3,
+        tmp_path / "b.samples.csv",
+        replicates=2,
+    )
+    single = []  # each replicate's run scored alone (as replicate 1 of its own run)
+    for i, run in enumerate(runs):
+        alone = tmp_path / f"alone{i}" / "ndcg_boost" / "r1" / "fold1.run"
+        alone.parent.mkdir(parents=True)
+        alone.write_text(run.read_text())
+        single.append(
+            c3.evaluate_dataset(
+                "ohsumed", meta, [alone], qrels, [1], 5, "letor", tmp_path / f"s{i}.csv"
+            )
+        )
+
+    def ndcg(table, algorithm="NDCG_Boost", tie_break="file_order"):
+        rows = table[(table["fold"] == "1") & (table["algorithm"] == algorithm)]
+        return rows[rows["tie_break"] == tie_break].set_index("k")["ndcg"]
+
+    # With ties in file order the replicates' mean is the mean of the single runs' NDCG.
+    expected = (ndcg(single[0]) + ndcg(single[1])) / 2
+    assert ndcg(both).tolist() == pytest.approx(expected.tolist(), abs=2e-6)
+    assert (both["replicates"] == 2).all()
+    with pytest.raises(BoostrankError, match=r"no run of replicates \[2\]"):
+        c3.evaluate_dataset("ohsumed", meta, runs[:1], qrels, [1], 5, "letor",
+                            tmp_path / "c.csv", replicates=2)  # fmt: skip
+
+
 def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
     algorithms = [a.key for a in c3s.available() if a.key in ("regression", "lambdamart")]
     evaluations = []
@@ -197,7 +283,7 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
         runs = []
         for key in algorithms:
             for f in folds:
-                run = root / key / f"fold{f}.run"
+                run = root / key / "r1" / f"fold{f}.run"
                 c3.train_fold(ds, key, f, npz, meta, TINY[key], 3, run, run.with_suffix(".json"))
                 runs.append(run)
         out = tmp_path / f"{ds}.csv"

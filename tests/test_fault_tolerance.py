@@ -116,7 +116,7 @@ def test_a_run_stopped_part_way_resumes_with_identical_outputs(tiny_reference, t
         proc = _start_run(repo, log, "-j2")
         try:
             # Part-way: once the first training jobs have finished, while others are running.
-            while len(list(runs.glob("*/*/fold*.run"))) < 2 and time.monotonic() < deadline:
+            while len(list(runs.glob("*/*/r*/fold*.run"))) < 2 and time.monotonic() < deadline:
                 assert proc.poll() is None, (tmp_path / "stopped.log").read_text()[-3000:]
                 time.sleep(0.05)
         finally:

@@ -219,11 +219,11 @@ def test_every_run_file_of_a_run_rescored_by_ranx_agrees(tiny_reference):
     ranx = pytest.importorskip("ranx")
     from boostrank.metrics.trec import _query_key, run_labels
 
-    paths = sorted((tiny_reference / "results/runs/thesis-fig3_1").glob("*/*/fold*.run"))
+    paths = sorted((tiny_reference / "results/runs/thesis-fig3_1").glob("*/*/r*/fold*.run"))
     assert len(paths) >= 8, paths  # every algorithm of Figure 3.1
     ks = (1, 3, 5, 10)
     for path in paths:
-        run, qrels = read_run(path), read_qrels(path.parents[1] / f"{path.stem}.qrels")
+        run, qrels = read_run(path), read_qrels(path.parents[2] / f"{path.stem}.qrels")
         qids, curve = evaluate_run(run, qrels, max(ks), formula="report")
         ap = average_precision(run_labels(run, qrels), -run.rank.astype(float), _query_key(run.qid))
         judged: dict[str, dict[str, int]] = {}

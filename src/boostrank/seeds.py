@@ -42,4 +42,14 @@ def derive_seeds(root: int, keys: Iterable[Any], n: int) -> np.ndarray:
     return _sequence(root, keys).generate_state(n, dtype=np.uint64)
 
 
-__all__ = ["derive_seed", "derive_seeds"]
+def replicate_seed(root: int, replicate: int) -> int:
+    """The root seed of replicate ``replicate`` (1, 2, ...) of a figure family: replicate 1 is
+    the config's root seed itself (one replicate is the run as before), replicate r >= 2 the
+    seed derived from (root, "replicate", r); every job of the replicate derives its own seeds
+    from it as usual."""
+    if int(replicate) < 1:
+        raise ValueError(f"replicates count from 1, got {replicate}")
+    return int(root) if int(replicate) == 1 else derive_seed(root, "replicate", int(replicate))
+
+
+__all__ = ["derive_seed", "derive_seeds", "replicate_seed"]

@@ -1,7 +1,7 @@
 # Dissertation chapter 3 (Valizadegan 2010, section 3.4), Figure 3.1: NDCG@1..10 of NDCG_Boost
 # and LETOR 3.0's baselines (+ LambdaMART as a dashed reference) on the seven LETOR 3.0 data sets.
-# One training job per (data set, algorithm, fold) writes its test run (TREC format); the folds'
-# qrels are written once per data set; one evaluation job per data set scores the run files;
+# One training job per (data set, algorithm, replicate) writes each fold's test run (TREC
+# format); the folds' qrels are written once per data set; one evaluation job per data set scores the run files;
 # one job merges them into the figure, its table and the results CSVs. An algorithm whose module
 # (src/boostrank/ranking/<module>.py) does not exist yet is left out and marked in the outputs.
 
@@ -12,26 +12,27 @@ rule chapter3_train:
         meta=lambda w: ranking_meta(w.dataset),
         code=ch3_train_code,
     output:
-        run=f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/fold{{fold}}.run",
-        record=f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/fold{{fold}}.json",
+        runs=expand(CH3_RUN, fold=CH3["folds"], allow_missing=True),
+        records=expand(CH3_RUN.replace(".run", ".json"), fold=CH3["folds"], allow_missing=True),
     log:
-        "logs/thesis-fig3_1/{dataset}/{algorithm}-fold{fold}.log",
+        "logs/thesis-fig3_1/{dataset}/{algorithm}-r{replicate}.log",
     benchmark:
-        "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/fold{fold}.tsv"
+        "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/r{replicate}.tsv"
     wildcard_constraints:
         dataset="|".join(CH3["datasets"]),
         algorithm="|".join(CH3_SPEC.BY_KEY),
-        fold="[1-5]",
+        replicate="[1-9][0-9]*",
     threads: 1
     params:
         params=ch3_params,
         seed=config["seed"],
+        folds=" ".join(str(f) for f in CH3["folds"]),
     shell:
         "single_threaded"
         " boostrank chapter3-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
-        " --fold {wildcards.fold} --npz {input.npz} --meta {input.meta}"
-        " --params {params.params:q} --seed {params.seed} --run {output.run}"
-        " --record {output.record} 2> {log}"
+        " --fold {params.folds} --replicate {wildcards.replicate} --npz {input.npz}"
+        " --meta {input.meta} --params {params.params:q} --seed {params.seed}"
+        " --run {output.runs} --record {output.records} 2> {log}"
 
 
 rule chapter3_qrels:
@@ -54,11 +55,7 @@ rule chapter3_qrels:
 
 rule chapter3_evaluate:
     input:
-        runs=expand(
-            f"{CH3_RUNS}/{{{{dataset}}}}/{{algorithm}}/fold{{fold}}.run",
-            algorithm=CH3_ALGORITHMS,
-            fold=CH3["folds"],
-        ),
+        runs=ch3_runs,
         qrels=expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
         meta=lambda w: ranking_meta(w.dataset),
         code=code(*CH3_SPEC.EVALUATE.code),
@@ -76,9 +73,11 @@ rule chapter3_evaluate:
         k_max=CH3["k_max"],
         formula=CH3["ndcg_formula"],
         seed=config["seed"],
+        replicates=CH3["replicates"],
     shell:
         "boostrank chapter3-evaluate --dataset {wildcards.dataset} --meta {input.meta}"
         " --runs {input.runs} --qrels {input.qrels} --folds {params.folds}"
+        " --replicates {params.replicates}"
         " --k-max {params.k_max} --formula {params.formula} --seed {params.seed}"
         " --out {output.csv} --samples {output.samples} 2> {log}"
 
@@ -105,10 +104,12 @@ rule chapter3_figure:
         figure_prefix=output_stem("figure"),
         tolerance=CH3["best_tolerance"],
         tie_break=CH3["tie_break"],
+        seed=config["seed"],
         letor=lambda w, input: f"--letor-published {input.letor}" if input.letor else "",
     shell:
         "boostrank chapter3-figure --evaluations {input.evaluations} --claims {input.claims}"
         " --tolerance {params.tolerance} --tie-break {params.tie_break}"
         " --csv {output.csv} --summary {output.summary}"
         " --figure-prefix {params.figure_prefix} --table-prefix {params.table_prefix}"
-        " --samples {input.samples} --samples-out {output.samples} {params.letor} 2> {log}"
+        " --samples {input.samples} --samples-out {output.samples} --seed {params.seed}"
+        " {params.letor} 2> {log}"

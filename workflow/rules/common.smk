@@ -1,5 +1,6 @@
 # Configuration loading and helpers shared by every rule file. Rules hold no logic; each one
 # calls a `python -m boostrank` entry point with explicit inputs, outputs, params and a seed.
+import functools
 import hashlib
 import json
 import os
@@ -71,7 +72,13 @@ check_mirror(MIRROR, [s.mirror_folder for s in REGISTRY.values() if s.mirror_fol
 # A results file edited by hand is set aside before any job can read it, so the claims and the
 # report show the pipeline's numbers, never the edit; the default target (rule all) makes it
 # again. Snakemake alone would rerun only what depends on the edited file.
-EDITED_RESULTS = [str(p) for p in set_aside_edited(RESULTS, dry_run=workflow.dryrun)]
+# The results folder this copy of the workflow writes: results/, or a variant's own under
+# results/readings/ when make readings imports the workflow as a module with a path prefix
+# (the main workflow leaves the variants' files to them).
+RESULTS_DIR = os.path.dirname(workflow.modifier.path_modifier.replace_prefix(f"{RESULTS}/x"))
+EDITED_RESULTS = [
+    str(p) for p in set_aside_edited(RESULTS_DIR, dry_run=workflow.dryrun, skip=("readings",))
+]
 
 _unknown = [
     ds
@@ -90,8 +97,15 @@ if _unknown:
 def code(*modules):
     """The source files of ``modules`` and of every package module they import, transitively
     (read from the sources): inputs, so editing one reruns exactly the jobs that run it."""
+    return list(_code_files(modules))
+
+
+@functools.cache
+def _code_files(modules):
+    """:func:`code`'s answer, worked out once per set of modules (not once per job: the DAG
+    of the full config asks for it about 2,000 times)."""
     src = Path("src/boostrank")
-    return [str(module_file(src, m)) for m in imported_modules(*modules, src=src)]
+    return tuple(str(module_file(src, m)) for m in imported_modules(*modules, src=src))
 
 
 def raw_provenance(dataset):
@@ -283,12 +297,29 @@ def ch2_grid(wildcards):
 CH3 = config["chapter3"]
 CH3_RUNS = "results/runs/thesis-fig3_1"
 CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available("src/boostrank") if a.key in CH3["algorithms"]]
+# One training job per (data set, algorithm, replicate) trains every fold; an unseeded
+# algorithm has replicate 1 only (chapter3.replicates; boostrank.experiments.chapter3.jobs).
+CH3_RUN = f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/r{{replicate}}/fold{{fold}}.run"
+
+
+def ch3_runs(wildcards):
+    """The run files one data set's evaluation scores: every algorithm, fold and replicate."""
+    return [
+        CH3_RUN.format(dataset=wildcards.dataset, algorithm=key, replicate=r, fold=fold)
+        for key in CH3_ALGORITHMS
+        for fold in CH3["folds"]
+        for r in range(1, (CH3["replicates"] if CH3_SPEC.BY_KEY[key].seeded else 1) + 1)
+    ]
 
 
 def ch3_train_code(wildcards):
-    algorithm = CH3_SPEC.get_algorithm(wildcards.algorithm)
-    modules = CH3_SPEC.code_modules(algorithm, "src/boostrank")
-    return code(*dict.fromkeys([*CH3_SPEC.TRAIN.code, *modules]))
+    return list(_ch3_train_code(wildcards.algorithm))
+
+
+@functools.cache
+def _ch3_train_code(key):
+    modules = CH3_SPEC.code_modules(CH3_SPEC.get_algorithm(key), "src/boostrank")
+    return tuple(code(*dict.fromkeys([*CH3_SPEC.TRAIN.code, *modules])))
 
 
 def ch3_params(wildcards):

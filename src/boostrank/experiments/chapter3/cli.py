@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter3.spec import BY_KEY, EVALUATE, FIGURE, QRELS, TIE_BREAKS, TRAIN
 
 
@@ -12,17 +13,21 @@ def _train(a: argparse.Namespace) -> None:
     from boostrank.experiments.chapter3.jobs import train_fold
     from boostrank.io import json_object
 
-    train_fold(
-        a.dataset,
-        a.algorithm,
-        a.fold,
-        a.npz,
-        a.meta,
-        json_object(a.params),
-        a.seed,
-        a.run,
-        a.record,
-    )
+    if not len(a.fold) == len(a.run) == len(a.record):
+        raise BoostrankError("chapter3-train: give one --run and one --record per --fold")
+    for fold, run, record in zip(a.fold, a.run, a.record, strict=True):
+        train_fold(
+            a.dataset,
+            a.algorithm,
+            fold,
+            a.npz,
+            a.meta,
+            json_object(a.params),
+            a.seed,
+            run,
+            record,
+            a.replicate,
+        )
 
 
 def _qrels(a: argparse.Namespace) -> None:
@@ -35,7 +40,17 @@ def _evaluate(a: argparse.Namespace) -> None:
     from boostrank.experiments.chapter3.jobs import evaluate_dataset
 
     evaluate_dataset(
-        a.dataset, a.meta, a.runs, a.qrels, a.folds, a.k_max, a.formula, a.out, a.seed, a.samples
+        a.dataset,
+        a.meta,
+        a.runs,
+        a.qrels,
+        a.folds,
+        a.k_max,
+        a.formula,
+        a.out,
+        a.seed,
+        a.samples,
+        a.replicates,
     )
 
 
@@ -54,6 +69,7 @@ def _figure(a: argparse.Namespace) -> None:
         a.tie_break,
         a.samples,
         a.samples_out,
+        a.seed,
     )
 
 
@@ -62,13 +78,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(TRAIN.command, help="Figure 3.1: one algorithm on one fold")
     p.add_argument("--dataset", required=True)
     p.add_argument("--algorithm", required=True, choices=sorted(BY_KEY))
-    p.add_argument("--fold", type=int, required=True)
+    p.add_argument("--fold", type=int, nargs="+", required=True, help="one or more folds")
     p.add_argument("--npz", required=True)
     p.add_argument("--meta", required=True)
     p.add_argument("--params", required=True, help="constructor arguments as JSON")
     p.add_argument("--seed", type=int, required=True, help="root seed (config 'seed')")
-    p.add_argument("--run", required=True, help="TREC run file of the test part")
-    p.add_argument("--record", required=True, help="JSON record of the job")
+    p.add_argument("--replicate", type=int, default=1, help="1, 2, ... (config replicates)")
+    p.add_argument("--run", nargs="+", required=True, help="TREC run file of each fold's test")
+    p.add_argument("--record", nargs="+", required=True, help="JSON record of each fold")
     p.set_defaults(func=_train)
 
     p = subparsers.add_parser(QRELS.command, help="Figure 3.1: qrels of each fold's test part")
@@ -86,6 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--k-max", type=int, default=10)
     p.add_argument("--formula", choices=("letor", "report"), default="letor")
     p.add_argument("--seed", type=int, default=0, help="root seed of the random tie break")
+    p.add_argument("--replicates", type=int, default=1, help="config chapter3.replicates")
     p.add_argument("--out", required=True)
     p.add_argument("--samples", help="every test query's NDCG@k (the claims' intervals)")
     p.set_defaults(func=_evaluate)
@@ -104,6 +122,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--samples", nargs="*", default=[], help="the evaluations' per-query files")
     p.add_argument("--samples-out", help="their rows under the drawn tie break, in one file")
+    p.add_argument("--seed", type=int, default=0, help="root seed of the drawn intervals")
     p.set_defaults(func=_figure)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.chapter3.spec import ALGORITHMS
+from boostrank.experiments.chapter3.spec import ALGORITHMS, BY_KEY, FIGURE_ID
 from boostrank.experiments.chapter3.summary import (
     letor_published,
     query_samples,
@@ -50,11 +50,35 @@ def _formula_note(formula: str) -> str:
     return "NDCG with gain 2^r-1 and discount 1/log2(1+p) (trec_eval's ndcg_cut)"
 
 
+def ndcg_boost_bands(samples: pd.DataFrame, seed: int) -> dict[str, pd.DataFrame]:
+    """Per data set, NDCG_Boost's 95% interval of NDCG@k over the test queries (the claims'
+    interval: :func:`boostrank.report.spread.spread`, strata the folds): columns k, low, high."""
+    import pandas as pd
+
+    from boostrank.report.spread import spread
+
+    mine = samples[samples["algorithm"] == BY_KEY["ndcg_boost"].label]
+    bands = {}
+    for ds, part in mine.groupby("dataset", sort=False):
+        rows = []
+        for k, at_k in part.groupby(part["k"].astype(int)):
+            values = at_k["value"].astype(float).to_numpy()
+            s = spread(values, "query", seed, FIGURE_ID, ds, k, strata=at_k["stratum"].to_numpy())
+            rows.append({"k": k, "low": s.ci_low, "high": s.ci_high})
+        bands[str(ds)] = pd.DataFrame(rows)
+    return bands
+
+
 def draw_figure(
-    tidy: pd.DataFrame, prefix: Path | str, formula: str, sources: Sequence[str] = ()
+    tidy: pd.DataFrame,
+    prefix: Path | str,
+    formula: str,
+    sources: Sequence[str] = (),
+    bands: dict[str, pd.DataFrame] | None = None,
 ) -> None:
     """Figure 3.1: one panel per data set, NDCG@k against k, one line per algorithm;
-    ``sources``: more provenance lines for the footer (LETOR's published values)."""
+    ``sources``: more provenance lines for the footer (LETOR's published values); ``bands``:
+    NDCG_Boost's interval per data set (:func:`ndcg_boost_bands`), drawn shaded."""
     from boostrank.plots import pyplot, save_figure
 
     plt = pyplot()
@@ -67,6 +91,18 @@ def draw_figure(
     k_max = int(tidy["k"].max())
     for ax, ds in zip(flat, datasets, strict=False):
         part = tidy[tidy["dataset"] == ds]
+        band = (bands or {}).get(str(ds))
+        if band is not None and not band.empty:
+            shade = ax.fill_between(
+                band["k"],
+                band["low"],
+                band["high"],
+                color=STYLE["ndcg_boost"][0],
+                alpha=0.15,
+                linewidth=0,
+                label="NDCG_Boost: 95% interval over the test queries",
+            )
+            handles.setdefault("band", shade)
         for alg in ALGORITHMS:
             line = part[(part["algorithm_id"] == alg.key) & part["ndcg"].notna()]
             if line.empty:
@@ -130,17 +166,31 @@ def draw_figure(
         ax.axis("off")
     legend_ax = flat[len(datasets)] if len(datasets) < len(flat) else None
     ordered = [handles[a.key] for a in ALGORITHMS if a.key in handles]
+    if "band" in handles:
+        ordered.append(handles["band"])
     if "published" in handles:
         ordered.append(handles["published"])
     if "letor" in handles:
         ordered.append(handles["letor"])
     missing = [a.label for a in ALGORITHMS if a.key not in handles]
     tie = str(tidy["tie_break"].iloc[0]) if "tie_break" in tidy else "random"
+    replicates = int(tidy["replicates"].max()) if "replicates" in tidy else 1
     text = (
         _formula_note(formula)
-        + "; mean over each fold's test queries, then over the folds; equal scores in "
+        + "; mean over each fold's test queries, then over the folds"
+        + (
+            f" (each query's NDCG averaged over {replicates} seeded replicates)"
+            if replicates > 1
+            else ""
+        )
+        + "; equal scores in "
         + ("a seeded random order." if tie == "random" else "file order.")
     )
+    if "band" in handles:
+        text += (
+            " Shaded: NDCG_Boost's 95% bootstrap interval over the test queries (resampled "
+            "within each fold), the interval its claims are judged with."
+        )
     if "letor" in handles:
         text += (
             " Open markers: the NDCG LETOR 3.0 published for its baselines (the reference the "
@@ -200,14 +250,19 @@ def make_figure(
     tie_break: str = "random",
     samples: Sequence[Path | str] = (),
     samples_out: Path | str | None = None,
+    seed: int = 0,
 ) -> pd.DataFrame:
     """Merge the data sets' evaluations into the results CSVs, Figure 3.1 and its table;
     ``letor_provenance``: the fetched ``letor3_baselines`` (LETOR's published values);
     ``samples`` (per-query NDCG) are merged into ``samples_out`` beside the results CSV."""
     from boostrank.io import write_text
 
-    if samples_out is not None:
-        write_text(samples_out, query_samples(samples, tie_break).to_csv(index=False))
+    bands = None
+    if samples:
+        merged = query_samples(samples, tie_break)
+        bands = ndcg_boost_bands(merged, seed)
+        if samples_out is not None:
+            write_text(samples_out, merged.to_csv(index=False))
     letor = letor_published(letor_provenance)
     tidy, stats = summarise(evaluations, claims_path, tolerance, letor=letor, tie_break=tie_break)
     formula = str(tidy["formula"].iloc[0])
@@ -220,8 +275,8 @@ def make_figure(
 
         line = Provenance.load(letor_provenance).describe()
         sources.append(f"published baselines (open markers): {line}")
-    draw_figure(tidy, figure_prefix, formula, sources)
+    draw_figure(tidy, figure_prefix, formula, sources, bands)
     return tidy
 
 
-__all__ = ["STYLE", "draw_figure", "make_figure", "write_results_table"]
+__all__ = ["STYLE", "draw_figure", "make_figure", "ndcg_boost_bands", "write_results_table"]

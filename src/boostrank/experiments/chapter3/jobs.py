@@ -31,8 +31,14 @@ Protocol (section 3.4.1):
   with ties in file order (LETOR's script) and with a seeded random order of equal scores
   (``tie_break`` column), and carries the share of tied documents (``tied_share``); config
   ``chapter3.tie_break`` (default ``random``) is the one drawn and claimed.
-- Seeds: every job's seed derives from config ``seed`` and (data set, algorithm, fold)
-  (:func:`boostrank.seeds.derive_seed`); the same config gives the same numbers.
+- Seeds: every job's seed derives from its replicate's root seed and (data set, algorithm,
+  fold) (:func:`boostrank.seeds.derive_seed`); the same config gives the same numbers.
+- Replicates: config ``chapter3.replicates`` runs every seeded algorithm that many times, each
+  replicate its own training job with the root seed :func:`boostrank.seeds.replicate_seed`
+  (replicate 1 is the config's seed, so one replicate is the single run); an unseeded one
+  (Regression) is trained once. The evaluation scores each replicate (its own random tie
+  break) and averages each query's NDCG over the replicates: the fold means, the samples of
+  the claims' intervals and the paired tests are over those averages.
 
 This module holds the jobs' computations: training one algorithm on one fold, the folds' qrels
 and the evaluation of a data set's run files.
@@ -40,6 +46,7 @@ and the evaluation of a data set's run files.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import logging
@@ -57,7 +64,7 @@ from boostrank.experiments.chapter3.spec import (
     get_algorithm,
 )
 from boostrank.experiments.common import letor_label
-from boostrank.seeds import derive_seed
+from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -115,11 +122,20 @@ def fit_model(
 
 
 # --------------------------------------------------------------------------- data
-def load_arrays(npz: Path | str) -> dict[str, np.ndarray]:
-    """The processed LETOR arrays (X, y, qid, part, docid) of a data set."""
+@functools.cache
+def _load_arrays(npz: str) -> dict[str, np.ndarray]:
     from boostrank.data.prepare import load_letor
 
-    return load_letor(npz, ("part", "docid"))
+    arrays = load_letor(npz, ("part", "docid"))
+    for a in arrays.values():
+        a.flags.writeable = False  # shared by the folds of one job: never edited in place
+    return arrays
+
+
+def load_arrays(npz: Path | str) -> dict[str, np.ndarray]:
+    """The processed LETOR arrays (X, y, qid, part, docid) of a data set, read once per
+    process (a training job trains every fold of one replicate), read-only."""
+    return _load_arrays(str(Path(npz).resolve()))
 
 
 def _scalar_attributes(model: Any) -> dict[str, Any]:
@@ -145,9 +161,11 @@ def train_fold(
     seed: int,
     run_path: Path | str,
     record_path: Path | str,
+    replicate: int = 1,
 ) -> dict[str, Any]:
-    """Train one algorithm on one LETOR fold; write the test run and a JSON record (arguments,
-    seed, row counts, fitted scalars such as a validation-chosen C, provenance)."""
+    """Train one algorithm on one LETOR fold (one replicate); write the test run and a JSON
+    record (arguments, seed, row counts, fitted scalars such as a validation-chosen C,
+    provenance)."""
     import numpy as np
 
     from boostrank.data.folds import letor_fold_masks
@@ -168,7 +186,9 @@ def train_fold(
             data["qid"][mask],
         )
 
-    s = derive_seed(seed, FIGURE_ID, dataset, algorithm.key, fold)
+    if replicate > 1 and not algorithm.seeded:
+        raise BoostrankError(f"{algorithm.label} takes no seed: it has one replicate only")
+    s = derive_seed(replicate_seed(seed, replicate), FIGURE_ID, dataset, algorithm.key, fold)
     started = time.perf_counter()
     model = make_model(algorithm, params, s)
     used = fit_model(model, algorithm, part(train), part(valid))
@@ -187,6 +207,7 @@ def train_fold(
         "algorithm_id": algorithm.key,
         "class": algorithm.import_path,
         "fold": fold,
+        "replicate": replicate,
         "params": params,
         "seed": s,
         "validation_used": used is not None,
@@ -234,12 +255,15 @@ def evaluate_dataset(
     out: Path | str,
     seed: int = 0,
     samples_out: Path | str | None = None,
+    replicates: int = 1,
 ) -> pd.DataFrame:
     """NDCG@1..k_max of every run of one data set under each tie break (:data:`TIE_BREAKS`):
-    per fold (mean over the test queries) and the mean and sd over the folds, with the share
-    of tied documents. Run paths end ``<algorithm>/fold<k>.run``. ``samples_out``: every test
-    query's NDCG@k (unit ``<fold>:<qid>``, stratum the fold), the claims' intervals and paired
-    tests (:mod:`boostrank.report.spread`)."""
+    per fold (mean over the test queries, each query's NDCG averaged over the replicates) and
+    the mean and sd over the folds, with the share of tied documents. Run paths end
+    ``<algorithm>/r<replicate>/fold<k>.run``; an unseeded algorithm brings replicate 1 only,
+    scored under each replicate's tie break. ``samples_out``: every test query's NDCG@k (unit
+    ``<fold>:<qid>``, stratum the fold), the claims' intervals and paired tests
+    (:mod:`boostrank.report.spread`)."""
     import numpy as np
     import pandas as pd
 
@@ -254,24 +278,38 @@ def evaluate_dataset(
 
     meta = read_json(meta_path)
     qrels_by_fold = {int(f): read_qrels(p) for f, p in zip(folds, qrels, strict=True)}
-    rows, samples = [], []
-    for path in runs:
-        path = Path(path)
-        algorithm = get_algorithm(path.parent.name)
+    by_fold: dict[tuple[str, int], dict[int, Path]] = {}
+    for path in map(Path, runs):
+        algorithm = get_algorithm(path.parent.parent.name)
         fold = int(path.stem.removeprefix("fold"))
+        replicate = int(path.parent.name.removeprefix("r"))
         if fold not in qrels_by_fold:
             raise BoostrankError(f"{path}: no qrels given for fold {fold}")
+        by_fold.setdefault((algorithm.key, fold), {})[replicate] = path
+    rows, samples = [], []
+    for (key, fold), paths in by_fold.items():
+        algorithm = get_algorithm(key)
+        wanted = range(1, replicates + 1) if algorithm.seeded else [1]
+        missing = [r for r in wanted if r not in paths]
+        if missing:
+            raise BoostrankError(f"{dataset} {algorithm.label} fold {fold}: no run of replicates "
+                                 f"{missing}")  # fmt: skip
         qrels_f = qrels_by_fold[fold]
-        run = read_run(path)
-        tied = tied_share(run)
         rel_q = np.unique(qrels_f.qid[qrels_f.rel >= 1])
+        scored = [read_run(paths[r]) for r in wanted]
+        tied = float(np.mean([tied_share(run) for run in scored]))
         for tie_break in TIE_BREAKS:
-            ranked = run
-            if tie_break == "random":
-                ranked = random_tie_break(
-                    run, derive_seed(seed, FIGURE_ID, dataset, f"{algorithm.key}:ties", fold)
-                )
-            qids, curve = evaluate_run(ranked, qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
+            curves = []
+            for r in range(1, replicates + 1):
+                run = scored[r - 1] if algorithm.seeded else scored[0]
+                if tie_break == "random":
+                    tie_seed = derive_seed(
+                        replicate_seed(seed, r), FIGURE_ID, dataset, f"{algorithm.key}:ties", fold
+                    )
+                    run = random_tie_break(run, tie_seed)
+                qids, curve = evaluate_run(run, qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
+                curves.append(curve)
+            curve = np.mean(curves, axis=0)  # each query's NDCG@k over the replicates
             if samples_out is not None:
                 samples.append(
                     pd.DataFrame(
@@ -298,6 +336,7 @@ def evaluate_dataset(
                         "tied_share": round(tied, 6),
                         "queries": int(curve.shape[0]),
                         "queries_without_relevant": int(curve.shape[0] - len(rel_q)),
+                        "replicates": len(curves),
                     }
                 )
     per_fold = pd.DataFrame(rows)
@@ -312,6 +351,7 @@ def evaluate_dataset(
         n_folds=("ndcg", "size"),
         queries=("queries", "sum"),
         queries_without_relevant=("queries_without_relevant", "sum"),
+        replicates=("replicates", "min"),
     ).reset_index()
     means.insert(0, "dataset", dataset)
     means["fold"] = "mean"
@@ -338,6 +378,7 @@ def evaluate_dataset(
         "n_folds",
         "queries",
         "queries_without_relevant",
+        "replicates",
         "formula",
         "data_kind",
         "provenance",

@@ -34,6 +34,7 @@ class Algorithm:
     validation: bool  # pass the fold's validation part to fit()
     reference: bool = False  # not in the dissertation: drawn dashed, left out of the ranks
     letor_name: str = ""  # the baseline's name in LETOR 3.0's published table (letor3_baselines)
+    seeded: bool = True  # takes random_state: one training job per replicate (else one in all)
 
     @property
     def import_path(self) -> str:
@@ -53,7 +54,15 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         True,
         letor_name="AdaRank-NDCG",
     ),
-    Algorithm("regression", "Regression", "linear", "LinearRanker", False, letor_name="Regression"),
+    Algorithm(
+        "regression",
+        "Regression",
+        "linear",
+        "LinearRanker",
+        False,
+        letor_name="Regression",
+        seeded=False,
+    ),
     Algorithm("ranksvm", "RankSVM", "ranksvm", "RankSVM", True, letor_name="RankSVM"),
     Algorithm("frank", "FRank", "frank", "FRank", True, letor_name="FRank"),
     Algorithm("listnet", "ListNet", "listnet", "ListNet", True, letor_name="ListNet"),
@@ -108,7 +117,7 @@ QRELS = Job(
 )
 EVALUATE = Job(
     "chapter3-evaluate",
-    ("folds", "k_max", "ndcg_formula"),
+    ("folds", "k_max", "ndcg_formula", "replicates"),
     ("experiments.chapter3.jobs", "metrics.trec", "metrics.ranking", "io"),
 )
 FIGURE = Job(

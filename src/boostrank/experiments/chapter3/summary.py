@@ -120,6 +120,9 @@ def summarise(
                     "ndcg_other_tie_break": other_ties.get((ds, alg.key, k), np.nan),
                     "tied_share": float(cell["tied_share"].iloc[0]) if len(cell) else np.nan,
                     "n_folds": int(cell["n_folds"].iloc[0]) if len(cell) else 0,
+                    "replicates": (
+                        int(cell["replicates"].iloc[0]) if len(cell) and "replicates" in cell else 0
+                    ),
                     "formula": info["formula"],
                     "data_kind": info["data_kind"],
                     "provenance": info["provenance"],
