@@ -19,16 +19,10 @@ SCHEMA = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text
 
 
 def config_value(key: str) -> object:
-    """The value of a dotted config key; a one-line error naming the missing part."""
-    node: object = CONFIG
-    for i, part in enumerate(key.split(".")):
-        if not isinstance(node, dict) or part not in node:
-            raise BoostrankError(
-                f"config/readings.yaml names config key '{key}', but config/config.yaml has no "
-                f"'{'.'.join(key.split('.')[: i + 1])}'"
-            )
-        node = node[part]
-    return node
+    """The value of a dotted key of config/config.yaml (the package's one lookup)."""
+    from boostrank.report.readings import config_value as lookup
+
+    return lookup(CONFIG, key)
 
 
 def schema_enum(key: str) -> list | None:
