@@ -123,6 +123,7 @@ def _record(tmp_path, dataset, key, seed, loss, kind="mirror"):
         "feedback": "top-k" if alg.topk else "full",
         "labels": 6,
         "loops": 20 if alg.topk else 1,
+        "seed_index": seed,
         "test_loss": loss,
         "test_loss_at_loop": {"1": loss + 0.1, "20": loss} if alg.topk else {"1": loss},
         "rows": {"train": 10, "test": 5},
@@ -160,6 +161,10 @@ def test_table1_summary(tmp_path):
     assert caption.endswith("three values for four columns")
     assert row["sd"] == pytest.approx(np.std([0.20, 0.21], ddof=1), abs=1e-4)
     assert row["loss_after_1_passes"] == pytest.approx(0.305)
+    samples = summary.table1_samples(runs)  # each seed's loss: the claims' interval units
+    top = samples[(samples["dataset"] == "emotions") & (samples["algorithm"] == "TopOpt")]
+    assert list(top["unit"]) == ["seed0", "seed1"] and list(top["value"]) == [0.20, 0.21]
+    assert set(samples["measure"]) == {"loss"} and set(samples["unit_kind"]) == {"seed"}
     values = summary.table1_summary(frame).set_index("quantity")["value"]
     assert values["full_beats_topk"] == 1  # FullOpt wins, FullAda loses
     assert values["max_gap"] == pytest.approx(0.205 - 0.175)

@@ -86,6 +86,7 @@ rule topk_table1:
         code=code(*TOPK_SPEC.TABLE1.code),
     output:
         csv="results/topk-table1.csv",
+        samples="results/topk-table1.samples.csv",
         summary="results/topk-table1_summary.csv",
         table=reported(multiext("figures/tables/topk-table1", ".csv", ".md", ".tex")),
     log:
@@ -96,7 +97,7 @@ rule topk_table1:
         table_prefix=output_stem("table"),
     shell:
         "boostrank topk-table1 --runs {input.runs} --splits {input.splits} --claims {input.claims}"
-        " --csv {output.csv} --summary {output.summary}"
+        " --csv {output.csv} --summary {output.summary} --samples {output.samples}"
         " --table-prefix {params.table_prefix} 2> {log}"
 
 

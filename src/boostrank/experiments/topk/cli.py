@@ -51,7 +51,7 @@ def _train(a: argparse.Namespace) -> None:
 def _table1(a: argparse.Namespace) -> None:
     from boostrank.experiments.topk.figure import make_table1
 
-    make_table1(a.runs, a.splits, a.claims, a.csv, a.summary, a.table_prefix)
+    make_table1(a.runs, a.splits, a.claims, a.csv, a.summary, a.table_prefix, a.samples)
 
 
 def _fig2(a: argparse.Namespace) -> None:
@@ -97,6 +97,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", required=True)
     p.add_argument("--summary", required=True)
     p.add_argument("--table-prefix", required=True)
+    p.add_argument("--samples", help="each seed's test loss (the claims' intervals)")
     p.set_defaults(func=_table1)
 
     p = subparsers.add_parser("topk-fig2", help="Figure 2 of Zhang, Jung & Tewari (2019)")

@@ -10,6 +10,7 @@ from typing import Any
 from boostrank.experiments.topk.summary import (
     figure2_summary,
     table1_frame,
+    table1_samples,
     table1_shown,
     table1_summary,
 )
@@ -22,13 +23,17 @@ def make_table1(
     csv: Path | str,
     summary: Path | str,
     table_prefix: Path | str,
+    samples: Path | str | None = None,
 ) -> Any:
-    """Write results/topk-table1.csv, its summary, and the table (CSV, Markdown, LaTeX)."""
+    """Write results/topk-table1.csv, its summary, each seed's loss (``samples``: the claims'
+    intervals), and the table (CSV, Markdown, LaTeX)."""
     from boostrank.io import write_text
     from boostrank.report.render import write_table
 
     frame = table1_frame(runs, splits, claims_path)
     write_text(csv, frame.to_csv(index=False))
+    if samples is not None:
+        write_text(samples, table1_samples(runs).to_csv(index=False))
     write_text(summary, table1_summary(frame).to_csv(index=False))
     shown, caption = table1_shown(frame)
     write_table(table_prefix, frame, shown, caption)

@@ -133,6 +133,27 @@ def table1_frame(
     return frame[front[:cut] + passes + front[cut:] + entropies]
 
 
+def table1_samples(runs: Sequence[Path | str]) -> Any:
+    """Each seed's test loss per (data set, algorithm): ``results/topk-table1.samples.csv``,
+    the units the claims' intervals resample (:mod:`boostrank.report.spread`; unit ``seed<i>``,
+    shared by the algorithms, which see the same data order for the same seed index)."""
+    import pandas as pd
+
+    rows = [
+        {
+            "dataset": r["dataset"],
+            "algorithm": BY_KEY[r["algorithm_id"]].label,
+            "measure": "loss",
+            "unit_kind": "seed",
+            "unit": f"seed{r['seed_index']}",
+            "value": round(float(r["test_loss"]), 6),
+        }
+        for r in _records(runs)
+    ]
+    columns = ["dataset", "algorithm", "measure", "unit_kind", "unit", "value"]
+    return pd.DataFrame(rows, columns=columns).sort_values(["dataset", "algorithm", "unit"])
+
+
 def table1_summary(frame: Any) -> Any:
     """Per data set: how many of the two counterpart pairs (TopOpt/FullOpt, TopAda/FullAda)
     full information wins (lower loss), and the largest gap top-k minus full."""
@@ -351,6 +372,7 @@ __all__ = [
     "converge_round",
     "figure2_summary",
     "table1_frame",
+    "table1_samples",
     "table1_shown",
     "table1_summary",
 ]
