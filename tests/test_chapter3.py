@@ -185,9 +185,21 @@ def test_evaluation_of_a_hand_made_run(letor_tiny, tmp_path):
     assert pd.read_csv(out)["queries"].iloc[0] == 2
 
 
+def test_only_algorithms_that_draw_random_numbers_are_replicated():
+    """A replicate of a deterministic ranker would repeat the same run: FRank on every pair
+    (the config's default), AdaRank, ListNet, SVM_MAP, Regression and LambdaMART are trained
+    once; NDCG_Boost, RankSVM and FRank on sampled pairs once per replicate."""
+    every_pair = {"max_pairs_per_query": None}
+    assert not c3s.seeded(c3s.BY_KEY["frank"], every_pair)
+    assert c3s.seeded(c3s.BY_KEY["frank"], {"max_pairs_per_query": 50})
+    assert c3s.seeded(c3s.BY_KEY["ndcg_boost"], {}) and c3s.seeded(c3s.BY_KEY["ranksvm"], {})
+    for key in ("adarank_ndcg", "listnet", "svm_map", "regression", "lambdamart"):
+        assert not c3s.seeded(c3s.BY_KEY[key], {}), key
+
+
 def test_replicates_average_each_query_over_distinct_stable_seeds(letor_tiny, tmp_path):
     """Replicate 1 is the single run (the config's seed); replicate 2 trains with another
-    seed; the evaluation averages each query's NDCG over them, and an unseeded algorithm
+    seed; the evaluation averages each query's NDCG over them, and a deterministic algorithm
     (Regression) is trained once and scored under each replicate's tie break."""
     from boostrank.seeds import replicate_seed
 
@@ -266,9 +278,10 @@ def test_replicates_average_each_query_over_distinct_stable_seeds(letor_tiny, tm
     expected = (ndcg(single[0]) + ndcg(single[1])) / 2
     assert ndcg(both).tolist() == pytest.approx(expected.tolist(), abs=2e-6)
     assert (both["replicates"] == 2).all()
-    with pytest.raises(BoostrankError, match=r"no run of replicates \[2\]"):
-        c3.evaluate_dataset("ohsumed", meta, runs[:1], qrels, [1], 5, "letor",
-                            tmp_path / "c.csv", replicates=2)  # fmt: skip
+    with pytest.raises(BoostrankError, match=r"no run of replicates \[3\]"):
+        c3.evaluate_dataset(
+            "ohsumed", meta, runs, qrels, [1], 5, "letor", tmp_path / "c.csv", replicates=3
+        )
 
 
 def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):

@@ -297,9 +297,15 @@ def ch2_grid(wildcards):
 CH3 = config["chapter3"]
 CH3_RUNS = "results/runs/thesis-fig3_1"
 CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available("src/boostrank") if a.key in CH3["algorithms"]]
-# One training job per (data set, algorithm, replicate) trains every fold; an unseeded
-# algorithm has replicate 1 only (chapter3.replicates; boostrank.experiments.chapter3.jobs).
+# One training job per (data set, algorithm, replicate) trains every fold; an algorithm that
+# draws no random numbers under its arguments has replicate 1 only (chapter3.replicates;
+# boostrank.experiments.chapter3.spec.seeded).
 CH3_RUN = f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/r{{replicate}}/fold{{fold}}.run"
+
+
+def _ch3_replicates(key):
+    algorithm = CH3_SPEC.BY_KEY[key]
+    return CH3["replicates"] if CH3_SPEC.seeded(algorithm, CH3["algorithms"][key]) else 1
 
 
 def ch3_runs(wildcards):
@@ -308,7 +314,7 @@ def ch3_runs(wildcards):
         CH3_RUN.format(dataset=wildcards.dataset, algorithm=key, replicate=r, fold=fold)
         for key in CH3_ALGORITHMS
         for fold in CH3["folds"]
-        for r in range(1, (CH3["replicates"] if CH3_SPEC.BY_KEY[key].seeded else 1) + 1)
+        for r in range(1, _ch3_replicates(key) + 1)
     ]
 
 

@@ -33,12 +33,14 @@ Protocol (section 3.4.1):
   ``chapter3.tie_break`` (default ``random``) is the one drawn and claimed.
 - Seeds: every job's seed derives from its replicate's root seed and (data set, algorithm,
   fold) (:func:`boostrank.seeds.derive_seed`); the same config gives the same numbers.
-- Replicates: config ``chapter3.replicates`` runs every seeded algorithm that many times, each
-  replicate its own training job with the root seed :func:`boostrank.seeds.replicate_seed`
-  (replicate 1 is the config's seed, so one replicate is the single run); an unseeded one
-  (Regression) is trained once. The evaluation scores each replicate (its own random tie
-  break) and averages each query's NDCG over the replicates: the fold means, the samples of
-  the claims' intervals and the paired tests are over those averages.
+- Replicates: config ``chapter3.replicates`` runs every algorithm whose training draws random
+  numbers under its arguments (:func:`~boostrank.experiments.chapter3.spec.seeded`: NDCG_Boost,
+  RankSVM, FRank when it subsamples pairs) that many times, each replicate its own training job
+  with the root seed :func:`boostrank.seeds.replicate_seed` (replicate 1 is the config's seed,
+  so one replicate is the single run); a deterministic one is trained once. The evaluation
+  scores each replicate (its own random tie break) and averages each query's NDCG over the
+  replicates: the fold means, the samples of the claims' intervals and the paired tests are
+  over those averages.
 
 This module holds the jobs' computations: training one algorithm on one fold, the folds' qrels
 and the evaluation of a data set's run files.
@@ -62,6 +64,7 @@ from boostrank.experiments.chapter3.spec import (
     TIE_BREAKS,
     Algorithm,
     get_algorithm,
+    seeded,
 )
 from boostrank.experiments.common import letor_label
 from boostrank.seeds import derive_seed, replicate_seed
@@ -186,8 +189,10 @@ def train_fold(
             data["qid"][mask],
         )
 
-    if replicate > 1 and not algorithm.seeded:
-        raise BoostrankError(f"{algorithm.label} takes no seed: it has one replicate only")
+    if replicate > 1 and not seeded(algorithm, params):
+        raise BoostrankError(
+            f"{algorithm.label} draws no random numbers with {params}: it has one replicate only"
+        )
     s = derive_seed(replicate_seed(seed, replicate), FIGURE_ID, dataset, algorithm.key, fold)
     started = time.perf_counter()
     model = make_model(algorithm, params, s)
@@ -260,8 +265,8 @@ def evaluate_dataset(
     """NDCG@1..k_max of every run of one data set under each tie break (:data:`TIE_BREAKS`):
     per fold (mean over the test queries, each query's NDCG averaged over the replicates) and
     the mean and sd over the folds, with the share of tied documents. Run paths end
-    ``<algorithm>/r<replicate>/fold<k>.run``; an unseeded algorithm brings replicate 1 only,
-    scored under each replicate's tie break. ``samples_out``: every test query's NDCG@k (unit
+    ``<algorithm>/r<replicate>/fold<k>.run``; a deterministic algorithm brings replicate 1
+    only, scored under each replicate's tie break. ``samples_out``: every test query's NDCG@k (unit
     ``<fold>:<qid>``, stratum the fold), the claims' intervals and paired tests
     (:mod:`boostrank.report.spread`)."""
     import numpy as np
@@ -289,7 +294,8 @@ def evaluate_dataset(
     rows, samples = [], []
     for (key, fold), paths in by_fold.items():
         algorithm = get_algorithm(key)
-        wanted = range(1, replicates + 1) if algorithm.seeded else [1]
+        replicated = set(paths) != {1}  # a deterministic algorithm brings replicate 1 only
+        wanted = range(1, replicates + 1) if replicated else [1]
         missing = [r for r in wanted if r not in paths]
         if missing:
             raise BoostrankError(f"{dataset} {algorithm.label} fold {fold}: no run of replicates "
@@ -301,7 +307,7 @@ def evaluate_dataset(
         for tie_break in TIE_BREAKS:
             curves = []
             for r in range(1, replicates + 1):
-                run = scored[r - 1] if algorithm.seeded else scored[0]
+                run = scored[r - 1] if replicated else scored[0]
                 if tie_break == "random":
                     tie_seed = derive_seed(
                         replicate_seed(seed, r), FIGURE_ID, dataset, f"{algorithm.key}:ties", fold

@@ -34,7 +34,10 @@ class Algorithm:
     validation: bool  # pass the fold's validation part to fit()
     reference: bool = False  # not in the dissertation: drawn dashed, left out of the ranks
     letor_name: str = ""  # the baseline's name in LETOR 3.0's published table (letor3_baselines)
-    seeded: bool = True  # takes random_state: one training job per replicate (else one in all)
+    # Where training draws random numbers: "always" (NDCG_Boost's weighted sampling, the
+    # linear SVM solver's order), "pair_sample" (only when max_pairs_per_query subsamples the
+    # pairs) or "never" (deterministic; random_state is accepted for a uniform API).
+    randomness: str = "never"
 
     @property
     def import_path(self) -> str:
@@ -45,7 +48,9 @@ class Algorithm:
 # name -> import path and whether fit() gets the validation part (section 3.4.1: LETOR's
 # baselines choose their parameters on it, NDCG_Boost does not); LambdaMART is the reference.
 ALGORITHMS: tuple[Algorithm, ...] = (
-    Algorithm("ndcg_boost", "NDCG_Boost", "ndcg_boost", "NDCGBoost", validation=False),
+    Algorithm(
+        "ndcg_boost", "NDCG_Boost", "ndcg_boost", "NDCGBoost", validation=False, randomness="always"
+    ),
     Algorithm(
         "adarank_ndcg",
         "AdaRank-NDCG",
@@ -61,15 +66,27 @@ ALGORITHMS: tuple[Algorithm, ...] = (
         "LinearRanker",
         False,
         letor_name="Regression",
-        seeded=False,
     ),
-    Algorithm("ranksvm", "RankSVM", "ranksvm", "RankSVM", True, letor_name="RankSVM"),
-    Algorithm("frank", "FRank", "frank", "FRank", True, letor_name="FRank"),
+    Algorithm(
+        "ranksvm", "RankSVM", "ranksvm", "RankSVM", True, letor_name="RankSVM", randomness="always"
+    ),
+    Algorithm(
+        "frank", "FRank", "frank", "FRank", True, letor_name="FRank", randomness="pair_sample"
+    ),
     Algorithm("listnet", "ListNet", "listnet", "ListNet", True, letor_name="ListNet"),
     Algorithm("svm_map", "SVM_MAP", "svm_map", "SVMMAP", True, letor_name="SVMMAP"),
     Algorithm("lambdamart", "LambdaMART", "lambdamart", "LambdaMART", True, reference=True),
 )
 BY_KEY = {a.key: a for a in ALGORITHMS}
+
+
+def seeded(algorithm: Algorithm, params: dict) -> bool:
+    """Whether ``algorithm`` trained with ``params`` draws random numbers: then each replicate
+    is its own training job; else one run serves every replicate (config
+    ``chapter3.replicates``)."""
+    if algorithm.randomness == "pair_sample":
+        return params.get("max_pairs_per_query") is not None
+    return algorithm.randomness == "always"
 
 
 def get_algorithm(key: str) -> Algorithm:
@@ -144,4 +161,5 @@ __all__ = [
     "code_modules",
     "get_algorithm",
     "module_file",
+    "seeded",
 ]
