@@ -125,3 +125,20 @@ def test_a_part_imports_only_earlier_parts_of_its_own_work():
             if theirs[0] != mine[0] or theirs[1] > mine[1]:
                 wrong.append(f"{module} -> {dep}")
     assert not wrong, wrong
+
+
+def test_root_commands_load_no_plugin_and_every_other_command_has_one():
+    """A root command (fetch, report, ...) starts without importing any work's plugin; every
+    work's command is found by its prefix, so its start-up imports that plugin alone."""
+    import argparse
+
+    from boostrank import cli
+
+    parser = cli.build_parser(None)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    commands = set(sub.choices)
+    assert commands >= cli.ROOT_COMMANDS
+    for command in commands - cli.ROOT_COMMANDS:
+        assert len(cli._plugins_for(command)) == 1, command
+    for command in cli.ROOT_COMMANDS:
+        assert cli._plugins_for(command) == ()

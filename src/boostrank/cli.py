@@ -173,10 +173,12 @@ PLUGINS = (
     *(f"boostrank.experiments.{work}.cli" for work in WORKS),
 )
 
-# Command names (or prefixes) whose work's module is imported alone: a job that runs one of
-# these commands hundreds of times (e.g. Figure 3.1's 280 training jobs) skips the other works'
-# imports. Any other command (and --help) loads every plugin.
+# Command names (or prefixes) whose plugin is imported alone: a job skips the other works'
+# imports (tests/test_architecture.py checks that every command has one). Plain --help loads
+# every plugin.
 PLUGIN_PREFIXES = {
+    "reuters-corpus": "boostrank.preprocess.text_cli",
+    "letor-features": "boostrank.preprocess.letor_features",
     "table": "boostrank.experiments.datasets.cli",
     "docan-": "boostrank.experiments.docan.cli",
     "chapter2-": "boostrank.experiments.chapter2.cli",
@@ -189,7 +191,15 @@ PLUGIN_PREFIXES = {
 }
 
 
+# The sub-commands defined here: they load no work's plugin (each plugin's imports cost start-up).
+ROOT_COMMANDS = frozenset(
+    ("fetch", "prepare", "inventory", "report", "readings", "figures", "registry-hashes")
+)
+
+
 def _plugins_for(command: str | None) -> tuple[str, ...]:
+    if command in ROOT_COMMANDS:
+        return ()
     for prefix, module in PLUGIN_PREFIXES.items():
         if command and (command == prefix or (prefix.endswith("-") and command.startswith(prefix))):
             return (module,)
