@@ -179,7 +179,9 @@ def draw_figure(
         _formula_note(formula)
         + "; mean over each fold's test queries, then over the folds"
         + (
-            f" (each query's NDCG averaged over {replicates} seeded replicates)"
+            f" (each query's NDCG averaged over {replicates} replicates: NDCG_Boost and the"
+            " rankers that draw random numbers retrained with each replicate's seed, every"
+            " ranker under each replicate's tie break)"
             if replicates > 1
             else ""
         )
