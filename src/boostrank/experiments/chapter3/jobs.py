@@ -306,7 +306,9 @@ def evaluate_dataset(
         tied = float(np.mean([tied_share(run) for run in scored]))
         for tie_break in TIE_BREAKS:
             curves = []
-            for r in range(1, replicates + 1):
+            # One run in file order is the same for every replicate: score it once.
+            distinct = replicates if replicated or tie_break == "random" else 1
+            for r in range(1, distinct + 1):
                 run = scored[r - 1] if replicated else scored[0]
                 if tie_break == "random":
                     tie_seed = derive_seed(
@@ -342,7 +344,7 @@ def evaluate_dataset(
                         "tied_share": round(tied, 6),
                         "queries": int(curve.shape[0]),
                         "queries_without_relevant": int(curve.shape[0] - len(rel_q)),
-                        "replicates": len(curves),
+                        "replicates": replicates,
                     }
                 )
     per_fold = pd.DataFrame(rows)
