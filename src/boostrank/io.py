@@ -135,8 +135,10 @@ def _write_fingerprint(path: Path) -> None:
     stat = path.stat()
     record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256_file(path)}
     fingerprint = _fingerprint_path(path)
-    tmp = fingerprint.with_name(fingerprint.name + ".part")
-    tmp.write_text(json.dumps(record), encoding="utf-8")
+    # A temporary name of its own: two processes may refresh the same fingerprint at once.
+    fd, tmp = tempfile.mkstemp(prefix=fingerprint.name, suffix=".part", dir=fingerprint.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(record))
     os.replace(tmp, fingerprint)
 
 

@@ -76,9 +76,13 @@ check_mirror(MIRROR, [s.mirror_folder for s in REGISTRY.values() if s.mirror_fol
 # results/readings/ when make readings imports the workflow as a module with a path prefix
 # (the main workflow leaves the variants' files to them).
 RESULTS_DIR = os.path.dirname(workflow.modifier.path_modifier.replace_prefix(f"{RESULTS}/x"))
-EDITED_RESULTS = [
-    str(p) for p in set_aside_edited(RESULTS_DIR, dry_run=workflow.dryrun, skip=("readings",))
-]
+# Only the main Snakemake process sets files aside: a job re-parses this file on a cluster node
+# (or in a local job process), and must not move or refresh what other jobs are writing.
+EDITED_RESULTS = (
+    [str(p) for p in set_aside_edited(RESULTS_DIR, dry_run=workflow.dryrun, skip=("readings",))]
+    if workflow.is_main_process
+    else []
+)
 
 _unknown = [
     ds
