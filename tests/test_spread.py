@@ -99,3 +99,31 @@ def test_strata_give_the_mean_of_their_means_as_letor_averages_folds():
     found = spread(values, "query", 0, "c", strata=strata)
     assert found.mean == 0.5 and found.n == 4 and "within 2 strata" in found.interval
     assert found.ci_low <= 0.5 <= found.ci_high
+
+
+def test_a_threshold_claim_tests_its_units_against_the_threshold(tmp_path):
+    (tmp_path / "results").mkdir()
+    pd.DataFrame({"stat": ["diff"], "value": [-0.05]}).to_csv(
+        tmp_path / "results/s.csv", index=False
+    )
+
+    def write(values):
+        pd.DataFrame(
+            {"stat": "diff", "measure": "value", "unit_kind": "repeat",
+             "unit": [f"repeat{i}" for i in range(len(values))], "value": values}
+        ).to_csv(tmp_path / "results/s.samples.csv", index=False)  # fmt: skip
+
+    ref = {"file": "results/s.csv", "row": {"stat": "diff"}, "column": "value"}
+    below = Claim(
+        "w.t.below", "src", "stmt", "", ref, {"type": "ordinal", "relation": "<", "value": 0}
+    )
+    above = Claim(
+        "w.t.above", "src", "stmt", "", ref, {"type": "ordinal", "relation": ">", "value": 0}
+    )
+    write(np.linspace(-0.09, -0.01, 10))  # every repeat below 0: significant
+    table = evaluate([below, above], tmp_path).set_index("claim_id")
+    assert table.loc["w.t.below", "verdict"] == "PASS"
+    assert table.loc["w.t.above", "verdict"] == "FAIL"
+    assert "Wilcoxon" in table.loc["w.t.below", "note"]
+    write([-0.09, -0.05, -0.01, -0.02, -0.08])  # five repeats: p >= 2/32, never significant
+    assert evaluate([below], tmp_path).iloc[0]["verdict"] == "INCONCLUSIVE"

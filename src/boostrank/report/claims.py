@@ -62,7 +62,9 @@ VERDICT_RULES = (
     "value (of the mean, where the value averages queries, folds or replicates; the row shows "
     "n and a 95% bootstrap interval); FAIL outside it; an ordinal claim (A beats B) with paired "
     "samples is decided by a two-sided Wilcoxon signed-rank test at 0.05: PASS when significant "
-    "in the claimed direction, FAIL when significant in the other, INCONCLUSIVE when neither; "
+    "in the claimed direction, FAIL when significant in the other, INCONCLUSIVE when neither "
+    "(a threshold claim, e.g. 'MCSSB's error minus Tree's < 0', tests its units against the "
+    "threshold); "
     "ERRATUM where a claim fails because the source contradicts itself or the data (the note "
     "says how); NOT-COMPARABLE where the value was made from a synthetic stand-in or the data "
     "cannot establish it."
@@ -425,7 +427,15 @@ def _apply_rule(
     elif kind == "ordinal":
         relation = _RELATIONS[claim.rule["relation"]]
         if "value" in claim.rule:  # a threshold: "more than half of the cells"
-            ok = relation(float(value), float(claim.rule["value"]))
+            threshold = float(claim.rule["value"])
+            if samples is not None and len(samples) > 1:  # its units against the threshold
+                import numpy as np
+
+                from boostrank.report.spread import paired_verdict
+
+                units = samples["value"].astype(float).to_numpy()
+                return paired_verdict(units, np.full(len(units), threshold), claim.rule["relation"])
+            ok = relation(float(value), threshold)
         else:
             try:
                 other = _lookup(claim.rule["other"], root, cache)
