@@ -165,7 +165,7 @@ def test_figures_are_drawn_from_run_files(tmp_path):
     for figure in spec.FIGURES:
         prefix = tmp_path / figure
         cells = fig.make_figure(figure, runs, tmp_path / f"{figure}.csv",
-                                tmp_path / f"{figure}_s.csv", prefix, options)  # fmt: skip
+                                tmp_path / f"{figure}_s.csv", prefix, options, 1)  # fmt: skip
         assert (tmp_path / f"{figure}.png").stat().st_size > 0
         assert (tmp_path / f"{figure}.pdf").exists()
         assert set(cells["data_kind"]) == {"synthetic"}
@@ -181,3 +181,32 @@ def test_config_section_is_complete():
     assert config["datasets"] == list(spec.DATASETS)
     assert set(config["methods"]) == set(spec.BY_KEY)
     assert json.dumps(config["methods"])  # serialisable, as the rules pass it
+
+
+def test_summary_samples_average_to_the_summary_and_bands_cover_the_mean():
+    rng = np.random.default_rng(4)
+    rows = []
+    for repeat in range(4):
+        for m in spec.METHODS:
+            for frac in (2.0, 4.0, 8.0):
+                rows.append({"dataset": "letter", "dataset_label": "Letter", "method_id": m.key,
+                             "method": m.label, "fraction": frac, "C": 1e4, "depth": "2",
+                             "repeat": repeat, "error": rng.uniform(0.2, 0.8), "n_train": 100,
+                             "n_labelled": frac, "n_iterations": 5, "full_depth": np.nan,
+                             "predicted_classes": 3, "missing_classes": "",
+                             "data_kind": "embedded", "provenance": "p"})  # fmt: skip
+    runs = pd.DataFrame(rows)
+    options = {"fraction": 2, "C": 1e4, "depth": "2"}
+    cells = summary.figure_cells("thesis-fig2_1", runs, options, seed=3)
+    assert ((cells["ci_low"] <= cells["error"]) & (cells["error"] <= cells["ci_high"])).all()
+    stats = summary.summarise("thesis-fig2_1", cells)
+    samples = summary.summary_samples("thesis-fig2_1", runs, options)
+    assert set(samples["unit"]) == {f"repeat{r}" for r in range(4)}
+    assert set(samples["statistic"]) == set(summary.PER_REPEAT) - {"full_minus_stump"}
+    means = samples.groupby(["statistic", "dataset", "method"])["value"].mean()
+    for (stat, ds, method), mean in means.items():
+        row = stats[(stats["statistic"] == stat) & (stats["dataset"] == ds)
+                    & (stats["method"] == method)]  # fmt: skip
+        assert float(row["value"].iloc[0]) == pytest.approx(mean, abs=1e-6), stat
+    # ranks and fractions of data sets are not means over repeats: no samples
+    assert not samples["statistic"].isin(["overall_rank", "mean_rank"]).any()

@@ -47,6 +47,7 @@ rule chapter2_figure:
     output:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",
+        samples="results/{figure}_summary.samples.csv",
         figure=reported(multiext("figures/{figure}", ".png", ".pdf")),
     log:
         "logs/{figure}/figure.log",
@@ -59,7 +60,9 @@ rule chapter2_figure:
         options=json.dumps(
             {"fraction": CH2_REF["fraction"], "C": CH2_REF["C"], "depth": str(CH2_REF["depth"])}
         ),
+        seed=config["seed"],
     shell:
         "boostrank chapter2-figure --figure {wildcards.figure} --runs {input.runs}"
         " --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix {params.figure_prefix} --options {params.options:q} 2> {log}"
+        " --figure-prefix {params.figure_prefix} --options {params.options:q}"
+        " --seed {params.seed} 2> {log}"

@@ -37,7 +37,8 @@ def _figure(a: argparse.Namespace) -> None:
     from boostrank.experiments.chapter2.figure import make_figure
     from boostrank.io import json_object
 
-    make_figure(a.figure, a.runs, a.csv, a.summary, a.figure_prefix, json_object(a.options))
+    options = json_object(a.options)
+    make_figure(a.figure, a.runs, a.csv, a.summary, a.figure_prefix, options, a.seed)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,4 +70,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--summary", required=True)
     p.add_argument("--figure-prefix", required=True)
     p.add_argument("--options", default="{}", help="JSON: tolerances of the summaries")
+    p.add_argument("--seed", type=int, required=True, help="seeds the bands' bootstrap")
     p.set_defaults(func=_figure)

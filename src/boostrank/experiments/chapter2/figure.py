@@ -21,7 +21,9 @@ from boostrank.experiments.chapter2.summary import (
     depth_positions,
     figure_cells,
     mean_full_depth,
+    read_runs,
     summarise,
+    summary_samples,
 )
 
 if TYPE_CHECKING:
@@ -34,6 +36,7 @@ STYLE = {
     "mcssb_uniform": ("#9467bd", "v", ":"),
     "mcssb_absolute": ("#2ca02c", "D", "-."),
 }
+BAND_ALPHA = 0.12
 TITLES = {
     "thesis-fig2_1": "Figure 2.1 (Valizadegan 2010): error rates with 2-10% labelled examples",
     "thesis-fig2_2": "Figure 2.2 (Valizadegan 2010): MCSSB error rate against C (2% labelled)",
@@ -78,6 +81,7 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
             if figure == "thesis-fig2_1":
                 line = line.sort_values("fraction")
                 (h,) = ax.plot(line["fraction"], line["error"], **kw)
+                _band(ax, line["fraction"], line, color)
             elif figure == "thesis-fig2_2":
                 if m.key == "tree":
                     h = ax.axhline(
@@ -87,14 +91,23 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
                         linewidth=1.3,
                         label="Tree (2% labelled)",
                     )
+                    ax.axhspan(
+                        float(line["ci_low"].iloc[0]),
+                        float(line["ci_high"].iloc[0]),
+                        color=color,
+                        alpha=BAND_ALPHA,
+                        linewidth=0,
+                    )
                 else:
                     line = line.sort_values("C")
                     (h,) = ax.plot(line["C"], line["error"], **kw)
+                    _band(ax, line["C"], line, color)
                     ax.set_xscale("log")
             else:
                 x = depth_positions(line, mean_full_depth(cells, ds))
                 line = line.assign(x=x).sort_values("x")
                 (h,) = ax.plot(line["x"], line["error"], **kw)
+                _band(ax, line["x"], line, color)
                 note = "The last point of each panel is the fully grown tree (at its mean depth)"
             handles.setdefault(m.key, h)
         n_rep = int(part["n_repeats"].max())
@@ -118,8 +131,10 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
         ax.axis("off")
     ordered = [handles[m.key] for m in METHODS if m.key in handles]
     text = (
-        "Mean test error over the repeats; one of five stratified partitions trains, four "
-        "test. " + (note + ". " if note else "") + _uniform_note(constant_class_share(cells))
+        "Mean test error over the repeats (bands: its 95% bootstrap interval over the "
+        "repeats); one of five stratified partitions trains, four test. "
+        + (note + ". " if note else "")
+        + _uniform_note(constant_class_share(cells))
     )
     legend_ax = flat[len(datasets)]
     legend_ax.legend(handles=ordered, loc="upper left", frameon=False, fontsize=9)
@@ -135,6 +150,11 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
     fig.suptitle(TITLES[figure], fontsize=12)
     fig.tight_layout()
     save_figure(fig, prefix, cells["provenance"])
+
+
+def _band(ax: Any, x: Any, line: pd.DataFrame, color: str) -> None:
+    """Shade a line's 95% interval over the repeats (``ci_low`` .. ``ci_high``)."""
+    ax.fill_between(x, line["ci_low"], line["ci_high"], color=color, alpha=BAND_ALPHA, lw=0)
 
 
 def _uniform_note(share: float | None) -> str:
@@ -164,14 +184,20 @@ def make_figure(
     summary_csv: Path | str,
     figure_prefix: Path | str,
     options: dict[str, Any],
+    seed: int,
 ) -> pd.DataFrame:
-    """Merge the run CSVs into the figure's results CSV, summary CSV, PNG and PDF."""
+    """Merge the run CSVs into the figure's results CSV, summary CSV and its samples (each
+    repeat's value, beside it as ``<summary>.samples.csv``), PNG and PDF; ``seed`` seeds the
+    bands' bootstrap."""
     from boostrank.io import write_text
 
-    cells = figure_cells(figure, runs, options)
+    frame = read_runs(runs)
+    cells = figure_cells(figure, frame, options, seed)
     stats = summarise(figure, cells)
     write_text(results_csv, cells.to_csv(index=False))
     write_text(summary_csv, stats.to_csv(index=False))
+    samples = summary_samples(figure, frame, options)
+    write_text(Path(summary_csv).with_suffix(".samples.csv"), samples.to_csv(index=False))
     draw(figure, cells, figure_prefix)
     return cells
 

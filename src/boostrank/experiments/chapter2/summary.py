@@ -354,6 +354,58 @@ def summarise(figure: str, cells: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(make(cells))
 
 
+# --------------------------------------------------------------------------- spread
+# The summary statistics that are means of one value per repeat (a mean error over fractions,
+# a difference of two such means, an accuracy); the others (fractions of data sets, ranks,
+# ranges) are not, and rest on their one value.
+PER_REPEAT = (
+    "mean_error",
+    "mcssb_minus_tree",
+    "mcssb_minus_assemble",
+    "mcssb_absolute_minus_mcssb",
+    "accuracy_at_2pct",
+    "accuracy_at_8pct",
+    "full_minus_stump",
+)
+
+
+def summary_samples(figure: str, runs: pd.DataFrame, options: dict[str, Any]) -> pd.DataFrame:
+    """Each repeat's value of the :data:`PER_REPEAT` statistics: the samples of the summary
+    (``results/<figure>_summary.samples.csv``, read by :mod:`boostrank.report.claims`). Every
+    method of a repeat shares its partition and labelled rows (section 2.4.1), so a repeat is
+    a paired unit."""
+    import pandas as pd
+
+    frames = []
+    for repeat, part in runs.groupby("repeat", sort=True):
+        stats = summarise(figure, select(aggregate(part), figure, options))
+        keep = stats[stats["statistic"].isin(PER_REPEAT) & (stats["value"] != "")]
+        frames.append(
+            keep[["statistic", "dataset", "method", "value"]].assign(unit=f"repeat{repeat}")
+        )
+    columns = ["statistic", "dataset", "method", "measure", "unit_kind", "unit", "value"]
+    if not frames:
+        return pd.DataFrame(columns=columns)
+    samples = pd.concat(frames, ignore_index=True).assign(measure="value", unit_kind="repeat")
+    return samples[columns]
+
+
+def with_intervals(cells: pd.DataFrame, runs: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """``cells`` with ``ci_low`` and ``ci_high``: the 95% bootstrap interval of each cell's mean
+    error over its repeats (:func:`boostrank.report.spread.spread`, the claims' rule), which
+    the figures draw as bands."""
+    from boostrank.report.spread import spread
+
+    keys = ["dataset", "method_id", "fraction", "C", "depth"]
+    errors = runs[runs["error"].notna()].groupby(keys, sort=False)["error"]
+    low, high = [], []
+    for key in cells[keys].itertuples(index=False, name=None):
+        found = spread(errors.get_group(key).to_numpy(), "repeat", seed, "chapter2", *key)
+        low.append(round(found.ci_low, 6))
+        high.append(round(found.ci_high, 6))
+    return cells.assign(ci_low=low, ci_high=high)
+
+
 # --------------------------------------------------------------------------- figure numbers
 def mean_full_depth(cells: pd.DataFrame, dataset: str) -> float:
     """Where Figure 2.3 draws a data set's fully grown tree: the mean measured depth."""
@@ -378,13 +430,17 @@ def constant_class_share(cells: pd.DataFrame) -> float | None:
     return float(part["constant_share"].mean())
 
 
-def figure_cells(figure: str, runs: Sequence[Path | str], options: dict[str, Any]) -> pd.DataFrame:
-    """The tidy results of one figure, merged from its run CSVs."""
-    cells = select(aggregate(read_runs(runs)), figure, options)
-    return cells.reset_index(drop=True)
+def figure_cells(
+    figure: str, runs: pd.DataFrame, options: dict[str, Any], seed: int
+) -> pd.DataFrame:
+    """The tidy results of one figure from its runs (:func:`read_runs`), with each cell's
+    interval over the repeats."""
+    cells = select(aggregate(runs), figure, options).reset_index(drop=True)
+    return with_intervals(cells, runs, seed)
 
 
 __all__ = [
+    "PER_REPEAT",
     "aggregate",
     "constant_class_share",
     "depth_positions",
@@ -396,4 +452,6 @@ __all__ = [
     "summary_fig2_1",
     "summary_fig2_2",
     "summary_fig2_3",
+    "summary_samples",
+    "with_intervals",
 ]
