@@ -33,6 +33,10 @@ def _dataset(tmp_path, name, kind="mirror", n=240, d=5, K=3, seed=0):
     return npz, meta
 
 
+def _finals(out):
+    return out.with_suffix(".finals.csv")
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("ch5")
@@ -48,17 +52,30 @@ def runs(tmp_path_factory):
                 method,
                 runs=2,
                 out=out[(name, method)],
+                finals_out=_finals(out[(name, method)]),
                 gammas=[0.05, 0.2, 0.4],
                 **common,
             )
         out[(name, "perceptron")] = tmp / f"{name}-perceptron.csv"
         jobs.run_method(
-            "thesis-fig5_1", name, "perceptron", runs=2, out=out[(name, "perceptron")], **common
+            "thesis-fig5_1",
+            name,
+            "perceptron",
+            runs=2,
+            out=out[(name, "perceptron")],
+            finals_out=_finals(out[(name, "perceptron")]),
+            **common,
         )
         for method in spec.ADAPTIVE:
             out[(name, method)] = tmp / f"{name}-{method}.csv"
             jobs.run_method(
-                "thesis-fig6_2", name, method, runs=3, out=out[(name, method)], **common
+                "thesis-fig6_2",
+                name,
+                method,
+                runs=3,
+                out=out[(name, method)],
+                finals_out=_finals(out[(name, method)]),
+                **common,
             )
         out[(name, "bw")] = tmp / f"{name}-bw.csv"
         jobs.run_method(
@@ -67,6 +84,7 @@ def runs(tmp_path_factory):
             "banditron_best_worst",
             runs=3,
             out=out[(name, "bw")],
+            finals_out=_finals(out[(name, "bw")]),
             sweep=out[(name, "banditron")],
             **common,
         )
@@ -152,6 +170,38 @@ def test_figures_and_summaries(runs, tmp_path):
     s62 = pd.read_csv(tmp_path / "thesis-fig6_2_s.csv")
     fractions = s62[s62["dataset"] == "all"].set_index("statistic")["value"]
     assert fractions.drop(["example_ag0_ag2_count", "example_ag23_best_count"]).between(0, 1).all()
+
+
+def test_each_runs_differences_average_to_the_summary(runs, tmp_path):
+    _, out = runs
+    sweeps = [out[(d, m)] for d in ("nursery", "protein") for m in spec.SWEEP_METHODS]
+    inputs = {
+        "thesis-fig5_2": sweeps,
+        "thesis-fig5_1": sweeps + [out[(d, "perceptron")] for d in ("nursery", "protein")],
+        "thesis-fig6_2": [
+            out[(d, m)] for d in ("nursery", "protein") for m in (*spec.ADAPTIVE, "bw")
+        ],
+    }
+    expected = {
+        "thesis-fig5_2": ({"eg_minus_banditron"}, 2),
+        "thesis-fig5_1": ({"full_partial_gap"}, 2),
+        "thesis-fig6_2": ({"worst_minus_best", "ag0_minus_ag2", "best_minus_ag23"}, 3),
+    }
+    for figure, files in inputs.items():
+        ch5_figure.make_figure(
+            figure, files, tmp_path / f"{figure}.csv", tmp_path / f"{figure}_s.csv",
+            tmp_path / figure, finals=[_finals(f) for f in files],
+            samples=tmp_path / f"{figure}_s.samples.csv",
+        )  # fmt: skip
+        stats = pd.read_csv(tmp_path / f"{figure}_s.csv")
+        samples = pd.read_csv(tmp_path / f"{figure}_s.samples.csv")
+        names, n_runs = expected[figure]
+        assert set(samples["statistic"]) == names
+        assert set(samples["unit"]) == {f"run{r}" for r in range(1, n_runs + 1)}
+        means = samples.groupby(["statistic", "dataset"])["value"].mean()
+        for (stat, ds), mean in means.items():
+            value = stats[(stats["statistic"] == stat) & (stats["dataset"] == ds)]["value"]
+            assert float(value.iloc[0]) == pytest.approx(mean, abs=2e-6), (figure, stat, ds)
 
 
 def test_unknown_method_and_missing_grid():

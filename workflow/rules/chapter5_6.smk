@@ -13,7 +13,8 @@ rule chapter5_sweep:
         unpack(ch5_data),
         code=ch5_code,
     output:
-        f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
+        csv=f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
+        finals=f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.finals.csv",
     log:
         "logs/thesis-fig5_2/{dataset}/{method}.log",
     benchmark:
@@ -29,7 +30,8 @@ rule chapter5_sweep:
         "single_threaded"
         " boostrank chapter5-run --figure thesis-fig5_2 --dataset {wildcards.dataset}"
         " --method {wildcards.method} --npz {input.npz} --meta {input.meta}"
-        " --gammas {params.gammas}{params.opts} --out {output} 2> {log}"
+        " --gammas {params.gammas}{params.opts} --out {output.csv}"
+        " --finals {output.finals} 2> {log}"
 
 
 rule chapter5_perceptron:
@@ -37,7 +39,8 @@ rule chapter5_perceptron:
         unpack(ch5_data),
         code=code(*CH5_SPEC.code_modules("perceptron")),
     output:
-        f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv",
+        csv=f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv",
+        finals=f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.finals.csv",
     log:
         "logs/thesis-fig5_1/{dataset}/perceptron.log",
     benchmark:
@@ -51,7 +54,7 @@ rule chapter5_perceptron:
         "single_threaded"
         " boostrank chapter5-run --figure thesis-fig5_1 --dataset {wildcards.dataset}"
         " --method perceptron --npz {input.npz} --meta {input.meta}{params.opts}"
-        " --out {output} 2> {log}"
+        " --out {output.csv} --finals {output.finals} 2> {log}"
 
 
 rule chapter6_adaptive:
@@ -59,7 +62,8 @@ rule chapter6_adaptive:
         unpack(ch5_data),
         code=ch5_code,
     output:
-        f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
+        csv=f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
+        finals=f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.finals.csv",
     log:
         "logs/thesis-fig6_2/{dataset}/{method}.log",
     benchmark:
@@ -74,7 +78,7 @@ rule chapter6_adaptive:
         "single_threaded"
         " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
         " --method {wildcards.method} --npz {input.npz} --meta {input.meta}{params.opts}"
-        " --out {output} 2> {log}"
+        " --out {output.csv} --finals {output.finals} 2> {log}"
 
 
 rule chapter6_best_worst:
@@ -83,7 +87,8 @@ rule chapter6_best_worst:
         sweep=f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/banditron.csv",
         code=code(*CH5_SPEC.code_modules("banditron_best_worst")),
     output:
-        f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/banditron_best_worst.csv",
+        csv=f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/banditron_best_worst.csv",
+        finals=f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/banditron_best_worst.finals.csv",
     log:
         "logs/thesis-fig6_2/{dataset}/banditron_best_worst.log",
     benchmark:
@@ -97,17 +102,20 @@ rule chapter6_best_worst:
         "single_threaded"
         " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
         " --method banditron_best_worst --npz {input.npz} --meta {input.meta}"
-        " --sweep {input.sweep}{params.opts} --out {output} 2> {log}"
+        " --sweep {input.sweep}{params.opts} --out {output.csv}"
+        " --finals {output.finals} 2> {log}"
 
 
 rule chapter5_figure:
     input:
         runs=ch5_figure_inputs,
+        finals=lambda w: [r.replace(".csv", ".finals.csv") for r in ch5_figure_inputs(w)],
         claims=config["claims"],
         code=code(*CH5_SPEC.FIGURE.code),
     output:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",
+        samples="results/{figure}_summary.samples.csv",
         figure=reported(multiext("figures/{figure}", ".png", ".pdf")),
     log:
         "logs/{figure}/figure.log",
@@ -121,7 +129,8 @@ rule chapter5_figure:
     shell:
         "boostrank chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
         " --summary {output.summary} --figure-prefix {params.figure_prefix}"
-        " --tolerance {params.tolerance} --claims {input.claims} 2> {log}"
+        " --tolerance {params.tolerance} --claims {input.claims}"
+        " --finals {input.finals} --samples {output.samples} 2> {log}"
 
 
 rule chapter5_eta_sweep:

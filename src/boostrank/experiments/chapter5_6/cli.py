@@ -33,6 +33,7 @@ def _run(a: argparse.Namespace) -> None:
             "lam1": a.lam1,
             "lam2": a.lam2,
         },
+        finals_out=a.finals,
     )
 
 
@@ -57,7 +58,17 @@ def _eta_sweep(a: argparse.Namespace) -> None:
 def _figure(a: argparse.Namespace) -> None:
     from boostrank.experiments.chapter5_6.figure import make_figure
 
-    make_figure(a.figure, a.inputs, a.csv, a.summary, a.figure_prefix, a.tolerance, a.claims)
+    make_figure(
+        a.figure,
+        a.inputs,
+        a.csv,
+        a.summary,
+        a.figure_prefix,
+        a.tolerance,
+        a.claims,
+        finals=a.finals,
+        samples=a.samples,
+    )
 
 
 def _eta_figure(a: argparse.Namespace) -> None:
@@ -104,6 +115,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--lam1", type=float, default=0.1)
     p.add_argument("--lam2", type=float, default=0.1)
     p.add_argument("--out", required=True)
+    p.add_argument("--finals", help="each run's final error (the claims' samples)")
     p.set_defaults(func=_run)
 
     p = subparsers.add_parser("chapter5-eta-figure", help="supplementary: the eta sweep figure")
@@ -120,6 +132,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--figure-prefix", required=True)
     p.add_argument("--tolerance", type=float, default=0.01)
     p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--finals", nargs="*", default=[], help="the runs' per-run final errors")
+    p.add_argument("--samples", help="the summary's samples (each run's value)")
     p.set_defaults(func=_figure)
 
 

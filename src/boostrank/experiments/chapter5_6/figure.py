@@ -16,9 +16,11 @@ from boostrank.experiments.chapter5_6.summary import (
     eta_best,
     figure_tables,
     load_eta_runs,
+    load_finals,
     load_runs,
     published_best_gamma,
     runs_per_method,
+    summary_samples,
 )
 
 if TYPE_CHECKING:
@@ -72,6 +74,22 @@ def _style(ax: Any, label: str, synthetic: bool) -> None:
     ax.tick_params(labelsize=8)
 
 
+BAND = (
+    "Bands: the mean's 95% interval over the runs, mean +- 1.96 sd / sqrt(runs) (the claims' "
+    "intervals bootstrap each run's final error)."
+)
+
+
+def _band(ax: Any, x: Any, mean: Any, line: pd.DataFrame, colour: str) -> None:
+    """Shade mean +- 1.96 sd / sqrt(runs) of a line (the run CSVs keep the sd over runs),
+    clipped to the error rate's range [0, 1]."""
+    import numpy as np
+
+    half = 1.96 * line["sd"].to_numpy(float) / np.sqrt(line["runs"].to_numpy(float))
+    low, high = np.clip(mean - half, 0, 1), np.clip(mean + half, 0, 1)  # error rates
+    ax.fill_between(x, low, high, color=colour, alpha=0.12, linewidth=0)
+
+
 def draw_against_gamma(
     final: pd.DataFrame, prefix: Path | str, title: str, text: str, published: dict[str, float]
 ) -> None:
@@ -95,6 +113,7 @@ def draw_against_gamma(
                 linestyle=style,
                 label=method,
             )
+            _band(ax, line["gamma"], line["final_error"], line, colour)
             handles.setdefault(method, h)
         if ds in published:
             h = ax.axvline(
@@ -133,6 +152,7 @@ def draw_over_trials(curves: pd.DataFrame, prefix: Path | str, title: str, text:
                 linewidth=1.3,
                 label=method,
             )
+            _band(ax, line["trial"], line["error"], line, colour)
             handles.setdefault(method, h)
             if tag:
                 ax.annotate(
@@ -160,17 +180,23 @@ def make_figure(
     prefix: Path | str,
     tolerance: float = 0.01,
     claims: Path | str = "config/claims.yaml",
+    finals: Sequence[Path | str] = (),
+    samples: Path | str | None = None,
 ) -> pd.DataFrame:
     """Draw one figure and write its tidy CSV and its summary statistics (``claims``: the
-    registry Figure 6.1's published best gammas are read from)."""
+    registry Figure 6.1's published best gammas are read from), and from the runs' ``finals``
+    the summary's ``samples``."""
     from boostrank.io import write_text
 
     runs = load_runs(inputs)
+    if samples is not None:
+        found = summary_samples(figure, runs, load_finals(finals))
+        write_text(samples, found.to_csv(index=False))
     drawn, tidy, stats = figure_tables(figure, runs, tolerance)
     runs_note = ", ".join(f"{m}: {r} runs" for m, r in runs_per_method(runs).items())
     common = (
         "Cumulative error = mistakes of the predicted label / trials so far, mean over "
-        f"random orderings ({runs_note})."
+        f"random orderings ({runs_note}). " + BAND
     )
     if figure in ("thesis-fig5_2", "thesis-fig6_1"):
         text = common + " Each point: one gamma of the grid; lower is better."

@@ -307,6 +307,86 @@ def figure_tables(
     raise BoostrankError(f"unknown figure '{figure}'")
 
 
+def load_finals(inputs: Sequence[Path | str]) -> pd.DataFrame:
+    """Each run's final error (the runs' ``.finals.csv``), indexed by (data set, method,
+    gamma, run); the Perceptron's and the adaptive rules' gamma is -1."""
+    import pandas as pd
+
+    frame = pd.concat([pd.read_csv(p) for p in inputs], ignore_index=True)
+    frame["gamma"] = frame["gamma"].fillna(-1.0)
+    return frame.set_index(["dataset", "method", "gamma", "run"])["final_error"].sort_index()
+
+
+def _per_run(per_run: pd.Series, dataset: str, method: str, gamma: float) -> pd.Series:
+    """One curve's final errors by run (``gamma`` NaN: a method without one)."""
+    return per_run.loc[(dataset, method, -1.0 if gamma != gamma else round(float(gamma), 6))]
+
+
+def summary_samples(figure: str, runs: pd.DataFrame, per_run: pd.Series) -> pd.DataFrame:
+    """Each run's value of the per-data-set differences of final errors (eg_minus_banditron,
+    full_partial_gap, Figure 6.2's worst_minus_best, ag0_minus_ag2, best_minus_ag23): the
+    samples of the summary (``results/<figure>_summary.samples.csv``), one unit per random
+    ordering, shared by the methods compared. The method each side stands for (its best gamma,
+    the best bandit method) is the one the summary picked on the mean over runs."""
+    import pandas as pd
+
+    rows: list[tuple[str, str, str, pd.Series]] = []
+    if figure == "thesis-fig5_2":
+        best = best_rows(finals(runs)).set_index(["dataset", "method"])["gamma"]
+        for ds in dict.fromkeys(best.index.get_level_values(0)):
+            if {(ds, "Exp. gradient"), (ds, "Banditron")} <= set(best.index):
+                eg = _per_run(per_run, ds, "Exp. gradient", best[(ds, "Exp. gradient")])
+                bandit = _per_run(per_run, ds, "Banditron", best[(ds, "Banditron")])
+                rows.append(("eg_minus_banditron", ds, "Exp. gradient", eg - bandit))
+    elif figure == "thesis-fig5_1":
+        curves = figure_tables(figure, runs)[0]
+        last = finals(curves)
+        for ds, part in last.groupby("dataset", sort=False):
+            by = part.set_index("method")
+            bandit = [m for m in ("Exp. gradient", "Banditron", "Banditron_Pos") if m in by.index]
+            if "Perceptron" in by.index and bandit:
+                m = by.loc[bandit, "final_error"].idxmin()
+                gap = _per_run(per_run, ds, m, by.loc[m, "gamma"]) - _per_run(
+                    per_run, ds, "Perceptron", float("nan")
+                )
+                rows.append(("full_partial_gap", ds, "Perceptron", gap))
+    elif figure == "thesis-fig6_2":
+        names = {r: LABELS[r] for r in ("ag0", "ag2", "ag3", "banditron_best", "banditron_worst")}
+        for ds, part in finals(runs).groupby("dataset", sort=False):
+            by = part.set_index("method")
+            if not set(names.values()) <= set(by.index):
+                continue
+            e = {r: _per_run(per_run, ds, n, by.loc[n, "gamma"]) for r, n in names.items()}
+            worse23 = "ag2" if by.loc[names["ag2"], "final_error"] >= by.loc[
+                names["ag3"], "final_error"] else "ag3"  # fmt: skip
+            rows += [
+                (
+                    "worst_minus_best",
+                    ds,
+                    "Banditron_Best",
+                    e["banditron_worst"] - e["banditron_best"],
+                ),
+                ("ag0_minus_ag2", ds, "Banditron_ag2", e["ag0"] - e["ag2"]),
+                ("best_minus_ag23", ds, "Banditron_ag2", e["banditron_best"] - e[worse23]),
+            ]
+    columns = ["statistic", "dataset", "method", "measure", "unit_kind", "unit", "value"]
+    frames = [
+        pd.DataFrame(
+            {
+                "statistic": stat,
+                "dataset": ds,
+                "method": method,
+                "measure": "value",
+                "unit_kind": "run",
+                "unit": [f"run{r}" for r in diff.index],
+                "value": diff.round(6).to_numpy(),
+            }
+        )
+        for stat, ds, method, diff in rows
+    ]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+
 def runs_per_method(runs: pd.DataFrame) -> dict[str, int]:
     """Each method's number of runs (the figures' notes state them)."""
     return {m: int(r) for m, r in runs.groupby("method", sort=False)["runs"].first().items()}
@@ -333,10 +413,12 @@ __all__ = [
     "figure_tables",
     "finals",
     "load_eta_runs",
+    "load_finals",
     "load_runs",
     "published_best_gamma",
     "runs_per_method",
     "stats_fig5_1",
     "stats_fig5_2",
     "stats_fig6_2",
+    "summary_samples",
 ]
