@@ -277,9 +277,17 @@ def test_fig6_outputs(tmp_path):
     settings = fig_settings()
     result = prank_jobs.run_fig6(settings, 3)
     stats = prank_figure.make_fig6(
-        result, settings, 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
-    )
+        result, settings, 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig",
+        tmp_path / "s.samples.csv",
+    )  # fmt: skip
     curves = pd.read_csv(tmp_path / "c.csv")
+    # each run's final loss averages to the summary's, and runs pair across learners
+    samples = pd.read_csv(tmp_path / "s.samples.csv")
+    by_key = samples.groupby("key")
+    assert all(list(units) == [f"run{r}" for r in range(1, 7)] for _, units in by_key["unit"])
+    got = by_key["value"].mean()
+    want = stats[stats["statistic"] == "final_loss"].set_index("key")["value"]
+    assert np.allclose(got.sort_index(), want.sort_index().astype(float), atol=2e-6)
     assert set(curves["key"]) == {"prank", "siprank", "mcp", "wh", "noprank", "wh_x4", "wh_flip"}
     assert (curves["data_kind"] == "generated").all()
     final = stats[stats["statistic"] == "final_loss"].set_index("key")["value"]

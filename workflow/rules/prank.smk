@@ -10,6 +10,7 @@ rule prank_fig6:
     output:
         csv="results/prank-fig6.csv",
         summary="results/prank-fig6_summary.csv",
+        samples="results/prank-fig6_summary.samples.csv",
         figure=reported(multiext("figures/prank-fig6", ".png", ".pdf")),
     log:
         "logs/prank-fig6/run.log",
@@ -23,7 +24,8 @@ rule prank_fig6:
     shell:
         "single_threaded"
         " boostrank prank-fig6 --params {params.params:q} --seed {params.seed} --csv {output.csv}"
-        " --summary {output.summary} --figure-prefix {params.figure_prefix} 2> {log}"
+        " --summary {output.summary} --samples {output.samples}"
+        " --figure-prefix {params.figure_prefix} 2> {log}"
 
 
 rule prank_fig7:
@@ -34,6 +36,7 @@ rule prank_fig7:
     output:
         csv="results/prank-fig7.csv",
         summary="results/prank-fig7_summary.csv",
+        samples="results/prank-fig7_summary.samples.csv",
         figure=reported(multiext("figures/prank-fig7", ".png", ".pdf")),
     log:
         "logs/prank-fig7/run.log",
@@ -48,4 +51,4 @@ rule prank_fig7:
         "single_threaded"
         " boostrank prank-fig7 --npz {input.npz} --meta {input.meta} --params {params.params:q}"
         " --seed {params.seed} --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix {params.figure_prefix} 2> {log}"
+        " --samples {output.samples} --figure-prefix {params.figure_prefix} 2> {log}"

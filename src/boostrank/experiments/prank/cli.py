@@ -13,7 +13,8 @@ def _fig6(a: argparse.Namespace) -> None:
     from boostrank.io import json_object
 
     settings = json_object(a.params)
-    make_fig6(run_fig6(settings, a.seed), settings, a.seed, a.csv, a.summary, a.figure_prefix)
+    result = run_fig6(settings, a.seed)
+    make_fig6(result, settings, a.seed, a.csv, a.summary, a.figure_prefix, a.samples)
 
 
 def _fig7(a: argparse.Namespace) -> None:
@@ -23,7 +24,7 @@ def _fig7(a: argparse.Namespace) -> None:
 
     settings = json_object(a.params)
     result, meta = run_fig7_file(a.npz, a.meta, settings, a.seed)
-    make_fig7(result, settings, meta, a.csv, a.summary, a.figure_prefix)
+    make_fig7(result, settings, meta, a.csv, a.summary, a.figure_prefix, a.samples)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", required=True)
     p.add_argument("--summary", required=True)
     p.add_argument("--figure-prefix", required=True)
+    p.add_argument("--samples", help="each run's final loss (the claims' samples)")
     p.set_defaults(func=_fig6)
 
     p = subparsers.add_parser("prank-fig7", help="PRank Figure 7: MovieLens 100K (for EachMovie)")
@@ -44,6 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", required=True)
     p.add_argument("--summary", required=True)
     p.add_argument("--figure-prefix", required=True)
+    p.add_argument("--samples", help="each run's final loss (the claims' samples)")
     p.set_defaults(func=_fig7)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.common import dataset_label
 from boostrank.experiments.prank.spec import label_of, mu_key
-from boostrank.experiments.prank.summary import fig6_outputs, fig7_outputs
+from boostrank.experiments.prank.summary import fig6_outputs, fig7_outputs, final_loss_samples
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -110,14 +110,17 @@ def make_fig6(
     csv: Path | str,
     summary: Path | str,
     prefix: Path | str,
+    samples: Path | str | None = None,
 ) -> pd.DataFrame:
-    """Write Figure 6's CSVs and draw it, from the curves of
-    :func:`boostrank.experiments.prank.jobs.run_fig6`."""
+    """Write Figure 6's CSVs (``samples``: each run's final loss) and draw it, from the curves
+    of :func:`boostrank.experiments.prank.jobs.run_fig6`."""
     from boostrank.io import write_text
 
     tidy, stats = fig6_outputs(result, settings, seed)
     write_text(csv, tidy.to_csv(index=False))
     write_text(summary, stats.to_csv(index=False))
+    if samples is not None:
+        write_text(samples, final_loss_samples(result).to_csv(index=False))
     draw_fig6(result, settings, prefix, str(tidy["provenance"].iloc[0]))
     return stats
 
@@ -129,15 +132,18 @@ def make_fig7(
     csv: Path | str,
     summary: Path | str,
     prefix: Path | str,
+    samples: Path | str | None = None,
 ) -> pd.DataFrame:
-    """Write Figure 7's CSVs and draw it, from the curves of
-    :func:`boostrank.experiments.prank.jobs.run_fig7_file` on MovieLens 100K (``meta``: its
+    """Write Figure 7's CSVs (``samples``: each run's final loss) and draw it, from the curves
+    of :func:`boostrank.experiments.prank.jobs.run_fig7_file` on MovieLens 100K (``meta``: its
     metadata)."""
     from boostrank.io import write_text
 
     tidy, stats = fig7_outputs(result, settings, meta)
     write_text(csv, tidy.to_csv(index=False))
     write_text(summary, stats.to_csv(index=False))
+    if samples is not None:
+        write_text(samples, final_loss_samples(result).to_csv(index=False))
     stand_in = meta["provenance"]["kind"] == "synthetic"
     label = dataset_label("MovieLens 100K", "synthetic" if stand_in else "real")
     draw_fig7(result, settings, prefix, str(tidy["provenance"].iloc[0]), label)

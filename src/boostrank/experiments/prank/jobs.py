@@ -108,6 +108,12 @@ def averaged(loss: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return avg.mean(axis=0), 1.96 * sem
 
 
+def final_losses(losses: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each run's time-averaged loss after the last round, per learner (R,): the units of the
+    final losses' intervals and paired tests (every learner sees the same sequences)."""
+    return {key: loss.mean(axis=1) for key, loss in losses.items()}
+
+
 # --------------------------------------------------------------------------- Figure 6
 def synthetic_sequences(n_runs: int, rounds: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Section 6's data: x (R, T, 2) uniform on the unit square, ranks (R, T) in 1..5."""
@@ -137,7 +143,13 @@ def run_fig6(settings: dict[str, Any], seed: int) -> dict[str, Any]:
     log.info(
         "Figure 6: %d runs x %d rounds in %.1f s", n_runs, rounds, time.perf_counter() - started
     )
-    return {"curves": curves, "wh_rate": wh_rate, "runs": n_runs, "rounds": rounds}
+    return {
+        "curves": curves,
+        "finals": final_losses(losses),
+        "wh_rate": wh_rate,
+        "runs": n_runs,
+        "rounds": rounds,
+    }
 
 
 # --------------------------------------------------------------------------- Figure 7
@@ -225,6 +237,7 @@ def run_fig7(
         )
         out["panels"][int(min_ratings)] = {
             "curves": {key: averaged(loss) for key, loss in losses.items()},
+            "finals": final_losses(losses),
             "wh_rate": wh_rate,
             "eligible": int((np.bincount(data["user"] - 1) >= used).sum()),
             "threshold_used": used,
@@ -256,6 +269,7 @@ def run_fig7_file(
 
 __all__ = [
     "averaged",
+    "final_losses",
     "make_learner",
     "movie_runs",
     "rating_matrix",

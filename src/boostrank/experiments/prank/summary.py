@@ -93,6 +93,35 @@ def final_stats(panel: str, curves: dict[str, Any], meta: dict[str, str]) -> lis
     return rows
 
 
+def final_loss_samples(result: dict[str, Any]) -> pd.DataFrame:
+    """Each run's final loss per (panel, learner) of Figure 6's or 7's result: the samples of
+    the summary's ``final_loss`` rows (``results/prank-fig<6|7>_summary.samples.csv``, read
+    by :mod:`boostrank.report.claims`); run r of every learner is the same sequence."""
+    import pandas as pd
+
+    panels = (
+        {"synthetic": result}
+        if "finals" in result
+        else {f">={m}": panel for m, panel in result["panels"].items()}
+    )
+    frames = [
+        pd.DataFrame(
+            {
+                "panel": name,
+                "statistic": "final_loss",
+                "key": key,
+                "measure": "value",
+                "unit_kind": "run",
+                "unit": [f"run{r}" for r in range(1, len(values) + 1)],
+                "value": values.round(6),
+            }
+        )
+        for name, panel in panels.items()
+        for key, values in panel["finals"].items()
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
 def fig6_outputs(
     result: dict[str, Any], settings: dict[str, Any], seed: int
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -244,4 +273,10 @@ def fig7_outputs(
     return pd.DataFrame(rows), pd.DataFrame(stats)
 
 
-__all__ = ["crossover_round", "fig6_outputs", "fig7_outputs", "final_stats"]
+__all__ = [
+    "crossover_round",
+    "fig6_outputs",
+    "fig7_outputs",
+    "final_loss_samples",
+    "final_stats",
+]
