@@ -102,8 +102,9 @@ def families(letor):
     out = {}
     for fam in spec.FAMILIES:
         out[fam] = ch4.feedback_job(
-            "ohsumed", fam, npz, meta, base, PARAMS, 7, d / f"{fam}.csv", d / f"{fam}.json"
-        )
+            "ohsumed", fam, npz, meta, base, PARAMS, 7, d / f"{fam}.csv", d / f"{fam}.json",
+            d / f"{fam}.queries.csv",
+        )  # fmt: skip
     ch4.objective_job("ohsumed", npz, meta, base, PARAMS, 6, 7, d / "objective.csv")
     return out
 
@@ -189,10 +190,31 @@ def test_letor_figures(letor, families, tmp_path):
     assert "MRR [weak learner: thresholds]" in set(
         pd.read_csv(tmp_path / "thesis-fig4_2.csv")["algorithm"]
     )
+    for name in ("thesis-fig4_2", "thesis-fig4_3"):
+        files = [f.with_suffix(".queries.csv") for f in inputs[name] if f.suffix == ".csv"]
+        stats = fig.make_figure(
+            name, inputs[name] + files, tmp_path / f"{name}.csv", tmp_path / f"{name}_s.csv",
+            tmp_path / name, samples=tmp_path / f"{name}_s.samples.csv",
+        )  # fmt: skip
+        samples = pd.read_csv(tmp_path / f"{name}_s.samples.csv")
+        assert set(samples["evaluated"]) == {"all", "residual"}
+        assert samples.groupby(["statistic", "evaluated"])["unit"].nunique().max() == 4
+        _samples_average_to_the_summary(samples, stats)
     s3 = pd.read_csv(tmp_path / "thesis-fig4_3_s.csv")
     best = s3[s3["statistic"] == "best_feature"]
     assert (best["evaluated"] == "all").all()  # one row each
     assert "published 11" in best["note"].iloc[0]  # read from config/claims.yaml
+
+
+def _samples_average_to_the_summary(samples, stats):
+    """Each difference's per-query values average to the summary's value (the claims judge
+    the mean of the units): a query is the unit of a mean over queries."""
+    keys = [k for k in ("statistic", "dataset", "evaluated") if k in samples.columns]
+    for key, part in samples.groupby(keys):
+        mask = np.logical_and.reduce([stats[k] == v for k, v in zip(keys, key, strict=True)])
+        assert mask.sum() == 1, key
+        value = float(stats.loc[mask, "value"].iloc[0])
+        assert value == pytest.approx(part["value"].mean(), abs=1e-5), key
 
 
 @pytest.fixture(scope="module")
@@ -227,14 +249,21 @@ def test_movie_split_and_jobs(movies, tmp_path):
     for fam in spec.MOVIE_FAMILIES:
         timing = d / "timing.csv" if fam == "mrr" else None
         frame = ch4m.movies_job(
-            fam, npz, meta, PARAMS, 3, d / f"m_{fam}.csv", d / f"m_{fam}.json", timing
-        )
+            fam, npz, meta, PARAMS, 3, d / f"m_{fam}.csv", d / f"m_{fam}.json", timing,
+            d / f"m_{fam}.queries.csv",
+        )  # fmt: skip
         assert set(frame["evaluated"]) == {"held-out"} and frame["ndcg"].between(0, 1).all()
         files.append(d / f"m_{fam}.csv")
+    per_user = [f.with_suffix(".queries.csv") for f in files]
     stats = fig.make_figure(
-        "thesis-fig4_5", [*files, npz], tmp_path / "f5.csv", tmp_path / "f5s.csv", tmp_path / "f5"
-    )
+        "thesis-fig4_5", [*files, *per_user, npz], tmp_path / "f5.csv", tmp_path / "f5s.csv",
+        tmp_path / "f5", samples=tmp_path / "f5s.samples.csv",
+    )  # fmt: skip
     assert stats.set_index("statistic").loc["best_rating", "value"] in (1, 5)
+    samples = pd.read_csv(tmp_path / "f5s.samples.csv")
+    assert set(samples["statistic"]) == {
+        "mrr_minus_best_baseline", "lrr_best_minus_base", "mrr_smallest_minus_base"}  # fmt: skip
+    _samples_average_to_the_summary(samples, stats)
     stats6 = fig.make_figure(
         "thesis-fig4_6",
         [d / "timing.csv"],

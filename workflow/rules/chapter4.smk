@@ -40,6 +40,7 @@ rule chapter4_feedback:
     output:
         csv=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.csv",
         record=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.json",
+        queries=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.queries.csv",
     log:
         "logs/{fig}/{dataset}/{family}.log",
     benchmark:
@@ -57,7 +58,7 @@ rule chapter4_feedback:
         " boostrank chapter4-feedback --dataset {wildcards.dataset} --family {wildcards.family}"
         " --npz {input.npz} --meta {input.meta} --base-rankers {input.base}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"
-        " --record {output.record} 2> {log}"
+        " --record {output.record} --queries {output.queries} 2> {log}"
 
 
 rule chapter4_objective:
@@ -92,6 +93,7 @@ rule chapter4_movies:
     output:
         csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.csv",
         record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.json",
+        queries=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.queries.csv",
     log:
         "logs/thesis-fig4_5/movies/{family}.log",
     benchmark:
@@ -106,7 +108,7 @@ rule chapter4_movies:
         "single_threaded"
         " boostrank chapter4-movies --family {wildcards.family} --npz {input.npz}"
         " --meta {input.meta} --params {params.params:q} --seed {params.seed}"
-        " --out {output.csv} --record {output.record} 2> {log}"
+        " --out {output.csv} --record {output.record} --queries {output.queries} 2> {log}"
 
 
 rule chapter4_movies_mrr:
@@ -117,6 +119,7 @@ rule chapter4_movies_mrr:
     output:
         csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.csv",
         record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.json",
+        queries=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.queries.csv",
         timing=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv",
     log:
         "logs/thesis-fig4_5/movies/mrr.log",
@@ -130,7 +133,8 @@ rule chapter4_movies_mrr:
         "single_threaded"
         " boostrank chapter4-movies --family mrr --npz {input.npz} --meta {input.meta}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"
-        " --record {output.record} --timing {output.timing} 2> {log}"
+        " --record {output.record} --timing {output.timing}"
+        " --queries {output.queries} 2> {log}"
 
 
 rule chapter4_figure:
@@ -142,6 +146,7 @@ rule chapter4_figure:
         figure=reported(multiext("figures/{fig}", ".png", ".pdf")),
         csv="results/{fig}.csv",
         summary="results/{fig}_summary.csv",
+        samples="results/{fig}_summary.samples.csv",
     log:
         "logs/{fig}/figure.log",
     benchmark:
@@ -156,4 +161,4 @@ rule chapter4_figure:
         "boostrank chapter4-figure --figure {wildcards.fig} --inputs {input.results}"
         " --csv {output.csv} --summary {output.summary} --prefix {params.figure_prefix}"
         " --evaluated {params.evaluated} --bin-width {params.bin_width}"
-        " --claims {input.claims} 2> {log}"
+        " --claims {input.claims} --samples {output.samples} 2> {log}"

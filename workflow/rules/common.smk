@@ -378,13 +378,17 @@ def ch4_figure_inputs(wildcards):
         "thesis-fig4_3": ["baselines", "mrr", "mrr_bases"],
         "thesis-fig4_4": ["baselines", "mrr", "mrr_sizes"],
     }
+    per_query = lambda files: [f.replace(".csv", ".queries.csv") for f in files]  # noqa: E731
     if fig in families:
         out = [ch4_feedback_csv(d, f) for d in ds for f in families[fig]]
-        return out + ([ch4_base_json(d) for d in ds] if fig == "thesis-fig4_3" else [])
+        return (
+            out
+            + per_query(out)
+            + ([ch4_base_json(d) for d in ds] if fig == "thesis-fig4_3" else [])
+        )
     if fig == "thesis-fig4_5":
-        return [ch4_movie_csv(f) for f in ("baselines", "lrr", "mrr", "mrr_sizes")] + [
-            "data/processed/movielens_100k.npz"
-        ]
+        out = [ch4_movie_csv(f) for f in ("baselines", "lrr", "mrr", "mrr_sizes")]
+        return out + per_query(out) + ["data/processed/movielens_100k.npz"]
     return [f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv"]
 
 

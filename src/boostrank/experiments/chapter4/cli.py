@@ -29,6 +29,7 @@ def _feedback(a: argparse.Namespace) -> None:
         a.seed,
         a.out,
         a.record,
+        a.queries,
     )
 
 
@@ -61,6 +62,7 @@ def _movies(a: argparse.Namespace) -> None:
         a.out,
         a.record,
         a.timing,
+        a.queries,
     )
 
 
@@ -76,6 +78,7 @@ def _figure(a: argparse.Namespace) -> None:
         a.evaluated,
         a.bin_width,
         a.claims,
+        a.samples,
     )
 
 
@@ -101,6 +104,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--record", required=True)
+    p.add_argument("--queries", help="each query's mean NDCG@1..k (the claims' samples)")
     p.set_defaults(func=_feedback)
 
     p = subparsers.add_parser("chapter4-objective", help="Figure 4.1: L_p per iteration")
@@ -123,6 +127,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True)
     p.add_argument("--record", required=True)
     p.add_argument("--timing", default=None)
+    p.add_argument("--queries", help="each user's mean NDCG@1..k (the claims' samples)")
     p.set_defaults(func=_movies)
 
     p = subparsers.add_parser("chapter4-figure", help="Figures 4.1-4.6: draw one figure")
@@ -134,6 +139,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--evaluated", default="all")
     p.add_argument("--bin-width", type=int, default=50, help="Figure 4.6: movies per group")
     p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--samples", help="each query's value of the summary's differences")
     p.set_defaults(func=_figure)
 
 

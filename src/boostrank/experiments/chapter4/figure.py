@@ -416,9 +416,11 @@ def make_figure(
     evaluated: str = "all",
     bin_width: int = 50,
     claims: Path | str = "config/claims.yaml",
+    samples: Path | str | None = None,
 ) -> pd.DataFrame:
     """Draw one of thesis-fig4_1 .. thesis-fig4_6 and write its results and summary CSVs
-    (``claims``: the registry the published base rankers are read from)."""
+    (``claims``: the registry the published base rankers are read from; ``samples``: each
+    query's value of the summary's differences)."""
     from boostrank.io import write_text
     from boostrank.report.claims import load_claims
 
@@ -428,6 +430,8 @@ def make_figure(
     draw_figure(figure, d, str(prefix), evaluated, bin_width)
     write_text(csv, tidy.to_csv(index=False))
     write_text(summary_csv, stats.to_csv(index=False))
+    if samples is not None:
+        write_text(samples, summary.summary_samples(figure, d).to_csv(index=False))
     return stats
 
 

@@ -179,15 +179,21 @@ def pairs_of(q: Query) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- evaluation
+QueryMeans = dict[str, tuple["np.ndarray", "np.ndarray"]]  # mode -> (query ids, values)
+
+
 def mean_curves(
     queries: Sequence[Query],
     scores: Sequence[np.ndarray],
     k_max: int,
     formula: str,
+    per_query: QueryMeans | None = None,
 ) -> dict[str, np.ndarray]:
     """Mean NDCG@1..k_max over queries for each evaluation mode; ``scores`` per query are
     ``n`` or ``n x G`` (then the result is ``G x k_max``). Equal scores are ranked in each
-    query's ``tie_order`` (its own order where that is None)."""
+    query's ``tie_order`` (its own order where that is None). ``per_query`` receives, per
+    mode, the evaluated queries' ids and each one's mean NDCG@1..k_max (``n_q`` or
+    ``G x n_q``): the units of the claims' intervals and paired tests."""
     import numpy as np
 
     from boostrank.metrics.ranking import ndcg_curve
@@ -198,17 +204,28 @@ def mean_curves(
     S = np.concatenate(
         [(s if s.ndim == 2 else s[:, None])[o] for s, o in zip(scores, orders, strict=True)]
     )
+    ids = np.array([q.qid for q in queries])
     out = {}
     for mode in queries[0].evaluate:
         mask = np.concatenate([q.evaluate[mode][o] for q, o in zip(queries, orders, strict=True)])
-        curves = np.stack(
-            [
-                ndcg_curve(y[mask], S[mask, g], qid[mask], k_max, formula=formula).mean(axis=0)  # type: ignore[arg-type]
-                for g in range(S.shape[1])
-            ]
-        )
+        each = [
+            ndcg_curve(y[mask], S[mask, g], qid[mask], k_max, formula=formula)  # type: ignore[arg-type]
+            for g in range(S.shape[1])
+        ]
+        curves = np.stack([c.mean(axis=0) for c in each])
         out[mode] = curves if scores[0].ndim == 2 else curves[0]
+        if per_query is not None:
+            means = np.stack([c.mean(axis=1) for c in each])
+            per_query[mode] = (
+                ids[np.unique(qid[mask])],
+                means if scores[0].ndim == 2 else means[0],
+            )
     return out
+
+
+def column(per_query: QueryMeans, g: int) -> QueryMeans:
+    """The per-query means of setting ``g`` (of ``G x n_q`` values)."""
+    return {mode: (ids, values[g]) for mode, (ids, values) in per_query.items()}
 
 
 def tied_share(scores: Sequence[np.ndarray]) -> np.ndarray:
@@ -225,10 +242,27 @@ def tied_share(scores: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def rows_for(
-    curves: dict[str, np.ndarray], algorithm: str, n_queries: int, **extra: Any
+    curves: dict[str, np.ndarray],
+    algorithm: str,
+    n_queries: int,
+    *,
+    per_query: QueryMeans | None = None,
+    samples: list[dict[str, Any]] | None = None,
+    **extra: Any,
 ) -> list[dict[str, Any]]:
-    """Tidy rows (one per mode and k) of one mean curve per mode."""
+    """Tidy rows (one per mode and k) of one mean curve per mode; with ``samples``, one row
+    per (mode, query) of ``per_query`` is appended to it (column ``query``, ``value``: the
+    query's mean NDCG@1..k_max)."""
     rows = []
+    if samples is not None and per_query is not None:
+        keys = {k: v for k, v in extra.items() if k != "tied_share"}
+        for mode in curves:
+            ids, values = per_query[mode]
+            samples += [
+                {"algorithm": algorithm, **keys, "evaluated": mode, "query": int(i),
+                 "value": round(float(v), 6)}
+                for i, v in zip(ids, values, strict=True)
+            ]  # fmt: skip
     for mode, curve in curves.items():
         for k, value in enumerate(curve, start=1):
             rows.append(
@@ -338,11 +372,14 @@ def lrr_rows(
     formula: str,
     n: int,
     common: dict[str, Any],
+    samples: list[dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """LRR's curve for every gamma, then LRR-Best and LRR-Worst (per evaluation mode)."""
+    """LRR's curve for every gamma, then LRR-Best and LRR-Worst (per evaluation mode); the
+    per-query means of LRR-Best and LRR-Worst go to ``samples``."""
     gammas = lrr_gammas(params["lrr"])
     scores = run_lrr(queries, params)
-    lc = mean_curves(queries, scores, k_max, formula)
+    pq: QueryMeans = {}
+    lc = mean_curves(queries, scores, k_max, formula, pq)
     share = tied_share(scores)
     rows: list[dict[str, Any]] = []
     for g, gamma in enumerate(gammas):
@@ -358,6 +395,8 @@ def lrr_rows(
                 {mode: lc[mode][col]},
                 LABELS[label],
                 n,
+                per_query=column(pq, col),
+                samples=samples,
                 **{**common, "variant": f"gamma={gammas[col]:g}", "tied_share": share[col]},
             )
     return rows
@@ -508,6 +547,7 @@ class FeedbackRun:
     seed: int
     tie_seed: int | None  # the evaluation order of equal scores (None: the base order)
     notes: dict[str, Any] = field(default_factory=dict)
+    samples: list[dict[str, Any]] = field(default_factory=list)  # per-query means (rows_for)
 
     @property
     def k_max(self) -> int:
@@ -545,9 +585,19 @@ class FeedbackRun:
         n: int,
         extra: dict[str, Any],
     ) -> list[dict[str, Any]]:
-        """Tidy rows of one method's mean curves, with its share of tied documents."""
-        curves = mean_curves(qs, scores, self.k_max, self.formula)
-        return rows_for(curves, label, n, **extra, tied_share=tied_share(scores))
+        """Tidy rows of one method's mean curves, with its share of tied documents; its
+        per-query means go to ``samples``."""
+        pq: QueryMeans = {}
+        curves = mean_curves(qs, scores, self.k_max, self.formula, pq)
+        return rows_for(
+            curves,
+            label,
+            n,
+            per_query=pq,
+            samples=self.samples,
+            **extra,
+            tied_share=tied_share(scores),
+        )
 
 
 def feedback_baselines(run: FeedbackRun) -> list[dict[str, Any]]:
@@ -557,7 +607,8 @@ def feedback_baselines(run: FeedbackRun) -> list[dict[str, Any]]:
     n = len(qs)
     rows = run.curve_rows(qs, [q.g for q in qs], LABELS["base"], n, common)
     rscores, grid = run_rocchio(qs, params)
-    rc = mean_curves(qs, rscores, run.k_max, run.formula)
+    pq: QueryMeans = {}
+    rc = mean_curves(qs, rscores, run.k_max, run.formula, pq)
     share = tied_share(rscores)
     for mode, col in pick(rc, best=True).items():
         a, b = grid[col]
@@ -565,6 +616,8 @@ def feedback_baselines(run: FeedbackRun) -> list[dict[str, Any]]:
             {mode: rc[mode][col]},
             LABELS["rocchio"],
             n,
+            per_query=column(pq, col),
+            samples=run.samples,
             **{**common, "variant": f"alpha={a:g},beta={b:g}", "tied_share": share[col]},
         )
     sscores, fallback = run_svm(qs, params, derive_seed(run.seed, SEED_KEY, run.dataset, "svm"))
@@ -576,7 +629,7 @@ def feedback_baselines(run: FeedbackRun) -> list[dict[str, Any]]:
 def feedback_lrr(run: FeedbackRun) -> list[dict[str, Any]]:
     """LRR for every gamma, LRR-Best and LRR-Worst."""
     qs = run.queries_for(run.best)
-    return lrr_rows(qs, run.params, run.k_max, run.formula, len(qs), run.common)
+    return lrr_rows(qs, run.params, run.k_max, run.formula, len(qs), run.common, run.samples)
 
 
 def feedback_mrr(run: FeedbackRun) -> list[dict[str, Any]]:
@@ -654,8 +707,10 @@ def feedback_job(
     seed: int,
     out: Path | str,
     record_path: Path | str,
+    queries_out: Path | str | None = None,
 ) -> pd.DataFrame:
-    """One (data set, method family) of Figures 4.2-4.4: NDCG@1..k rows for both modes."""
+    """One (data set, method family) of Figures 4.2-4.4: NDCG@1..k rows for both modes, and
+    to ``queries_out`` each query's mean NDCG@1..k per method and mode."""
     from boostrank.data.prepare import load_letor
     from boostrank.io import read_json, write_json, write_text
 
@@ -680,6 +735,8 @@ def feedback_job(
     }
     frame = result_frame(rows, info)
     write_text(out, frame.to_csv(index=False))
+    if queries_out is not None:
+        write_text(queries_out, result_frame(run.samples, info).to_csv(index=False))
     write_json(
         record_path,
         {
@@ -775,6 +832,8 @@ __all__ = [
     "FEEDBACK_RUNNERS",
     "FeedbackRun",
     "Query",
+    "QueryMeans",
+    "column",
     "feedback_job",
     "letor_queries",
     "lrr_rows",

@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs import (
     Query,
+    QueryMeans,
+    column,
     lrr_rows,
     mean_curves,
     pick,
@@ -140,10 +142,19 @@ class MovieRun:
     seed: int
     timing_out: Path | str | None = None  # MRR's running time per user (Figure 4.6)
     notes: dict[str, Any] = field(default_factory=dict)
+    samples: list[dict[str, Any]] = field(default_factory=list)  # per-user means (rows_for)
 
     @property
     def cfg(self) -> dict[str, Any]:
         return self.params["movies"]
+
+    def curve_rows(
+        self, qs: list[Query], scores: list[np.ndarray], label: str, extra: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Tidy rows of one method's mean curves; its per-user means go to ``samples``."""
+        pq: QueryMeans = {}
+        curves = mean_curves(qs, scores, self.k_max, self.formula, pq)
+        return rows_for(curves, label, len(qs), per_query=pq, samples=self.samples, **extra)
 
     @property
     def k_max(self) -> int:
@@ -173,28 +184,31 @@ def movies_baselines(run: MovieRun) -> list[dict[str, Any]]:
     k_max, formula = run.k_max, run.formula
     qs = run.queries()
     n = len(qs)
-    rows = rows_for(mean_curves(qs, [q.g for q in qs], k_max, formula), LABELS["base"], n, **common)
+    rows = run.curve_rows(qs, [q.g for q in qs], LABELS["base"], common)
     relevant = int(cfg["relevant_rating"]) - int(cfg["grade_offset"])
     rscores, grid = run_rocchio(qs, params, relevant)
-    rc = mean_curves(qs, rscores, k_max, formula)
+    pq: QueryMeans = {}
+    rc = mean_curves(qs, rscores, k_max, formula, pq)
     for mode, col in pick(rc, best=True).items():
         a, b = grid[col]
         rows += rows_for(
             {mode: rc[mode][col]},
             LABELS["rocchio"],
             n,
+            per_query=column(pq, col),
+            samples=run.samples,
             **{**common, "variant": f"alpha={a:g},beta={b:g}"},
         )
     sscores, fallback = run_svm(qs, params, derive_seed(run.seed, SEED_KEY, "movies", "svm"))
     run.notes["svm_users_without_pairs"] = fallback
-    rows += rows_for(mean_curves(qs, sscores, k_max, formula), LABELS["svm"], n, **common)
+    rows += run.curve_rows(qs, sscores, LABELS["svm"], common)
     return rows
 
 
 def movies_lrr(run: MovieRun) -> list[dict[str, Any]]:
     """LRR for every gamma, LRR-Best and LRR-Worst."""
     qs = run.queries()
-    return lrr_rows(qs, run.params, run.k_max, run.formula, len(qs), run.common)
+    return lrr_rows(qs, run.params, run.k_max, run.formula, len(qs), run.common, run.samples)
 
 
 def movies_mrr(run: MovieRun) -> list[dict[str, Any]]:
@@ -206,10 +220,9 @@ def movies_mrr(run: MovieRun) -> list[dict[str, Any]]:
 
     params, meta = run.params, run.meta
     qs = run.queries()
-    n = len(qs)
     timings: list[float] = []
     scores = run_mrr(qs, params, ("movies", "mrr"), run.seed, timings=timings)
-    rows = rows_for(mean_curves(qs, scores, run.k_max, run.formula), LABELS["mrr"], n, **run.common)
+    rows = run.curve_rows(qs, scores, LABELS["mrr"], run.common)
     if run.timing_out is not None:
         timing = pd.DataFrame(
             {
@@ -228,7 +241,7 @@ def movies_mrr(run: MovieRun) -> list[dict[str, Any]]:
 def movies_mrr_sizes(run: MovieRun) -> list[dict[str, Any]]:
     """MRR and the PD base ranker with 5..25 rated movies as feedback (Figure 4.5(b)), every
     size scored on the movies after the largest, for the users with enough ratings."""
-    mv, params, cfg, k_max, formula = run.mv, run.params, run.cfg, run.k_max, run.formula
+    mv, params, cfg, k_max = run.mv, run.params, run.cfg, run.k_max
     rows: list[dict[str, Any]] = []
     sizes = [int(s) for s in cfg["feedback_sizes"]]
     top = max(sizes)
@@ -237,11 +250,9 @@ def movies_mrr_sizes(run: MovieRun) -> list[dict[str, Any]]:
     for size in sizes:
         qs = movie_queries(mv, params, size, eval_from=top, users=users)
         extra = {**run.common, "feedback": size}
-        rows += rows_for(
-            mean_curves(qs, [q.g for q in qs], k_max, formula), LABELS["base"], len(qs), **extra
-        )
+        rows += run.curve_rows(qs, [q.g for q in qs], LABELS["base"], extra)
         scores = run_mrr(qs, params, ("movies", "mrr_sizes", size), run.seed)
-        rows += rows_for(mean_curves(qs, scores, k_max, formula), LABELS["mrr"], len(qs), **extra)
+        rows += run.curve_rows(qs, scores, LABELS["mrr"], extra)
     return rows
 
 
@@ -263,8 +274,10 @@ def movies_job(
     out: Path | str,
     record_path: Path | str,
     timing_out: Path | str | None = None,
+    queries_out: Path | str | None = None,
 ) -> pd.DataFrame:
-    """One method family of Figures 4.5-4.6 on MovieLens."""
+    """One method family of Figures 4.5-4.6 on MovieLens (``queries_out``: each test user's
+    mean NDCG@1..k per method)."""
     from boostrank.io import read_json, write_json, write_text
 
     if family not in MOVIE_FAMILIES:
@@ -284,6 +297,8 @@ def movies_job(
     }
     frame = result_frame(rows, info)
     write_text(out, frame.to_csv(index=False))
+    if queries_out is not None:
+        write_text(queries_out, result_frame(run.samples, info).to_csv(index=False))
     write_json(record_path, {**info, "params": params, "seed": seed, **run.notes})
     return frame
 

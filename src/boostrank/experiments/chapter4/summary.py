@@ -47,10 +47,16 @@ def read_inputs(inputs: Sequence[Path | str]) -> dict[str, Any]:
             out["objective"] = pd.read_csv(path)
         elif "timing" in path.name:
             out["timing"] = pd.read_csv(path)
+        elif path.name.endswith(".queries.csv"):
+            out.setdefault("query_results", []).append(
+                pd.read_csv(path, keep_default_na=False, dtype={"variant": str})
+            )
         else:
             out["results"].append(pd.read_csv(path, keep_default_na=False, dtype={"variant": str}))
     if out["results"]:
         out["frame"] = pd.concat(out["results"], ignore_index=True)
+    if out.get("query_results"):
+        out["queries"] = pd.concat(out.pop("query_results"), ignore_index=True)
     return out
 
 
@@ -681,6 +687,113 @@ def stats4_5(d: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
     return frame[frame["algorithm"] != "LRR"].reset_index(drop=True), pd.DataFrame(rows)
 
 
+# --------------------------------------------------------------------------- samples
+def _by_query(frame: pd.DataFrame, **match: Any) -> pd.Series:
+    """Each query's mean NDCG@1..k of the rows matching every column = value."""
+    sel = frame
+    for col, value in match.items():
+        sel = sel[sel[col] == value]
+    return sel.set_index("query")["value"].sort_index()
+
+
+def _better(frame: pd.DataFrame, algorithms: Sequence[str]) -> str:
+    """Of ``algorithms``, the one with the highest mean NDCG@1..k in ``frame`` (the tidy
+    curves; first on ties), as the summary picks it."""
+    means = {a: float(curve(frame, algorithm=a).mean()) for a in algorithms}
+    return max(means, key=means.__getitem__)
+
+
+def summary_samples(figure: str, d: dict[str, Any]) -> pd.DataFrame:
+    """Each query's (user's) value of the summary's differences of mean NDCG@1..k: the
+    samples of ``results/<figure>_summary.csv`` (read by :mod:`boostrank.report.claims`).
+    Every method of a data set ranks the same queries, so a query is a paired unit; where a
+    difference is against the better of several methods, the better one is picked on the
+    means, as the summary does. Figures 4.1, 4.4 and 4.6 have none."""
+    import pandas as pd
+
+    found: list[tuple[str, str, str, pd.Series]] = []  # statistic, data set, mode, values
+    q, frame = d.get("queries"), d.get("frame")
+    if q is not None and figure in ("thesis-fig4_2", "thesis-fig4_3"):
+        for mode in dict.fromkeys(q["evaluated"]):
+            for ds in datasets_in(q):
+                qs = q[(q["dataset"] == ds) & (q["evaluated"] == mode)]
+                tidy = frame[(frame["dataset"] == ds) & (frame["evaluated"] == mode)]
+                found += [(s, ds, mode, v) for s, v in _differences(figure, qs, tidy, d, ds)]
+    elif q is not None and figure == "thesis-fig4_5":
+        main_q, sizes_q, _ = parts4_5(q)
+        main, _, sizes = parts4_5(frame)
+        mrr = _by_query(main_q, algorithm="MRR")
+        base = _by_query(main_q, algorithm="Base ranker")
+        others = [a for a in ("Base ranker", "Rocchio", "Ranking-SVM", "LRR-Best")
+                  if not curve(main, algorithm=a).empty]  # fmt: skip
+        best = _better(main, others)
+        lrr_best = _by_query(main_q, algorithm="LRR-Best")
+        found += [
+            (
+                "mrr_minus_best_baseline",
+                "movielens_100k",
+                "",
+                mrr - _by_query(main_q, algorithm=best),
+            ),
+            ("lrr_best_minus_base", "movielens_100k", "", lrr_best - base),
+        ]
+        if sizes:
+            smallest = sizes_q[sizes_q["feedback"].astype(int) == sizes[0]]
+            gain = _by_query(smallest, algorithm="MRR") - _by_query(
+                smallest, algorithm="Base ranker"
+            )
+            found.append(("mrr_smallest_minus_base", "movielens_100k", "", gain))
+    columns = ["statistic", "dataset", "evaluated", "measure", "unit_kind", "unit", "value"]
+    frames = [
+        pd.DataFrame(
+            {
+                "statistic": stat,
+                "dataset": ds,
+                "evaluated": mode,
+                "measure": "value",
+                "unit_kind": "query",
+                "unit": [f"q{i}" for i in values.index],
+                "value": values.round(6).to_numpy(),
+            }
+        )
+        for stat, ds, mode, values in found
+        if len(values.dropna())
+    ]
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    return out if figure in PROTOCOL_FIGURES else out.drop(columns="evaluated")
+
+
+def _differences(
+    figure: str, qs: pd.DataFrame, tidy: pd.DataFrame, d: dict[str, Any], ds: str
+) -> list[tuple[str, pd.Series]]:
+    """One data set's per-query differences under one protocol (Figures 4.2 and 4.3)."""
+    if figure == "thesis-fig4_2":
+        mrr = _by_query(qs[qs["family"] == "mrr"], algorithm="MRR")
+        pairs = (("LRR-Best", "lrr_best"), ("Base ranker", "base"), ("Rocchio", "rocchio"),
+                 ("Ranking-SVM", "svm"))  # fmt: skip
+        return [
+            (f"mrr_minus_{name}", mrr - _by_query(qs, algorithm=other))
+            for other, name in pairs
+            if len(_by_query(qs, algorithm=other))
+        ]
+    mrr = {"best": _by_query(qs[qs["family"] == "mrr"], algorithm="MRR")}
+    out = []
+    for which in ("worst", "medium", "best"):
+        own = qs[qs["family"] == "mrr"] if which == "best" else qs[
+            (qs["family"] == "mrr_bases") & (qs["variant"] == which)]  # fmt: skip
+        base_own = qs[qs["family"] == "baselines"] if which == "best" else own
+        mrr[which] = _by_query(own, algorithm="MRR")
+        out.append(
+            (f"mrr_minus_base_{which}", mrr[which] - _by_query(base_own, algorithm="Base ranker"))
+        )
+    out.append(("mrr_best_minus_worst", mrr["best"] - mrr["worst"]))
+    baselines = tidy[tidy["family"] == "baselines"]
+    better = _better(baselines, ("Rocchio", "Ranking-SVM"))
+    best_baseline = _by_query(qs[qs["family"] == "baselines"], algorithm=better)
+    out.append(("mrr_worst_minus_best_baseline", mrr["worst"] - best_baseline))
+    return out
+
+
 # --------------------------------------------------------------------------- Figure 4.6
 def timing_frame(d: dict[str, Any]) -> pd.DataFrame:
     """Figure 4.6's timing CSV (MRR's running time per test user)."""
@@ -833,4 +946,5 @@ __all__ = [
     "stats4_5",
     "stats4_6",
     "summarise",
+    "summary_samples",
 ]
