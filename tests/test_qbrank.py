@@ -168,10 +168,12 @@ def test_train_and_merge_end_to_end(tmp_path):
         "ties": "half",
         "dcg_k": 5,
     }
-    outs = []
+    outs, queries = [], []
     for m in spec.MODELS:
         out = tmp_path / f"{m.key}.csv"
-        exp.train_model("toy", m.key, 1, npz, meta, params, 5, out, tmp_path / f"{m.key}.json")
+        queries.append(tmp_path / f"{m.key}.queries.csv")
+        exp.train_model("toy", m.key, 1, npz, meta, params, 5, out, tmp_path / f"{m.key}.json",
+                        queries[-1])  # fmt: skip
         outs.append(out)
     record = json.loads((tmp_path / "qbrank_p2l1.json").read_text())
     assert record["queries"]["L1"] >= 4 and record["train_pairs"] > 0
@@ -188,7 +190,16 @@ def test_train_and_merge_end_to_end(tmp_path):
         p / "fs.csv",
         p / "table",
         p / "fig",
+        queries,
+        p / "f.samples.csv",
     )
+    # each L3 query's DCG averages to Figure 1's value; every model ranks the same queries
+    samples = pd.read_csv(p / "f.samples.csv", keep_default_na=False, dtype={"trees": str})
+    figure = pd.read_csv(p / "f.csv", keep_default_na=False, dtype={"trees": str})
+    means = samples.groupby(["model", "trees"])["value"].mean()
+    for row in figure.itertuples():
+        assert means[(row.model, row.trees)] == pytest.approx(row.dcg5, abs=1e-5)
+    assert samples.groupby(["model", "trees"])["unit"].apply(frozenset).nunique() == 1
     table = pd.read_csv(p / "t.csv")
     assert set(table["model"]) == {"qbrank_p2", "gbt_l2", "ranksvm_p2"}
     assert len(table) == 30 and table["value"].between(0, 1).all()

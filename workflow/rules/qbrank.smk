@@ -13,6 +13,7 @@ rule qbrank_train:
     output:
         csv=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.csv",
         record=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.json",
+        queries=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.queries.csv",
     log:
         "logs/qbrank-table1/{dataset}/split{split}/{model}.log",
     benchmark:
@@ -30,13 +31,19 @@ rule qbrank_train:
         " boostrank qbrank-train --dataset {wildcards.dataset} --model {wildcards.model}"
         " --split {wildcards.split} --npz {input.npz} --meta {input.meta}"
         " --params {params.params:q} --seed {params.seed} --out {output.csv}"
-        " --record {output.record} 2> {log}"
+        " --record {output.record} --queries {output.queries} 2> {log}"
 
 
 rule qbrank_figure:
     input:
         runs=expand(
             f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.csv",
+            dataset=QB["datasets"],
+            split=QB_SPLITS,
+            model=QB_MODELS,
+        ),
+        queries=expand(
+            f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.queries.csv",
             dataset=QB["datasets"],
             split=QB_SPLITS,
             model=QB_MODELS,
@@ -48,6 +55,7 @@ rule qbrank_figure:
         table_summary="results/qbrank-table1_summary.csv",
         figure_csv="results/qbrank-fig1.csv",
         figure_summary="results/qbrank-fig1_summary.csv",
+        figure_samples="results/qbrank-fig1.samples.csv",
         table=reported(multiext("figures/tables/qbrank-table1", ".csv", ".md", ".tex")),
         figure=reported(multiext("figures/qbrank-fig1", ".png", ".pdf")),
     log:
@@ -67,4 +75,5 @@ rule qbrank_figure:
         " --table-csv {output.table_csv}"
         " --table-summary {output.table_summary} --figure-csv {output.figure_csv}"
         " --figure-summary {output.figure_summary} --table-prefix {params.table_prefix}"
-        " --figure-prefix {params.figure_prefix} 2> {log}"
+        " --figure-prefix {params.figure_prefix} --queries {input.queries}"
+        " --figure-samples {output.figure_samples} 2> {log}"

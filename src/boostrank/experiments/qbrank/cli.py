@@ -22,6 +22,7 @@ def _train(a: argparse.Namespace) -> None:
         a.seed,
         a.out,
         a.record,
+        a.queries,
     )
 
 
@@ -41,6 +42,8 @@ def _figure(a: argparse.Namespace) -> None:
         a.figure_summary,
         a.table_prefix,
         a.figure_prefix,
+        a.queries,
+        a.figure_samples,
     )
 
 
@@ -56,6 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, required=True, help="root seed (config 'seed')")
     p.add_argument("--out", required=True)
     p.add_argument("--record", required=True)
+    p.add_argument("--queries", help="each L3 query's DCG after each tree count")
     p.set_defaults(func=_train)
 
     p = subparsers.add_parser(FIGURE.command, help="QBRank Table 1, Figure 1 and their CSVs")
@@ -70,6 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--figure-summary", required=True)
     p.add_argument("--table-prefix", required=True)
     p.add_argument("--figure-prefix", required=True)
+    p.add_argument("--queries", nargs="*", default=[], help="the jobs' per-query DCG files")
+    p.add_argument("--figure-samples", help="Figure 1's samples (each query's DCG)")
     p.set_defaults(func=_figure)
 
 

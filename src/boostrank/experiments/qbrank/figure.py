@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.qbrank.spec import FIGURE_ID, MODELS, PERCENTS, TABLE_ID, TIE_RULES
-from boostrank.experiments.qbrank.summary import figure1, load_runs, table1, table1_cells
+from boostrank.experiments.qbrank.summary import (
+    figure1,
+    figure1_samples,
+    load_runs,
+    table1,
+    table1_cells,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -135,8 +141,11 @@ def make_outputs(
     figure_summary: Path | str,
     table_prefix: Path | str,
     figure_prefix: Path | str,
+    queries: Sequence[Path | str] = (),
+    figure_samples: Path | str | None = None,
 ) -> dict[str, Any]:
-    """Merge the jobs into Table 1, Figure 1 and their results CSVs."""
+    """Merge the jobs into Table 1, Figure 1 and their results CSVs (``figure_samples``: each
+    L3 query's DCG, from the jobs' per-query files ``queries``)."""
     from boostrank.io import write_text
 
     runs = load_runs(inputs)
@@ -146,6 +155,8 @@ def make_outputs(
     write_text(table_summary, t_stats.to_csv(index=False))
     write_text(figure_csv, f_tidy.to_csv(index=False))
     write_text(figure_summary, f_stats.to_csv(index=False))
+    if figure_samples is not None:
+        write_text(figure_samples, figure1_samples(queries).to_csv(index=False))
     write_table(t_tidy, table_prefix, table_trees, trees, ties)
     draw_figure(f_tidy, figure_prefix, str(f_tidy["measure"].iloc[0]))
     return {TABLE_ID: t_tidy, FIGURE_ID: f_tidy, "percents": PERCENTS}

@@ -138,9 +138,11 @@ def train_model(
     seed: int,
     out: Path | str,
     record_path: Path | str,
+    queries_out: Path | str | None = None,
 ) -> pd.DataFrame:
     """Train one model on one split; write DCG-5 on L3 and precision at K% on P3 after each
-    number of trees (one run, staged predictions) as a tidy CSV, and a JSON record."""
+    number of trees (one run, staged predictions) as a tidy CSV, and a JSON record; to
+    ``queries_out`` each L3 query's DCG-5 after each number of trees."""
     import numpy as np
     import pandas as pd
 
@@ -196,11 +198,23 @@ def train_model(
         scores = ranker.staged_predict(Xt, stages)
     i, j = query_pairs(yt, qt)  # P3
     precision = precision_at_percent(scores[:, i] - scores[:, j], PERCENTS, params["ties"])
-    rows = []
+    rows, per_query = [], []
     for row, n_trees in enumerate(shown):
         dcg = dcg_at_k(yt, scores[row], qt, int(params["dcg_k"]))
         base = {"dataset": dataset, "split": split, "model": model.key, "label": model.label}
         base["trees"] = n_trees if model.algorithm != "ranksvm" else ""
+        per_query.append(
+            pd.DataFrame(
+                {
+                    **base,
+                    "measure": f"dcg{params['dcg_k']}",
+                    "query": np.unique(qt),
+                    "value": np.round(dcg, 6),
+                }
+                if ranker is not None
+                else {**base, "measure": [], "query": [], "value": []}
+            )
+        )
         rows.append(
             {
                 **base,
@@ -221,6 +235,8 @@ def train_model(
     table["data_kind"] = meta["provenance"]["kind"]
     table["provenance"] = meta["provenance_line"]
     write_text(out, table.to_csv(index=False))
+    if queries_out is not None:
+        write_text(queries_out, pd.concat(per_query, ignore_index=True).to_csv(index=False))
     counts = {name: int(np.unique(qid[sets == c]).size) for name, c in PART_CODE.items()}
     record = {
         "figure": [TABLE_ID, FIGURE_ID],

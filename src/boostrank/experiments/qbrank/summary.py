@@ -148,6 +148,31 @@ def figure1(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return tidy, pd.DataFrame(stats)
 
 
+def figure1_samples(paths: Sequence[Path | str]) -> pd.DataFrame:
+    """Each L3 query's DCG-k per (data set, model, trees), from the jobs' per-query files:
+    the samples of ``results/qbrank-fig1.csv`` (read by :mod:`boostrank.report.claims`).
+    A unit is a (split, query); the split is its stratum, so the mean of the strata's means
+    is Figure 1's mean over splits, and every model of a split ranks the same L3 queries."""
+    import pandas as pd
+
+    frame = pd.concat(
+        [pd.read_csv(p, dtype={"trees": str}, keep_default_na=False) for p in paths],
+        ignore_index=True,
+    )
+    return pd.DataFrame(
+        {
+            "dataset": frame["dataset"],
+            "model": frame["model"],
+            "trees": frame["trees"],
+            "measure": frame["measure"],
+            "unit_kind": "query",
+            "unit": "split" + frame["split"].astype(str) + ":q" + frame["query"].astype(str),
+            "stratum": frame["split"],
+            "value": frame["value"],
+        }
+    )
+
+
 def table1_cells(tidy: pd.DataFrame) -> pd.DataFrame:
     """Table 1 as people read it (Markdown, LaTeX): one row per data set and K%, the mean
     precision (± sd over the splits) of each of Table 1's models."""
@@ -165,4 +190,4 @@ def table1_cells(tidy: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-__all__ = ["figure1", "load_runs", "table1", "table1_cells"]
+__all__ = ["figure1", "figure1_samples", "load_runs", "table1", "table1_cells"]
