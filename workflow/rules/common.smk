@@ -29,6 +29,11 @@ from boostrank.experiments.qbrank import spec as QB_SPEC
 from boostrank.experiments.topk import spec as TOPK_SPEC
 from boostrank.io import RESULTS, set_aside_edited
 from boostrank.report.timing import write_timing
+from boostrank.scheduler_wakes import one_pending_wake
+
+# Snakemake's job rate limiter piles up scheduler wake-ups, one more per finished job, and
+# those made most of its own CPU; one pending wake-up at a time (boostrank/scheduler_wakes.py).
+one_pending_wake()
 
 
 def _bool_from_cli(section, key):

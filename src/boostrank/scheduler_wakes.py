@@ -1,0 +1,64 @@
+"""One pending scheduler wake-up at a time: a fix for Snakemake's job rate limiter, applied by
+the workflow (``workflow/rules/common.smk``) before Snakemake builds its scheduler.
+
+Snakemake (9.x, ``snakemake/scheduling/job_scheduler.py``) arms a ``threading.Timer`` of the
+rate limiter's timespan (default ``100/1s``) at the end of every scheduling pass that leaves
+ready jobs waiting for a free core. Every finished job starts a pass of its own, so the timers
+pile up: after n finished jobs about n timers wake the scheduler each second, and each wake
+re-evaluates every ready job's params and stats its inputs (upstream: snakemake/snakemake
+PR #3744 describes the same extra passes). On the quick config that was most of Snakemake's
+own CPU (12.9% of the run, issue 18). The timers are also non-daemon threads, so a longer
+timespan holds the process's exit for up to that long.
+
+Here a new wake-up is armed only when none is pending, and its thread is a daemon. The rate
+limit itself is unchanged: the one pending wake-up fires within the timespan, and that pass
+arms the next one while jobs still wait; a finished job still wakes the scheduler at once.
+Job selection, and so every result, is the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+log = logging.getLogger(__name__)
+_PATCHED = "_boostrank_one_pending_wake"
+
+
+def one_pending_wake(scheduler_class: Any = None) -> bool:
+    """Replace ``scheduler_class._schedule_reevalutation`` (Snakemake's ``JobScheduler`` by
+    default) with the deduplicated, daemon version; True when patched (or already), False when
+    this Snakemake has no such method (then nothing changes)."""
+    if scheduler_class is None:
+        from snakemake.scheduling.job_scheduler import JobScheduler as scheduler_class
+    original = getattr(scheduler_class, "_schedule_reevalutation", None)
+    if original is None:
+        log.debug("Snakemake's scheduler has no _schedule_reevalutation: left as it is")
+        return False
+    if getattr(original, _PATCHED, False):
+        return True
+    guard = threading.Lock()
+
+    def schedule_reevaluation(self: Any, delay: float) -> None:
+        """Wake the scheduler after ``delay`` seconds, unless a wake-up is already pending."""
+        with guard:
+            if getattr(self, "_wake_pending", False):
+                return
+            self._wake_pending = True
+
+        def wake() -> None:
+            with guard:
+                self._wake_pending = False
+            self._open_jobs.release()
+
+        timer = threading.Timer(delay, wake)
+        timer.daemon = True  # a pending wake-up never holds the process's exit
+        timer.start()
+
+    setattr(schedule_reevaluation, _PATCHED, True)
+    scheduler_class._schedule_reevalutation = schedule_reevaluation
+    return True
+
+
+__all__ = ["one_pending_wake"]

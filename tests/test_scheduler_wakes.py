@@ -1,0 +1,62 @@
+"""Issue 18: Snakemake's scheduler wake-ups, one pending at a time (boostrank.scheduler_wakes)."""
+
+import threading
+
+from boostrank.scheduler_wakes import one_pending_wake
+
+
+class _Scheduler:
+    """The part of Snakemake's JobScheduler the fix touches: a semaphore each wake releases."""
+
+    def __init__(self):
+        self._open_jobs = threading.Semaphore(0)
+
+    def _schedule_reevalutation(self, delay):  # Snakemake's: a new timer every call
+        threading.Timer(delay, self._open_jobs.release).start()
+
+
+def _wakes(scheduler, timeout=0.5):
+    count = 0
+    while scheduler._open_jobs.acquire(timeout=timeout):
+        count += 1
+    return count
+
+
+def test_many_requests_give_one_wake_and_the_next_request_arms_again():
+    class Scheduler(_Scheduler):
+        pass
+
+    assert one_pending_wake(Scheduler)
+    s = Scheduler()
+    for _ in range(20):  # twenty finished jobs, each asking for a wake-up
+        s._schedule_reevalutation(0.05)
+    assert _wakes(s) == 1
+    s._schedule_reevalutation(0.05)  # after it fired, the next pass arms a new one
+    assert _wakes(s) == 1
+
+
+def test_unpatched_requests_pile_up():
+    s = _Scheduler()
+    for _ in range(20):
+        s._schedule_reevalutation(0.05)
+    assert _wakes(s) == 20  # what the fix removes
+
+
+def test_a_pending_wake_does_not_hold_the_exit():
+    class Scheduler(_Scheduler):
+        pass
+
+    one_pending_wake(Scheduler)
+    before = set(threading.enumerate())
+    Scheduler()._schedule_reevalutation(60)
+    started = [t for t in threading.enumerate() if t not in before]
+    assert started and all(t.daemon for t in started)
+
+
+def test_snakemakes_scheduler_is_patched_once_and_a_missing_method_is_left_alone():
+    from snakemake.scheduling.job_scheduler import JobScheduler
+
+    assert one_pending_wake() and one_pending_wake()
+    patched = JobScheduler._schedule_reevalutation
+    assert one_pending_wake() and JobScheduler._schedule_reevalutation is patched
+    assert not one_pending_wake(type("NoSuchMethod", (), {}))
