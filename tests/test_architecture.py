@@ -91,6 +91,34 @@ def test_the_scanner_follows_lazy_and_parenthesised_imports(tmp_path):
     assert imported_modules("a", src=tmp_path) == ["a", "b", "c", "d"]
 
 
+def test_the_disk_cache_keeps_imports_until_a_file_changes(tmp_path, monkeypatch):
+    from boostrank import code_deps
+
+    monkeypatch.setattr(code_deps, "_DISK", {})
+    monkeypatch.setattr(code_deps, "_DISK_STATE", {"path": None, "dirty": False})
+    monkeypatch.setattr("atexit.register", lambda f: None)  # no write at the test's exit
+    (tmp_path / "a.py").write_text("import boostrank.b\n")
+    (tmp_path / "b.py").write_text("")
+    (tmp_path / "c.py").write_text("")
+    cache = tmp_path / "cache" / "imports.json"
+    code_deps.use_disk_cache(cache)
+    code_deps._file_imports.cache_clear()
+    assert imported_modules("a", src=tmp_path) == ["a", "b"]
+    code_deps._save_disk_cache()
+    assert str(tmp_path / "a.py") in cache.read_text()
+    # a new process reads the cache; an edited file is parsed again
+    monkeypatch.setattr(code_deps, "_DISK", {})
+    code_deps.use_disk_cache(cache)
+    code_deps._file_imports.cache_clear()
+    (tmp_path / "a.py").write_text("import boostrank.c  # now c\n")
+    assert imported_modules("a", src=tmp_path) == ["a", "c"]
+    cache.write_text("not json")  # a corrupt cache is ignored
+    code_deps.use_disk_cache(cache)
+    code_deps._file_imports.cache_clear()
+    assert imported_modules("a", src=tmp_path) == ["a", "c"]
+    code_deps._file_imports.cache_clear()
+
+
 # Inside a work's package (experiments/<work>/): constants, computing, statistics, drawing, then
 # the command line; a part imports only parts before it (jobs_*.py are jobs).
 PARTS = ("spec", "jobs", "summary", "figure", "cli")

@@ -12,7 +12,7 @@ STARTED = time.time()  # the timing record's wall clock starts when the workflow
 from snakemake.utils import validate
 
 from boostrank.catalog import load_catalog
-from boostrank.code_deps import imported_modules, module_file
+from boostrank.code_deps import imported_modules, module_file, use_disk_cache
 from boostrank.config_check import check_config, check_registry
 from boostrank.data.inventory import standin_summary
 from boostrank.data.registry import load_registry
@@ -107,6 +107,9 @@ def code(*modules):
     """The source files of ``modules`` and of every package module they import, transitively
     (read from the sources): inputs, so editing one reruns exactly the jobs that run it."""
     return list(_code_files(modules))
+
+
+use_disk_cache(".snakemake/boostrank-code-imports.json")  # each module parsed once per change
 
 
 @functools.cache
