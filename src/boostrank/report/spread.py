@@ -24,13 +24,15 @@ The rules (the README and the report's head say the same):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
+    import pandas as pd
 
 RESAMPLES = 2000
 LEVEL = 0.95
@@ -84,6 +86,35 @@ def spread(
     )
 
 
+def samples_table(
+    groups: Iterable[tuple[dict[str, Any], Sequence[str], Sequence[float]]],
+    unit_kind: str,
+    keys: Sequence[str],
+    measure: str = "value",
+) -> pd.DataFrame:
+    """A ``.samples.csv`` table: for each (results row's ``keys`` -> values, unit ids, unit
+    values) of ``groups``, one row per unit of column ``measure``, values rounded to 6
+    digits; a group without units is left out."""
+    import numpy as np
+    import pandas as pd
+
+    columns = [*keys, "measure", "unit_kind", "unit", "value"]
+    frames = [
+        pd.DataFrame(
+            {
+                **row,
+                "measure": measure,
+                "unit_kind": unit_kind,
+                "unit": list(units),
+                "value": np.round(np.asarray(values, dtype=float), 6),
+            }
+        )[columns]
+        for row, units, values in groups
+        if len(units)
+    ]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+
+
 def _plural(unit_kind: str) -> str:
     return unit_kind[:-1] + "ies" if unit_kind.endswith("y") else unit_kind + "s"
 
@@ -105,4 +136,4 @@ def paired_verdict(a: np.ndarray, b: np.ndarray, relation: str) -> tuple[str, st
     return ("PASS" if (diff.mean() > 0) == claimed_up else "FAIL"), note
 
 
-__all__ = ["ALPHA", "TEST_NAME", "Spread", "paired_verdict", "spread"]
+__all__ = ["ALPHA", "TEST_NAME", "Spread", "paired_verdict", "samples_table", "spread"]

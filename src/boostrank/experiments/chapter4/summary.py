@@ -709,7 +709,8 @@ def summary_samples(figure: str, d: dict[str, Any]) -> pd.DataFrame:
     Every method of a data set ranks the same queries, so a query is a paired unit; where a
     difference is against the better of several methods, the better one is picked on the
     means, as the summary does. Figures 4.1, 4.4 and 4.6 have none."""
-    import pandas as pd
+
+    from boostrank.report.spread import samples_table
 
     found: list[tuple[str, str, str, pd.Series]] = []  # statistic, data set, mode, values
     q, frame = d.get("queries"), d.get("frame")
@@ -743,24 +744,13 @@ def summary_samples(figure: str, d: dict[str, Any]) -> pd.DataFrame:
                 smallest, algorithm="Base ranker"
             )
             found.append(("mrr_smallest_minus_base", "movielens_100k", "", gain))
-    columns = ["statistic", "dataset", "evaluated", "measure", "unit_kind", "unit", "value"]
-    frames = [
-        pd.DataFrame(
-            {
-                "statistic": stat,
-                "dataset": ds,
-                "evaluated": mode,
-                "measure": "value",
-                "unit_kind": "query",
-                "unit": [f"q{i}" for i in values.index],
-                "value": values.round(6).to_numpy(),
-            }
-        )
+    keys = ["statistic", "dataset", *(["evaluated"] if figure in PROTOCOL_FIGURES else [])]
+    groups = [
+        (dict(zip(keys, (stat, ds, mode), strict=False)), [f"q{i}" for i in v.index], v)
         for stat, ds, mode, values in found
-        if len(values.dropna())
+        for v in [values.dropna()]
     ]
-    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-    return out if figure in PROTOCOL_FIGURES else out.drop(columns="evaluated")
+    return samples_table(groups, "query", keys)
 
 
 def _differences(

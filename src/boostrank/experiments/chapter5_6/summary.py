@@ -328,7 +328,8 @@ def summary_samples(figure: str, runs: pd.DataFrame, per_run: pd.Series) -> pd.D
     samples of the summary (``results/<figure>_summary.samples.csv``), one unit per random
     ordering, shared by the methods compared. The method each side stands for (its best gamma,
     the best bandit method) is the one the summary picked on the mean over runs."""
-    import pandas as pd
+
+    from boostrank.report.spread import samples_table
 
     rows: list[tuple[str, str, str, pd.Series]] = []
     if figure == "thesis-fig5_2":
@@ -369,22 +370,16 @@ def summary_samples(figure: str, runs: pd.DataFrame, per_run: pd.Series) -> pd.D
                 ("ag0_minus_ag2", ds, "Banditron_ag2", e["ag0"] - e["ag2"]),
                 ("best_minus_ag23", ds, "Banditron_ag2", e["banditron_best"] - e[worse23]),
             ]
-    columns = ["statistic", "dataset", "method", "measure", "unit_kind", "unit", "value"]
-    frames = [
-        pd.DataFrame(
-            {
-                "statistic": stat,
-                "dataset": ds,
-                "method": method,
-                "measure": "value",
-                "unit_kind": "run",
-                "unit": [f"run{r}" for r in diff.index],
-                "value": diff.round(6).to_numpy(),
-            }
+    keys = ["statistic", "dataset", "method"]
+    groups = [
+        (
+            {"statistic": stat, "dataset": ds, "method": method},
+            [f"run{r}" for r in diff.index],
+            diff,
         )
         for stat, ds, method, diff in rows
     ]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
+    return samples_table(groups, "run", keys)
 
 
 def runs_per_method(runs: pd.DataFrame) -> dict[str, int]:

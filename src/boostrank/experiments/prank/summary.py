@@ -97,29 +97,23 @@ def final_loss_samples(result: dict[str, Any]) -> pd.DataFrame:
     """Each run's final loss per (panel, learner) of Figure 6's or 7's result: the samples of
     the summary's ``final_loss`` rows (``results/prank-fig<6|7>_summary.samples.csv``, read
     by :mod:`boostrank.report.claims`); run r of every learner is the same sequence."""
-    import pandas as pd
+    from boostrank.report.spread import samples_table
 
     panels = (
         {"synthetic": result}
         if "finals" in result
         else {f">={m}": panel for m, panel in result["panels"].items()}
     )
-    frames = [
-        pd.DataFrame(
-            {
-                "panel": name,
-                "statistic": "final_loss",
-                "key": key,
-                "measure": "value",
-                "unit_kind": "run",
-                "unit": [f"run{r}" for r in range(1, len(values) + 1)],
-                "value": values.round(6),
-            }
+    groups = [
+        (
+            {"panel": name, "statistic": "final_loss", "key": key},
+            [f"run{r}" for r in range(1, len(values) + 1)],
+            values,
         )
         for name, panel in panels.items()
         for key, values in panel["finals"].items()
     ]
-    return pd.concat(frames, ignore_index=True)
+    return samples_table(groups, "run", ["panel", "statistic", "key"])
 
 
 def fig6_outputs(
