@@ -86,7 +86,8 @@ rule docan_knn:
         meta=DOCAN_CORPUS_META,
         code=DOCAN_CODE,
     output:
-        "results/docan-{fig}.csv",
+        csv="results/docan-{fig}.csv",
+        samples="results/docan-{fig}.samples.csv",
     log:
         "logs/docan/knn-{fig}.log",
     benchmark:
@@ -100,8 +101,8 @@ rule docan_knn:
         k_step=DOCAN["knn"]["k_step"],
     shell:
         "OMP_NUM_THREADS={threads} boostrank docan-knn --corpus {input.npz} --meta {input.meta}"
-        " --csv {output} --metric {params.metric} --k-min {params.k_min}"
-        " --k-max {params.k_max} --k-step {params.k_step} 2> {log}"
+        " --csv {output.csv} --metric {params.metric} --k-min {params.k_min}"
+        " --k-max {params.k_max} --k-step {params.k_step} --samples {output.samples} 2> {log}"
 
 
 rule docan_plot:

@@ -54,6 +54,7 @@ def _cmd_knn(args: argparse.Namespace) -> None:
         args.csv,
         metric=args.metric,
         ks=list(range(args.k_min, args.k_max + 1, args.k_step)),
+        samples=args.samples,
     )
 
 
@@ -153,6 +154,7 @@ def _register_reuters(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--k-min", type=int, default=1)
     p.add_argument("--k-max", type=int, default=101)
     p.add_argument("--k-step", type=int, default=2)
+    p.add_argument("--samples", type=Path, help="each test document's result at the best k")
     p.set_defaults(func=_cmd_knn)
 
     p = sub.add_parser("docan-forest", help="docan random forest: train/OOB/test accuracy")

@@ -222,7 +222,7 @@ def clustering_curves(
 # --------------------------------------------------------------------------- Figures 6 and 7
 
 
-def knn_correct_counts(
+def knn_correct(
     X_train: sp.spmatrix,
     y_train: np.ndarray,
     X_test: sp.spmatrix,
@@ -232,7 +232,8 @@ def knn_correct_counts(
     metric: str,
     chunk: int = 1024,
 ) -> np.ndarray:
-    """Correct test predictions of the k-NN majority vote for every k in ``ks``.
+    """Whether the k-NN majority vote predicts each test document right, for every k in
+    ``ks``: a boolean (test documents x ks) array (its column sums are the correct counts).
 
     The test x training distances are computed once (in row chunks); each row's neighbours are
     ordered by one stable sort (equal distances: lower training index first); the votes of the
@@ -244,7 +245,7 @@ def knn_correct_counts(
     ks = list(ks)
     k_max = max(ks)
     n_classes = int(max(y_train.max(), y_test.max())) + 1
-    correct = np.zeros(len(ks), dtype=np.int64)
+    correct = np.zeros((X_test.shape[0], len(ks)), dtype=bool)
     positions = np.asarray(ks) - 1
     for start in range(0, X_test.shape[0], chunk):
         D = pairwise_distances(X_test[start : start + chunk], X_train, metric=metric)
@@ -252,23 +253,33 @@ def knn_correct_counts(
         votes = np.zeros((order.shape[0], k_max, n_classes), dtype=np.int32)
         np.put_along_axis(votes, y_train[order][:, :, None], 1, axis=2)
         predicted = votes.cumsum(axis=1)[:, positions, :].argmax(axis=2)
-        correct += (predicted == y_test[start : start + chunk, None]).sum(axis=0)
+        correct[start : start + chunk] = predicted == y_test[start : start + chunk, None]
     return correct
 
 
 def knn_curve(
-    corpus_path: Path, meta_path: Path, csv: Path, *, metric: str, ks: list[int]
+    corpus_path: Path,
+    meta_path: Path,
+    csv: Path,
+    *,
+    metric: str,
+    ks: list[int],
+    samples: Path | None = None,
 ) -> pd.DataFrame:
-    """Figure 6 or 7's numbers: k-NN test accuracy for each k, and a ``best`` row."""
+    """Figure 6 or 7's numbers: k-NN test accuracy for each k, and a ``best`` row; to
+    ``samples``, whether the best k got each test document right (the claims' units: the
+    same test documents for both metrics, so they pair)."""
     import pandas as pd
 
     from boostrank.io import read_json
     from boostrank.preprocess.reuters_corpus import load_corpus
+    from boostrank.report.spread import samples_table
 
     corpus, meta = load_corpus(corpus_path), read_json(meta_path)
-    correct = knn_correct_counts(
+    per_document = knn_correct(
         corpus.X_train, corpus.y_train, corpus.X_test, corpus.y_test, ks, metric=metric
     )
+    correct = per_document.sum(axis=0)
     n_test = len(corpus.y_test)
     best = int(np.argmax(correct))  # the smallest such k on ties
     rows = [
@@ -296,6 +307,13 @@ def knn_curve(
     columns = ["dataset", "metric", "k", "accuracy", "correct", "n_test", "best_k"]
     table = table[[*columns, "data_kind", "provenance", "note"]]
     _write_csv(csv, table)
+    if samples is not None:
+        units = [f"doc{i}" for i in range(n_test)]
+        row = {"metric": metric, "k": "best"}
+        found = samples_table(
+            [(row, units, per_document[:, best])], "test document", list(row), "accuracy"
+        )
+        _write_csv(samples, found)
     return table
 
 
@@ -373,7 +391,7 @@ __all__ = [
     "gmm_information",
     "kmeans_wss",
     "kneedle_elbow",
-    "knn_correct_counts",
+    "knn_correct",
     "knn_curve",
     "random_forest_accuracy",
     "second_difference_elbow",
