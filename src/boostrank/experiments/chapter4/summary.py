@@ -67,12 +67,16 @@ def kind_of(frame: pd.DataFrame) -> tuple[str, str]:
     return kind, "; ".join(dict.fromkeys(frame["provenance"]))
 
 
+def _matching(frame: pd.DataFrame, **match: Any) -> pd.DataFrame:
+    """The rows matching every column = value."""
+    for col, value in match.items():
+        frame = frame[frame[col] == value]
+    return frame
+
+
 def curve(frame: pd.DataFrame, **match: Any) -> pd.Series:
     """NDCG by k of the rows matching every column = value."""
-    sel = frame
-    for col, value in match.items():
-        sel = sel[sel[col] == value]
-    return sel.set_index("k")["ndcg"].sort_index()
+    return _matching(frame, **match).set_index("k")["ndcg"].sort_index()
 
 
 def _stat(
@@ -690,10 +694,7 @@ def stats4_5(d: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
 # --------------------------------------------------------------------------- samples
 def _by_query(frame: pd.DataFrame, **match: Any) -> pd.Series:
     """Each query's mean NDCG@1..k of the rows matching every column = value."""
-    sel = frame
-    for col, value in match.items():
-        sel = sel[sel[col] == value]
-    return sel.set_index("query")["value"].sort_index()
+    return _matching(frame, **match).set_index("query")["value"].sort_index()
 
 
 def _better(frame: pd.DataFrame, algorithms: Sequence[str]) -> str:

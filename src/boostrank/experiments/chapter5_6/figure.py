@@ -189,10 +189,10 @@ def make_figure(
     from boostrank.io import write_text
 
     runs = load_runs(inputs)
-    if samples is not None:
-        found = summary_samples(figure, runs, load_finals(finals))
-        write_text(samples, found.to_csv(index=False))
     drawn, tidy, stats = figure_tables(figure, runs, tolerance)
+    if samples is not None:
+        found = summary_samples(figure, drawn, load_finals(finals))
+        write_text(samples, found.to_csv(index=False))
     runs_note = ", ".join(f"{m}: {r} runs" for m, r in runs_per_method(runs).items())
     common = (
         "Cumulative error = mistakes of the predicted label / trials so far, mean over "

@@ -322,27 +322,27 @@ def _per_run(per_run: pd.Series, dataset: str, method: str, gamma: float) -> pd.
     return per_run.loc[(dataset, method, -1.0 if gamma != gamma else round(float(gamma), 6))]
 
 
-def summary_samples(figure: str, runs: pd.DataFrame, per_run: pd.Series) -> pd.DataFrame:
+def summary_samples(figure: str, drawn: pd.DataFrame, per_run: pd.Series) -> pd.DataFrame:
     """Each run's value of the per-data-set differences of final errors (eg_minus_banditron,
     full_partial_gap, Figure 6.2's worst_minus_best, ag0_minus_ag2, best_minus_ag23): the
     samples of the summary (``results/<figure>_summary.samples.csv``), one unit per random
     ordering, shared by the methods compared. The method each side stands for (its best gamma,
-    the best bandit method) is the one the summary picked on the mean over runs."""
+    the best bandit method) is the one the summary picked on the mean over runs. ``drawn``:
+    the rows the figure draws (:func:`figure_tables`), final errors for Figure 5.2 and
+    curves for Figures 5.1 and 6.2."""
 
     from boostrank.report.spread import samples_table
 
     rows: list[tuple[str, str, str, pd.Series]] = []
     if figure == "thesis-fig5_2":
-        best = best_rows(finals(runs)).set_index(["dataset", "method"])["gamma"]
+        best = best_rows(drawn).set_index(["dataset", "method"])["gamma"]
         for ds in dict.fromkeys(best.index.get_level_values(0)):
             if {(ds, "Exp. gradient"), (ds, "Banditron")} <= set(best.index):
                 eg = _per_run(per_run, ds, "Exp. gradient", best[(ds, "Exp. gradient")])
                 bandit = _per_run(per_run, ds, "Banditron", best[(ds, "Banditron")])
                 rows.append(("eg_minus_banditron", ds, "Exp. gradient", eg - bandit))
     elif figure == "thesis-fig5_1":
-        curves = figure_tables(figure, runs)[0]
-        last = finals(curves)
-        for ds, part in last.groupby("dataset", sort=False):
+        for ds, part in finals(drawn).groupby("dataset", sort=False):
             by = part.set_index("method")
             bandit = [m for m in ("Exp. gradient", "Banditron", "Banditron_Pos") if m in by.index]
             if "Perceptron" in by.index and bandit:
@@ -353,7 +353,7 @@ def summary_samples(figure: str, runs: pd.DataFrame, per_run: pd.Series) -> pd.D
                 rows.append(("full_partial_gap", ds, "Perceptron", gap))
     elif figure == "thesis-fig6_2":
         names = {r: LABELS[r] for r in ("ag0", "ag2", "ag3", "banditron_best", "banditron_worst")}
-        for ds, part in finals(runs).groupby("dataset", sort=False):
+        for ds, part in finals(drawn).groupby("dataset", sort=False):
             by = part.set_index("method")
             if not set(names.values()) <= set(by.index):
                 continue
