@@ -40,6 +40,7 @@ onsuccess:
         "benchmarks",
         config["timing"]["budgets_cpu_s"],
         started=STARTED,
+        log_dir="logs",
         log_files=log,
         command=" ".join(sys.argv[1:]),
     ):

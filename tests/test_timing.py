@@ -62,3 +62,37 @@ def test_figures_without_a_budget_still_draw(tmp_path):
     families = family_timing(figure_timing(["thesis-fig2_1"], tmp_path, {}))
     assert families["budget_cpu_s"].isna().all()
     assert budget_chart(families).startswith(b"\x89PNG")
+
+
+def test_a_jobs_own_rusage_replaces_snakemakes_sample(tmp_path):
+    """Snakemake samples a job every 30 s after its first 15 s, so a 44 s job shows about 15
+    CPU-s; the job's log line has the exact figure and wins over the sample."""
+    bench, logs = tmp_path / "benchmarks", tmp_path / "logs"
+    _bench(bench / "thesis-fig2_1/run/mnist/mcssb.tsv", 44.0, 15.07, 100.0)
+    _bench(bench / "thesis-fig2_1/figure.tsv", 3.0, 2.5, 80.0)
+    log = logs / "thesis-fig2_1/run/mnist/mcssb.log"
+    log.parent.mkdir(parents=True)
+    log.write_text(
+        "12:00:00 INFO boostrank: working\nboostrank resources: cpu_s=43.51 peak_rss_mb=312.4\n"
+    )
+    rows = figure_timing(["thesis-fig2_1"], bench, {}, logs).set_index("name")
+    assert rows.loc["thesis-fig2_1", "cpu_s"] == round(43.51 + 2.5, 1)
+    assert rows.loc["thesis-fig2_1", "peak_rss_mb"] == 312.4
+    assert rows.loc["thesis-fig2_1", "cpu_from"] == "rusage for 1 of 2 jobs"
+    assert figure_timing(["thesis-fig2_1"], bench, {})["cpu_from"].iloc[0] == "sampled"
+
+
+def test_a_workflow_job_ends_its_log_with_its_resources(monkeypatch, capsys, tmp_path):
+    from boostrank.cli import main
+    from boostrank.report.timing import JOB_RESOURCES_ENV, RESOURCES, logged_resources
+
+    monkeypatch.delenv(JOB_RESOURCES_ENV, raising=False)
+    assert main(["figures", "thesis-fig2_1"]) == 0
+    assert RESOURCES not in capsys.readouterr().err  # an interactive command stays quiet
+    monkeypatch.setenv(JOB_RESOURCES_ENV, "1")
+    assert main(["figures", "thesis-fig2_1"]) == 0
+    log = tmp_path / "job.log"
+    log.write_text(capsys.readouterr().err)
+    assert log.read_text().strip().splitlines()[-1].startswith(RESOURCES)
+    cpu, rss = logged_resources(log)
+    assert cpu > 0 and rss > 10  # this test's own process: an interpreter with pandas loaded

@@ -6,11 +6,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from boostrank.errors import BoostrankError
+from boostrank.report.timing import JOB_RESOURCES_ENV, resource_line
 
 log = logging.getLogger("boostrank")
 
@@ -302,4 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BoostrankError as exc:
         print(f"boostrank {args.command}: error: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if os.environ.get(JOB_RESOURCES_ENV):  # a workflow job: the timing record reads it
+            print(resource_line(), file=sys.stderr)
     return 0

@@ -14,7 +14,7 @@ rule chapter2_run:
     output:
         f"{CH2_RUNS}/{{figure}}/{{dataset}}/{{method}}.csv",
     log:
-        "logs/{figure}/{dataset}/{method}.log",
+        "logs/{figure}/run/{dataset}/{method}.log",
     benchmark:
         "benchmarks/{figure}/run/{dataset}/{method}.tsv"
     wildcard_constraints:

@@ -15,7 +15,7 @@ rule chapter3_train:
         runs=expand(CH3_RUN, fold=CH3["folds"], allow_missing=True),
         records=expand(CH3_RUN.replace(".run", ".json"), fold=CH3["folds"], allow_missing=True),
     log:
-        "logs/thesis-fig3_1/{dataset}/{algorithm}-r{replicate}.log",
+        "logs/thesis-fig3_1/train/{dataset}/{algorithm}/r{replicate}.log",
     benchmark:
         "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/r{replicate}.tsv"
     wildcard_constraints:
@@ -42,7 +42,7 @@ rule chapter3_qrels:
     output:
         expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
     log:
-        "logs/thesis-fig3_1/{dataset}/qrels.log",
+        "logs/thesis-fig3_1/qrels/{dataset}.log",
     benchmark:
         "benchmarks/thesis-fig3_1/qrels/{dataset}.tsv"
     wildcard_constraints:
@@ -63,7 +63,7 @@ rule chapter3_evaluate:
         csv="results/thesis-fig3_1/{dataset}.csv",
         samples="results/thesis-fig3_1/{dataset}.samples.csv",
     log:
-        "logs/thesis-fig3_1/{dataset}/evaluate.log",
+        "logs/thesis-fig3_1/evaluate/{dataset}.log",
     benchmark:
         "benchmarks/thesis-fig3_1/evaluate/{dataset}.tsv"
     wildcard_constraints:

@@ -14,7 +14,7 @@ rule chapter4_base_rankers:
     output:
         f"{CH4_DIR}/thesis-fig4_3/{{dataset}}/base_rankers.json",
     log:
-        "logs/thesis-fig4_3/{dataset}/base_rankers.log",
+        "logs/thesis-fig4_3/base_rankers/{dataset}.log",
     benchmark:
         "benchmarks/thesis-fig4_3/base_rankers/{dataset}.tsv"
     wildcard_constraints:
@@ -42,7 +42,7 @@ rule chapter4_feedback:
         record=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.json",
         queries=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.queries.csv",
     log:
-        "logs/{fig}/{dataset}/{family}.log",
+        "logs/{fig}/feedback/{dataset}/{family}.log",
     benchmark:
         "benchmarks/{fig}/feedback/{dataset}/{family}.tsv"
     wildcard_constraints:

@@ -63,9 +63,11 @@ validate(config, schema="../schemas/config.schema.yaml")
 # `-m boostrank` with the interpreter that runs this workflow, so jobs use the same
 # environment locally and on a cluster node. `single_threaded boostrank ...` runs it with one
 # BLAS/OpenMP thread: jobs that run side by side then share the cores, not oversubscribe them.
+# BOOSTRANK_JOB_RESOURCES: the job's log ends with its CPU-s and peak RSS (the timing record).
 # (Snakemake formats the prefix too: its braces are doubled.)
 shell.prefix(
-    f'set -euo pipefail; boostrank() {{{{ "{sys.executable}" -m boostrank "$@"; }}}}; '
+    f"set -euo pipefail; boostrank() {{{{ BOOSTRANK_JOB_RESOURCES=1"
+    f' "{sys.executable}" -m boostrank "$@"; }}}}; '
     "single_threaded() {{ OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "
     '"$@"; }}; '
 )

@@ -9,7 +9,7 @@ rule datasets_table:
     output:
         reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
     log:
-        "logs/tables/{table}.log",
+        "logs/{table}/table.log",
     benchmark:
         "benchmarks/{table}/table.tsv"
     wildcard_constraints:

@@ -12,7 +12,7 @@ rule docan_ranking_fold:
     output:
         "results/docan_ranking/{table}/fold{fold}.csv",
     log:
-        "logs/docan_ranking/{table}-fold{fold}.log",
+        "logs/{table}/fold{fold}.log",
     benchmark:
         "benchmarks/{table}/fold{fold}.tsv"
     wildcard_constraints:
@@ -39,7 +39,7 @@ rule docan_ranking_merge:
     output:
         reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
     log:
-        "logs/docan_ranking/{table}-merge.log",
+        "logs/{table}/merge.log",
     benchmark:
         "benchmarks/{table}/merge.tsv"
     wildcard_constraints:
@@ -58,7 +58,7 @@ rule docan_ranking_toy:
     output:
         reported(multiext("figures/tables/docan-table7", ".csv", ".md", ".tex")),
     log:
-        "logs/docan_ranking/docan-table7.log",
+        "logs/docan-table7/toy.log",
     benchmark:
         "benchmarks/docan-table7/toy.tsv"
     threads: 1
@@ -78,7 +78,7 @@ rule docan_ranking_demo:
     output:
         reported(multiext("figures/tables/docan-table8", ".csv", ".md", ".tex")),
     log:
-        "logs/docan_ranking/docan-table8.log",
+        "logs/docan-table8/demo.log",
     benchmark:
         "benchmarks/docan-table8/demo.tsv"
     threads: 1

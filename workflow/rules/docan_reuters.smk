@@ -14,7 +14,7 @@ rule docan_reuters_corpus:
         npz=DOCAN_CORPUS,
         meta=DOCAN_CORPUS_META,
     log:
-        "logs/docan/reuters-corpus.log",
+        "logs/data/prepare-reuters21578.log",
     benchmark:
         "benchmarks/data/prepare-reuters21578.tsv"
     params:
@@ -41,7 +41,7 @@ rule docan_fig4:
         csv="results/docan-fig4.csv",
         figure=reported(multiext("figures/docan-fig4", ".png", ".pdf")),
     log:
-        "logs/docan/fig4.log",
+        "logs/docan-fig4/topics.log",
     benchmark:
         "benchmarks/docan-fig4/topics.tsv"
     params:
@@ -62,7 +62,7 @@ rule docan_clustering:
     output:
         "results/docan-fig5.csv",
     log:
-        "logs/docan/clustering.log",
+        "logs/docan-fig5/clustering.log",
     benchmark:
         "benchmarks/docan-fig5/clustering.tsv"
     threads: 2
@@ -89,7 +89,7 @@ rule docan_knn:
         csv="results/docan-{fig}.csv",
         samples="results/docan-{fig}.samples.csv",
     log:
-        "logs/docan/knn-{fig}.log",
+        "logs/docan-{fig}/knn.log",
     benchmark:
         "benchmarks/docan-{fig}/knn.tsv"
     wildcard_constraints:
@@ -113,7 +113,7 @@ rule docan_plot:
     output:
         reported(multiext("figures/docan-{fig}", ".png", ".pdf")),
     log:
-        "logs/docan/plot-{fig}.log",
+        "logs/docan-{fig}/plot.log",
     benchmark:
         "benchmarks/docan-{fig}/plot.tsv"
     wildcard_constraints:
@@ -133,7 +133,7 @@ rule docan_forest:
     output:
         "results/docan-table1.csv",
     log:
-        "logs/docan/forest.log",
+        "logs/docan-table1/forest.log",
     benchmark:
         "benchmarks/docan-table1/forest.tsv"
     threads: 2
@@ -157,7 +157,7 @@ rule docan_table1:
     output:
         reported(multiext("figures/tables/docan-table1", ".csv", ".md", ".tex")),
     log:
-        "logs/docan/table1.log",
+        "logs/docan-table1/table.log",
     benchmark:
         "benchmarks/docan-table1/table.tsv"
     params:

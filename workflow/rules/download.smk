@@ -8,7 +8,7 @@ rule fetch:
     output:
         raw_provenance("{dataset}"),
     log:
-        "logs/fetch/{dataset}.log",
+        "logs/data/fetch-{dataset}.log",
     benchmark:
         "benchmarks/data/fetch-{dataset}.tsv"
     params:

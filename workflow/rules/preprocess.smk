@@ -10,7 +10,7 @@ rule prepare:
         npz="data/processed/{dataset}.npz",
         meta=processed_meta("{dataset}"),
     log:
-        "logs/prepare/{dataset}.log",
+        "logs/data/prepare-{dataset}.log",
     benchmark:
         "benchmarks/data/prepare-{dataset}.tsv"
     wildcard_constraints:
@@ -42,7 +42,7 @@ rule letor_rebuild:
         table=reported(multiext("figures/tables/thesis-table1_3", ".csv", ".md", ".tex")),
         summary="results/thesis-table1_3_summary.csv",
     log:
-        "logs/preprocess/ohsumed_rebuilt.log",
+        "logs/thesis-table1_3/rebuild.log",
     benchmark:
         "benchmarks/thesis-table1_3/rebuild.tsv"
     params:

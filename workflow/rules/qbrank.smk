@@ -15,7 +15,7 @@ rule qbrank_train:
         record=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.json",
         queries=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.queries.csv",
     log:
-        "logs/qbrank-table1/{dataset}/split{split}/{model}.log",
+        "logs/qbrank-table1/train/{dataset}/split{split}/{model}.log",
     benchmark:
         "benchmarks/qbrank-table1/train/{dataset}/split{split}/{model}.tsv"
     wildcard_constraints:

@@ -14,7 +14,7 @@ rule topk_split:
         npz=f"{TOPK_DIR}/splits/{{dataset}}.npz",
         record=f"{TOPK_DIR}/splits/{{dataset}}.json",
     log:
-        "logs/topk-table1/split-{dataset}.log",
+        "logs/topk-table1/split/{dataset}.log",
     benchmark:
         "benchmarks/topk-table1/split/{dataset}.tsv"
     wildcard_constraints:
@@ -37,7 +37,7 @@ rule topk_train:
     output:
         f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
     log:
-        "logs/topk-table1/{dataset}/{algorithm}-k{k}-seed{seed}.log",
+        "logs/topk-table1/train/{dataset}/{algorithm}/k{k}/seed{seed}.log",
     benchmark:
         "benchmarks/topk-table1/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
     wildcard_constraints:
@@ -62,7 +62,7 @@ rule topk_train_fig2:
     output:
         f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
     log:
-        "logs/topk-fig2/{dataset}/{algorithm}-k{k}-seed{seed}.log",
+        "logs/topk-fig2/train/{dataset}/{algorithm}/k{k}/seed{seed}.log",
     benchmark:
         "benchmarks/topk-fig2/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
     wildcard_constraints:

@@ -62,7 +62,8 @@ def write_report(
     from boostrank.report.timing import figure_timing
 
     root, bench_dir = Path(root), Path(bench_dir)
-    timing = figure_timing(catalog, bench_dir, budgets or {})  # each benchmark file read once
+    # each benchmark file (and its job's log) read once
+    timing = figure_timing(catalog, bench_dir, budgets or {}, bench_dir.with_name("logs"))
     cost = timing.set_index("name")
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>boostrank report</title>"
@@ -249,8 +250,10 @@ def _timing_section(figures: pd.DataFrame, root: Path) -> str:
     chart = base64.b64encode(budget_chart(families)).decode()
     out = [
         "<h2 id='timing'>What the run cost</h2>",
-        "<p class='meta'>CPU-seconds of each figure family's jobs (their <code>benchmark:</code>"
-        " files; red: over its budget, config <code>timing.budgets_cpu_s</code>).</p>",
+        "<p class='meta'>CPU-seconds of each figure family's jobs: each job's own "
+        "<code>getrusage</code>, the last line of its log (Snakemake's sampled "
+        "<code>benchmark:</code> figure only where a log lacks it); red: over its budget, "
+        "config <code>timing.budgets_cpu_s</code>.</p>",
         f"<img alt='timing' src='data:image/png;base64,{chart}'>",
         _table_html(families),
     ]
@@ -308,7 +311,7 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, cost: pd.S
         )
     out.append(
         f"<p class='meta'>Runtime of its {cost['jobs']} job{'' if cost['jobs'] == 1 else 's'} "
-        "(their benchmark files): "
+        "(their logs' resource lines and benchmark files): "
         f"{cost['wall_s']:.1f} s wall, {cost['cpu_s']:.1f} CPU-s; the data sets' fetch and "
         "prepare jobs count once, as <a href='#timing'>data</a></p>"
     )

@@ -3,6 +3,11 @@
 - Per figure: the jobs' ``benchmark:`` files (``benchmarks/<figure id>/...``; the data jobs
   under ``benchmarks/data/``, counted once as ``data``): job count, summed CPU-seconds and
   wall-seconds, the largest peak RSS.
+- A job's CPU-seconds and peak RSS are its own ``getrusage`` (the process and its children),
+  which the CLI writes as the last line of the job's log (``logs/<same path>.log``, see
+  :func:`resource_line`). Snakemake's ``cpu_time`` and ``max_rss`` are samples (every 0.5 s for
+  the first 15 s of a job, then every 30 s), so they miss up to 30 s of each longer job; they
+  serve only for a job whose log has no such line.
 - Per run (written when a run ends, from Snakemake's ``onsuccess``): Snakemake's own CPU
   (``getrusage(RUSAGE_SELF)``), the jobs' CPU (``RUSAGE_CHILDREN``), the wall time since the
   workflow was parsed, the peak RSS of Snakemake and of the largest job.
@@ -24,13 +29,41 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
+# Set by the workflow's `boostrank` shell function: a job's CLI then ends its log with its
+# resources (an interactive command does not).
+JOB_RESOURCES_ENV = "BOOSTRANK_JOB_RESOURCES"
+RESOURCES = "boostrank resources:"
+_RESOURCES = re.compile(re.escape(RESOURCES) + r" cpu_s=([0-9.]+) peak_rss_mb=([0-9.]+)")
 DATA = "data"  # benchmarks/data/: fetch and prepare jobs, shared by the figures
-COLUMNS = ("scope", "name", "jobs", "cpu_s", "wall_s", "peak_rss_mb", "budget_cpu_s", "note")
+COLUMNS = (
+    "scope", "name", "jobs", "cpu_s", "wall_s", "peak_rss_mb", "budget_cpu_s", "cpu_from", "note"
+)  # fmt: skip
 
 
-def benchmark_rows(bench_dir: Path | str) -> pd.DataFrame:
+def resource_line() -> str:
+    """This process's CPU-seconds (user + system, its waited-for children included) and peak
+    RSS, as the line a job's log ends with."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    peak_mb = max(own.ru_maxrss, children.ru_maxrss) / 1024  # Linux: KiB
+    return f"{RESOURCES} cpu_s={cpu:.2f} peak_rss_mb={peak_mb:.1f}"
+
+
+def logged_resources(log: Path) -> tuple[float, float] | None:
+    """(CPU-s, peak RSS MB) from the last resource line of a job's log; None without one."""
+    try:
+        found = _RESOURCES.findall(log.read_text(errors="replace"))
+    except OSError:
+        return None
+    return (float(found[-1][0]), float(found[-1][1])) if found else None
+
+
+def benchmark_rows(bench_dir: Path | str, log_dir: Path | str | None = None) -> pd.DataFrame:
     """One row per ``benchmark:`` file: ``group`` (its first folder: a figure id or ``data``),
-    ``wall_s``, ``cpu_s``, ``max_rss_mb``."""
+    ``wall_s``, ``cpu_s``, ``max_rss_mb``, and ``measured``: ``rusage`` where the job's log
+    (same relative path under ``log_dir``, ``.log``) has its resource line, else ``sampled``
+    (Snakemake's own figures)."""
     import pandas as pd
 
     rows = []
@@ -38,15 +71,23 @@ def benchmark_rows(bench_dir: Path | str) -> pd.DataFrame:
         table = pd.read_csv(path, sep="\t")
         if table.empty:
             continue
+        relative = path.relative_to(bench_dir)
+        logged = logged_resources(Path(log_dir, relative).with_suffix(".log")) if log_dir else None
+        if logged is None:
+            cpu = float(pd.to_numeric(table["cpu_time"], errors="coerce").fillna(0).sum())
+            rss = float(pd.to_numeric(table["max_rss"], errors="coerce").max())
+        else:
+            cpu, rss = logged
         rows.append(
             {
-                "group": path.relative_to(bench_dir).parts[0],
+                "group": relative.parts[0],
                 "wall_s": float(table["s"].sum()),
-                "cpu_s": float(pd.to_numeric(table["cpu_time"], errors="coerce").fillna(0).sum()),
-                "max_rss_mb": float(pd.to_numeric(table["max_rss"], errors="coerce").max()),
+                "cpu_s": cpu,
+                "max_rss_mb": rss,
+                "measured": "sampled" if logged is None else "rusage",
             }
         )
-    return pd.DataFrame(rows, columns=["group", "wall_s", "cpu_s", "max_rss_mb"])
+    return pd.DataFrame(rows, columns=["group", "wall_s", "cpu_s", "max_rss_mb", "measured"])
 
 
 def budget_of(name: str, budgets: Mapping[str, float]) -> tuple[str, float | None]:
@@ -58,12 +99,17 @@ def budget_of(name: str, budgets: Mapping[str, float]) -> tuple[str, float | Non
 
 
 def figure_timing(
-    figure_ids: Iterable[str], bench_dir: Path | str, budgets: Mapping[str, float]
+    figure_ids: Iterable[str],
+    bench_dir: Path | str,
+    budgets: Mapping[str, float],
+    log_dir: Path | str | None = None,
 ) -> pd.DataFrame:
-    """Per figure (and ``data``): jobs, CPU-s, wall-s, largest peak RSS, its family's budget."""
+    """Per figure (and ``data``): jobs, CPU-s, wall-s, largest peak RSS, its family's budget,
+    and ``cpu_from``: ``rusage`` (every job's log had its resource line), ``sampled`` (none
+    had), or ``rusage for i of n jobs``."""
     import pandas as pd
 
-    rows = benchmark_rows(bench_dir)
+    rows = benchmark_rows(bench_dir, log_dir)
     out = []
     for name in [*figure_ids, DATA]:
         mine = rows[rows["group"] == name]
@@ -77,10 +123,18 @@ def figure_timing(
                 "wall_s": round(float(mine["wall_s"].sum()), 1),
                 "peak_rss_mb": round(float(mine["max_rss_mb"].max()), 1) if len(mine) else None,
                 "budget_cpu_s": budget,
+                "cpu_from": _cpu_from(mine["measured"]),
                 "note": family,
             }
         )
     return pd.DataFrame(out, columns=list(COLUMNS))
+
+
+def _cpu_from(measured: pd.Series) -> str:
+    exact = int((measured == "rusage").sum())
+    if exact == len(measured):
+        return "rusage" if exact else ""
+    return f"rusage for {exact} of {len(measured)} jobs" if exact else "sampled"
 
 
 def family_timing(figures: pd.DataFrame) -> pd.DataFrame:
@@ -129,6 +183,7 @@ def write_timing(
     bench_dir: Path | str,
     budgets: Mapping[str, float],
     *,
+    log_dir: Path | str,
     started: float,
     log_files: str | Iterable[str] | None,
     command: str,
@@ -143,7 +198,7 @@ def write_timing(
     jobs = jobs_done("".join(Path(p).read_text(errors="replace") for p in logs if p))
     if not jobs:
         return False
-    figures = figure_timing(figure_ids, bench_dir, budgets)
+    figures = figure_timing(figure_ids, bench_dir, budgets, log_dir)
     table = pd.concat(
         [figures, pd.DataFrame(run_rows(started, jobs, command), columns=list(COLUMNS))],
         ignore_index=True,
