@@ -144,7 +144,18 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
         assert units["value"].mean() == pytest.approx(best.loc["best", "accuracy"], abs=1e-6)
         F.plot_knn(f"results/docan-{fig}.csv", claims_path, f"figures/docan-{fig}")
     F.plot_figure5("results/docan-fig5.csv", claims_path, "figures/docan-fig5")
-    D.random_forest_accuracy(c, m, "results/docan-table1.csv", seed=1, n_estimators=15)
+    forest = D.random_forest_accuracy(
+        c, m, "results/docan-table1.csv", seed=1, n_estimators=15,
+        samples=tmp_path / "results/docan-table1.samples.csv",
+    ).set_index("split")  # fmt: skip
+    units = pd.read_csv("results/docan-table1.samples.csv")
+    for split, kind in (("train", "train"), ("test", "test")):  # every document, once
+        mine = units[units["split"] == split]
+        assert len(mine) == forest.loc[split, "documents"] == mine["unit"].nunique()
+        assert mine["unit"].str.startswith(kind).all()
+        assert mine["value"].mean() == pytest.approx(forest.loc[split, "accuracy"], abs=1e-6)
+    oob = units[units["split"] == "oob"]  # the documents some tree left out
+    assert 0 < len(oob) <= forest.loc["oob", "documents"]
     F.table1("results/docan-table1.csv", claims_path, "figures/tables/docan-table1")
     for name in ("docan-fig5", "docan-fig6", "docan-fig7"):
         assert (tmp_path / f"figures/{name}.png").stat().st_size > 0
@@ -167,5 +178,7 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
     verdicts = evaluate(claims, tmp_path)
     assert len(verdicts) == 5
     assert set(verdicts["verdict"]) <= {"PASS", "FAIL", "INCONCLUSIVE"}  # each found its row
+    spread_n = verdicts.set_index("claim_id")["n"]
+    assert spread_n["docan.table1.rf_test_accuracy"] == forest.loc["test", "documents"]
     knn = pd.read_csv("results/docan-fig6.csv", dtype=str, keep_default_na=False).set_index("k")
     assert knn.loc["best", "accuracy"] == max(knn.drop("best")["accuracy"], key=float)

@@ -131,7 +131,8 @@ rule docan_forest:
         meta=DOCAN_CORPUS_META,
         code=DOCAN_CODE,
     output:
-        "results/docan-table1.csv",
+        csv="results/docan-table1.csv",
+        samples="results/docan-table1.samples.csv",
     log:
         "logs/docan-table1/forest.log",
     benchmark:
@@ -144,9 +145,9 @@ rule docan_forest:
         min_samples_leaf=DOCAN["random_forest"]["min_samples_leaf"],
     shell:
         "OMP_NUM_THREADS={threads} boostrank docan-forest --corpus {input.npz} --meta {input.meta}"
-        " --csv {output} --seed {params.seed} --n-estimators {params.n_estimators}"
+        " --csv {output.csv} --seed {params.seed} --n-estimators {params.n_estimators}"
         " --max-features {params.max_features} --min-samples-leaf {params.min_samples_leaf}"
-        " --n-jobs {threads} 2> {log}"
+        " --n-jobs {threads} --samples {output.samples} 2> {log}"
 
 
 rule docan_table1:

@@ -70,6 +70,7 @@ def _cmd_forest(args: argparse.Namespace) -> None:
         max_features=args.max_features,
         min_samples_leaf=args.min_samples_leaf,
         n_jobs=args.n_jobs,
+        samples=args.samples,
     )
 
 
@@ -164,6 +165,7 @@ def _register_reuters(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-features", default="sqrt")
     p.add_argument("--min-samples-leaf", type=int, default=1)
     p.add_argument("--n-jobs", type=int, default=1)
+    p.add_argument("--samples", type=Path, help="whether each document was classified right")
     p.set_defaults(func=_cmd_forest)
 
     p = sub.add_parser("docan-plot", help="draw docan Figure 5, 6 or 7 from its results CSV")
