@@ -152,8 +152,14 @@ def test_base_ranker_curve_is_the_feature_ranking(letor, families):
     data = load_letor(npz)
     best = json.loads((d / "base.json").read_text())["best"]
     want = ndcg_curve(data["y"], data["X"][:, best - 1], data["qid"], 8).mean(axis=0)
-    got = families["baselines"].query("algorithm == 'Base ranker' and evaluated == 'all'")["ndcg"]
-    assert np.allclose(got.to_numpy(), want, atol=1e-6)
+    got = families["baselines"].query("algorithm == 'Base ranker' and evaluated == 'all'")
+    assert np.allclose(got["ndcg"].to_numpy(), want, atol=1e-6)
+    # The band the figures shade: mean +- 1.96 sd / sqrt(queries) of each query's NDCG@k.
+    each = ndcg_curve(data["y"], data["X"][:, best - 1], data["qid"], 8)
+    half = 1.959964 * each.std(axis=0, ddof=1) / np.sqrt(len(each))
+    assert np.allclose(got["ci_low"], np.clip(want - half, 0, 1), atol=1e-6)
+    assert np.allclose(got["ci_high"], np.clip(want + half, 0, 1), atol=1e-6)
+    assert (got["ci_low"] <= got["ndcg"]).all() and (got["ndcg"] <= got["ci_high"]).all()
 
 
 def test_letor_figures(letor, families, tmp_path):

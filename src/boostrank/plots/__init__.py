@@ -20,6 +20,14 @@ def pyplot() -> Any:
     return plt
 
 
+BAND_ALPHA = 0.12  # every figure's interval band: the line's colour, this opacity
+
+
+def shade_band(ax: Any, x: Any, low: Any, high: Any, colour: str) -> None:
+    """Shade a line's interval (``low`` .. ``high`` at ``x``) in its colour."""
+    ax.fill_between(x, low, high, color=colour, alpha=BAND_ALPHA, linewidth=0)
+
+
 def save_figure(fig: Any, prefix: Path | str, provenance: Iterable[str]) -> None:
     """Write ``<prefix>.png`` and ``<prefix>.pdf`` with a "Data: ..." footer naming the sources.
 

@@ -25,6 +25,7 @@ from boostrank.experiments.chapter2.summary import (
     summarise,
     summary_samples,
 )
+from boostrank.plots import BAND_ALPHA, shade_band
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -36,7 +37,6 @@ STYLE = {
     "mcssb_uniform": ("#9467bd", "v", ":"),
     "mcssb_absolute": ("#2ca02c", "D", "-."),
 }
-BAND_ALPHA = 0.12
 TITLES = {
     "thesis-fig2_1": "Figure 2.1 (Valizadegan 2010): error rates with 2-10% labelled examples",
     "thesis-fig2_2": "Figure 2.2 (Valizadegan 2010): MCSSB error rate against C (2% labelled)",
@@ -154,7 +154,7 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
 
 def _band(ax: Any, x: Any, line: pd.DataFrame, color: str) -> None:
     """Shade a line's 95% interval over the repeats (``ci_low`` .. ``ci_high``)."""
-    ax.fill_between(x, line["ci_low"], line["ci_high"], color=color, alpha=BAND_ALPHA, lw=0)
+    shade_band(ax, x, line["ci_low"], line["ci_high"], color)
 
 
 def _uniform_note(share: float | None) -> str:

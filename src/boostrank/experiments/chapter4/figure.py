@@ -26,6 +26,21 @@ SIZE_COLOURS = ["#fdae61", "#f46d43", "#d73027", "#a50026", "#67001f"]
 
 
 # --------------------------------------------------------------------------- helpers
+def _plot(ax: Any, frame: pd.DataFrame, match: dict[str, Any], colour: str, **style: Any) -> Any:
+    """The NDCG curve of the rows matching ``match``, with its 95% band over queries where the
+    rows have one; the line's handle (None without rows)."""
+    from boostrank.plots import shade_band
+
+    c = summary.curve(frame, **match)
+    if c.empty:
+        return None
+    interval = summary.band(frame, **match)
+    if interval is not None:
+        shade_band(ax, interval.index, interval["ci_low"], interval["ci_high"], colour)
+    (line,) = ax.plot(c.index, c.values, color=colour, **style)
+    return line
+
+
 def _panels(n: int, cols: int = 4) -> tuple[Any, Any, Any]:
     from boostrank.plots import pyplot
 
@@ -162,27 +177,27 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     for ax, ds in zip(flat, datasets, strict=False):
         part = view[view["dataset"] == ds]
         for alg in ORDER + alt_names:
-            c = summary.curve(part, algorithm=alg)
-            if c.empty:
-                continue
             colour, marker = STYLE.get(alg, ("#d62728", "."))
-            (h,) = ax.plot(
-                c.index,
-                c.values,
-                color=colour,
+            h = _plot(
+                ax,
+                part,
+                {"algorithm": alg},
+                colour,
                 marker=marker,
                 markersize=3,
                 lw=2.2 if alg == "MRR" else 1.2,
                 ls="--" if alg in alt_names else "-",
                 label=alg,
             )
-            handles.setdefault(alg, h)
+            if h is not None:
+                handles.setdefault(alg, h)
         _style_axis(ax, str(part["dataset_label"].iloc[0]), k_max)
     ordered = [handles[a] for a in ORDER + alt_names if a in handles]
     text = (
         f"NDCG ({view['formula'].iloc[0]} formula) of the {_eval_note(evaluated)}, mean over "
-        "all queries; feedback: true grades of the base ranker's top 20. Dashed: MRR with the "
-        "other reading of T (Eq. 4.3)."
+        "all queries (shaded: 95% interval over the queries, mean +- 1.96 sd/sqrt(queries)); "
+        "feedback: true grades of the base ranker's top 20. Dashed: MRR with the other reading "
+        "of T (Eq. 4.3)."
     )
     _finish_panels(
         fig,
@@ -209,21 +224,25 @@ def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     for ax, ds in zip(flat, datasets, strict=False):
         part = view[view["dataset"] == ds]
         base = summary.base_record(d, ds)
-        for which, feature, mrr, g in summary.base_quality_curves(part, base):
-            ax.plot(
-                mrr.index,
-                mrr.values,
-                color=colours[which],
+        for which in ("worst", "medium", "best"):
+            mrr, g = summary.base_quality_rows(part, which)
+            _plot(
+                ax,
+                mrr,
+                {},
+                colours[which],
                 lw=2,
                 marker="o",
                 markersize=3,
-                label=f"MRR, feature {feature}",
+                label=f"MRR, feature {int(base[which])}",
             )
+            g = summary.curve(g)
             ax.plot(g.index, g.values, color=colours[which], lw=1, ls="--")
         ax.legend(fontsize=7, loc="best")
         _style_axis(ax, str(part["dataset_label"].iloc[0]), k_max)
     text = (
-        f"Solid: MRR; dashed: the base ranker alone (same colour). NDCG of the "
+        f"Solid: MRR (shaded: 95% interval over the queries); dashed: the base ranker alone "
+        f"(same colour). NDCG of the "
         f"{_eval_note(evaluated)}. Worst, median and best single feature by mean NDCG@1..{k_max}."
     )
     _finish_panels(
@@ -251,18 +270,19 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> None:
         s = summary.sizes_of(view, base_rows, ds)
         part = s["part"]
         for i, size in enumerate(s["sizes"]):
-            c = summary.curve(part, feedback=size)
             colour = SIZE_COLOURS[min(i, len(SIZE_COLOURS) - 1)]
-            (h,) = ax.plot(
-                c.index,
-                c.values,
-                color=colour,
+            h = _plot(
+                ax,
+                part,
+                {"feedback": size},
+                colour,
                 lw=1.6,
                 marker="o",
                 markersize=3,
                 label=f"MRR, {size} feedback documents",
             )
-            handles.setdefault(size, h)
+            if h is not None:
+                handles.setdefault(size, h)
         b = summary.curve(s["base"])
         if not b.empty:
             (h,) = ax.plot(b.index, b.values, color="#7f7f7f", lw=1, ls="--", label="Base ranker")
@@ -271,7 +291,10 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     ordered = [handles[k] for k in sorted(handles) if k >= 0] + (
         [handles[-1]] if -1 in handles else []
     )
-    text = f"NDCG of the {_eval_note(evaluated)}; feedback: the base ranker's top m documents."
+    text = (
+        f"NDCG of the {_eval_note(evaluated)} (shaded: 95% interval over the queries); "
+        "feedback: the base ranker's top m documents."
+    )
     _finish_panels(
         fig,
         flat,
@@ -294,14 +317,12 @@ def figure4_5(d: dict[str, Any], prefix: str) -> None:
     plt = pyplot()
     fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=(11, 4.2))
     for alg in ORDER:
-        c = summary.curve(main, algorithm=alg)
-        if c.empty:
-            continue
         colour, marker = STYLE[alg]
-        ax_a.plot(
-            c.index,
-            c.values,
-            color=colour,
+        _plot(
+            ax_a,
+            main,
+            {"algorithm": alg},
+            colour,
             marker=marker,
             markersize=3,
             lw=2.2 if alg == "MRR" else 1.2,
@@ -314,13 +335,13 @@ def figure4_5(d: dict[str, Any], prefix: str) -> None:
         fontsize=10,
     )
     for i, size in enumerate(sizes):
-        c = summary.curve(sizes_part, feedback=size, algorithm="MRR")
         b = summary.curve(sizes_part, feedback=size, algorithm="Base ranker")
         colour = SIZE_COLOURS[min(i, len(SIZE_COLOURS) - 1)]
-        ax_b.plot(
-            c.index,
-            c.values,
-            color=colour,
+        _plot(
+            ax_b,
+            sizes_part,
+            {"feedback": size, "algorithm": "MRR"},
+            colour,
             lw=1.8,
             marker="o",
             markersize=3,
@@ -338,7 +359,8 @@ def figure4_5(d: dict[str, Any], prefix: str) -> None:
         ax.legend(fontsize=8)
     fig.suptitle(
         "Figure 4.5 (Valizadegan 2010): ranking for the recommender system (MovieLens "
-        "100K, 19 genre features; NDCG of the held-out rated movies)",
+        "100K, 19 genre features; NDCG of the held-out rated movies; shaded: 95% interval "
+        "over the users)",
         fontsize=10,
     )
     fig.tight_layout()

@@ -179,7 +179,9 @@ def pairs_of(q: Query) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- evaluation
-QueryMeans = dict[str, tuple["np.ndarray", "np.ndarray"]]  # mode -> (query ids, values)
+# mode -> (query ids, each query's NDCG@1..k_max: n_q x k_max, or G x n_q x k_max)
+QueryMeans = dict[str, tuple["np.ndarray", "np.ndarray"]]
+Z_95 = 1.959964  # the normal 97.5% quantile: the curves' bands are mean +- Z_95 sd / sqrt(n_q)
 
 
 def mean_curves(
@@ -192,8 +194,9 @@ def mean_curves(
     """Mean NDCG@1..k_max over queries for each evaluation mode; ``scores`` per query are
     ``n`` or ``n x G`` (then the result is ``G x k_max``). Equal scores are ranked in each
     query's ``tie_order`` (its own order where that is None). ``per_query`` receives, per
-    mode, the evaluated queries' ids and each one's mean NDCG@1..k_max (``n_q`` or
-    ``G x n_q``): the units of the claims' intervals and paired tests."""
+    mode, the evaluated queries' ids and each one's NDCG@1..k_max (``n_q x k_max`` or
+    ``G x n_q x k_max``): their means over k are the units of the claims' intervals and
+    paired tests, their spread over queries at each k the curves' bands."""
     import numpy as np
 
     from boostrank.metrics.ranking import ndcg_curve
@@ -215,16 +218,15 @@ def mean_curves(
         curves = np.stack([c.mean(axis=0) for c in each])
         out[mode] = curves if scores[0].ndim == 2 else curves[0]
         if per_query is not None:
-            means = np.stack([c.mean(axis=1) for c in each])
             per_query[mode] = (
                 ids[np.unique(qid[mask])],
-                means if scores[0].ndim == 2 else means[0],
+                np.stack(each) if scores[0].ndim == 2 else each[0],
             )
     return out
 
 
 def column(per_query: QueryMeans, g: int) -> QueryMeans:
-    """The per-query means of setting ``g`` (of ``G x n_q`` values)."""
+    """The per-query curves of setting ``g`` (of ``G x n_q x k_max`` values)."""
     return {mode: (ids, values[g]) for mode, (ids, values) in per_query.items()}
 
 
@@ -250,31 +252,42 @@ def rows_for(
     samples: list[dict[str, Any]] | None = None,
     **extra: Any,
 ) -> list[dict[str, Any]]:
-    """Tidy rows (one per mode and k) of one mean curve per mode; with ``samples``, one row
-    per (mode, query) of ``per_query`` is appended to it (column ``query``, ``value``: the
-    query's mean NDCG@1..k_max)."""
+    """Tidy rows (one per mode and k) of one mean curve per mode. With ``per_query``, each row
+    gains ``ci_low`` and ``ci_high``: mean +- 1.96 sd / sqrt(n_q) over the evaluated queries at
+    that k, clipped to [0, 1] (a normal 95% interval, the band the figures shade); with
+    ``samples`` too, one row per (mode, query) is appended to it (column ``query``, ``value``:
+    the query's mean NDCG@1..k_max)."""
+    import numpy as np
+
     rows = []
-    if samples is not None and per_query is not None:
-        keys = {k: v for k, v in extra.items() if k != "tied_share"}
-        for mode in curves:
-            ids, values = per_query[mode]
-            samples += [
-                {"algorithm": algorithm, **keys, "evaluated": mode, "query": int(i),
-                 "value": round(float(v), 6)}
-                for i, v in zip(ids, values, strict=True)
-            ]  # fmt: skip
+    keys = {k: v for k, v in extra.items() if k != "tied_share"}
     for mode, curve in curves.items():
+        band = None
+        if per_query is not None:
+            ids, each = per_query[mode]
+            if samples is not None:
+                samples += [
+                    {"algorithm": algorithm, **keys, "evaluated": mode, "query": int(i),
+                     "value": round(float(v), 6)}
+                    for i, v in zip(ids, each.mean(axis=1), strict=True)
+                ]  # fmt: skip
+            if len(ids) > 1:
+                half = Z_95 * each.std(axis=0, ddof=1) / np.sqrt(len(ids))
+                band = (np.clip(curve - half, 0, 1), np.clip(curve + half, 0, 1))
         for k, value in enumerate(curve, start=1):
-            rows.append(
-                {
-                    "algorithm": algorithm,
-                    **extra,
-                    "evaluated": mode,
-                    "k": k,
-                    "ndcg": round(float(value), 6),
-                    "queries": n_queries,
-                }
-            )
+            row = {
+                "algorithm": algorithm,
+                **extra,
+                "evaluated": mode,
+                "k": k,
+                "ndcg": round(float(value), 6),
+                "queries": n_queries,
+            }
+            if band is not None:
+                row.update(
+                    ci_low=round(float(band[0][k - 1]), 6), ci_high=round(float(band[1][k - 1]), 6)
+                )
+            rows.append(row)
     return rows
 
 

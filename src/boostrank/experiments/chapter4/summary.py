@@ -79,6 +79,20 @@ def curve(frame: pd.DataFrame, **match: Any) -> pd.Series:
     return _matching(frame, **match).set_index("k")["ndcg"].sort_index()
 
 
+def band(frame: pd.DataFrame, **match: Any) -> pd.DataFrame | None:
+    """``ci_low`` and ``ci_high`` by k of the rows matching every column = value (the 95%
+    interval over queries the jobs write, :func:`.jobs.rows_for`); None where the rows have
+    none (a curve without per-query values, or results written before the columns)."""
+    import pandas as pd
+
+    rows = _matching(frame, **match)
+    if "ci_low" not in rows.columns or rows.empty:
+        return None
+    found = rows.set_index("k")[["ci_low", "ci_high"]].sort_index()
+    found = found.apply(pd.to_numeric, errors="coerce")  # "" where a row has no interval
+    return None if found.isna().any().any() else found
+
+
 def _stat(
     rows: list[dict[str, Any]],
     frame: pd.DataFrame,
@@ -418,22 +432,27 @@ def stats4_2(
 
 
 # --------------------------------------------------------------------------- Figure 4.3
+def base_quality_rows(part: pd.DataFrame, which: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """MRR's rows and the base ranker's rows of one data set with its ``which`` (worst,
+    medium, best) base ranker (best: the main runs of families mrr and baselines)."""
+    if which == "best":
+        return (
+            _matching(part[part["family"] == "mrr"], algorithm="MRR"),
+            _matching(part[part["family"] == "baselines"], algorithm="Base ranker"),
+        )
+    own = part[(part["family"] == "mrr_bases") & (part["variant"] == which)]
+    return _matching(own, algorithm="MRR"), _matching(own, algorithm="Base ranker")
+
+
 def base_quality_curves(
     part: pd.DataFrame, base: dict[str, Any]
 ) -> list[tuple[str, int, pd.Series, pd.Series]]:
     """Per base-ranker quality (worst, medium, best) of one data set: its feature, MRR's
-    curve and the base ranker's curve (best: the main runs of families mrr and baselines)."""
+    curve and the base ranker's curve (:func:`base_quality_rows`)."""
     out = []
     for which in ("worst", "medium", "best"):
-        feature = int(base[which])
-        if which == "best":  # the main runs (families mrr and baselines)
-            mrr = curve(part[part["family"] == "mrr"], algorithm="MRR")
-            g = curve(part[part["family"] == "baselines"], algorithm="Base ranker")
-        else:
-            own = part[(part["family"] == "mrr_bases") & (part["variant"] == which)]
-            mrr = curve(own, algorithm="MRR")
-            g = curve(own, algorithm="Base ranker")
-        out.append((which, feature, mrr, g))
+        mrr, g = base_quality_rows(part, which)
+        out.append((which, int(base[which]), curve(mrr), curve(g)))
     return out
 
 

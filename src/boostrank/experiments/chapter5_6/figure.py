@@ -85,9 +85,10 @@ def _band(ax: Any, x: Any, mean: Any, line: pd.DataFrame, colour: str) -> None:
     clipped to the error rate's range [0, 1]."""
     import numpy as np
 
+    from boostrank.plots import shade_band
+
     half = 1.96 * line["sd"].to_numpy(float) / np.sqrt(line["runs"].to_numpy(float))
-    low, high = np.clip(mean - half, 0, 1), np.clip(mean + half, 0, 1)  # error rates
-    ax.fill_between(x, low, high, color=colour, alpha=0.12, linewidth=0)
+    shade_band(ax, x, np.clip(mean - half, 0, 1), np.clip(mean + half, 0, 1), colour)
 
 
 def draw_against_gamma(
