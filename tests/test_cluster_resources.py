@@ -57,6 +57,14 @@ def test_resources_are_the_largest_measurement_with_headroom(tmp_path):
     }
 
 
+def test_a_jobs_own_peak_rss_beats_a_sample_that_missed_it(tmp_path):
+    _bench(tmp_path / "benchmarks/a/train1.tsv", 30.0, 400.0)
+    log = tmp_path / "logs/a/train1.log"  # the job's log, at its benchmark's path
+    log.parent.mkdir(parents=True)
+    log.write_text("boostrank resources: cpu_s=29.50 peak_rss_mb=900.0\n")
+    assert measure(DRY_RUN, tmp_path)["chapter3_train"].max_rss_mb == 900.0
+
+
 def test_update_profile_replaces_only_the_marked_block(tmp_path):
     profile = tmp_path / "config.yaml"
     profile.write_text(

@@ -96,3 +96,14 @@ def test_a_workflow_job_ends_its_log_with_its_resources(monkeypatch, capsys, tmp
     assert log.read_text().strip().splitlines()[-1].startswith(RESOURCES)
     cpu, rss = logged_resources(log)
     assert cpu > 0 and rss > 10  # this test's own process: an interpreter with pandas loaded
+
+
+def test_a_jobs_log_sits_at_its_benchmarks_path_under_any_prefix():
+    from boostrank.report.timing import job_log
+
+    assert job_log("benchmarks/thesis-fig2_1/run/isolet/mcssb.tsv") == Path(
+        "logs/thesis-fig2_1/run/isolet/mcssb.log"
+    )
+    assert job_log("results/readings/v/benchmarks/data/fetch-x.tsv") == Path(
+        "results/readings/v/logs/data/fetch-x.log"
+    )

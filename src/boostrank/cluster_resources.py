@@ -94,7 +94,10 @@ def read_benchmark(path: Path) -> tuple[float, float] | None:
 
 
 def measure(dry_run_text: str, root: Path) -> dict[str, RuleUsage]:
-    """Usage per rule from the benchmark files that exist under ``root``."""
+    """Usage per rule from the benchmark files that exist under ``root`` (and their jobs'
+    logs)."""
+    from boostrank.report.timing import job_log, logged_resources
+
     usage: dict[str, RuleUsage] = {}
     for rule, bench, threads in jobs_from_dry_run(dry_run_text):
         if bench is None:
@@ -104,9 +107,12 @@ def measure(dry_run_text: str, root: Path) -> dict[str, RuleUsage]:
         path = root / bench
         if not path.is_file() or (measured := read_benchmark(path)) is None:
             continue
+        # The job's own peak RSS (its log's last line) where it has one: the benchmark's is a
+        # sample, taken every 30 s after a job's first 15 s, and can miss the peak.
+        logged = logged_resources(root / job_log(bench))
         entry.files += 1
         entry.max_s = max(entry.max_s, measured[0])
-        entry.max_rss_mb = max(entry.max_rss_mb, measured[1])
+        entry.max_rss_mb = max(entry.max_rss_mb, measured[1], logged[1] if logged else 0.0)
     return {rule: u for rule, u in sorted(usage.items()) if u.files}
 
 

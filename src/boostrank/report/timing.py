@@ -50,6 +50,15 @@ def resource_line() -> str:
     return f"{RESOURCES} cpu_s={cpu:.2f} peak_rss_mb={peak_mb:.1f}"
 
 
+def job_log(benchmark: Path | str) -> Path:
+    """The log of the job a benchmark file belongs to: the workflow puts it at the same path
+    under ``logs/`` (``benchmarks/<x>.tsv`` -> ``logs/<x>.log``, under any prefix)."""
+    parts = list(Path(benchmark).parts)
+    where = len(parts) - 1 - parts[::-1].index("benchmarks")
+    parts[where] = "logs"
+    return Path(*parts).with_suffix(".log")
+
+
 def logged_resources(log: Path) -> tuple[float, float] | None:
     """(CPU-s, peak RSS MB) from the last resource line of a job's log; None without one."""
     try:
@@ -225,7 +234,7 @@ def budget_chart(families: pd.DataFrame) -> bytes:
     ax.scatter(budgets, list(y), marker="|", s=300, color="black", label="budget", zorder=3)
     ax.set_yticks(list(y), families["family"])
     ax.invert_yaxis()
-    ax.set_xlabel("CPU-seconds of the jobs (sum of their benchmark: files)")
+    ax.set_xlabel("CPU-seconds of the jobs (each job's own getrusage, from its log)")
     ax.legend(loc="lower right")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
