@@ -23,9 +23,10 @@ def pyplot() -> Any:
 BAND_ALPHA = 0.12  # every figure's interval band: the line's colour, this opacity
 
 
-def shade_band(ax: Any, x: Any, low: Any, high: Any, colour: str) -> None:
-    """Shade a line's interval (``low`` .. ``high`` at ``x``) in its colour."""
-    ax.fill_between(x, low, high, color=colour, alpha=BAND_ALPHA, linewidth=0)
+def shade_band(ax: Any, x: Any, low: Any, high: Any, colour: str, **extra: Any) -> Any:
+    """Shade a line's interval (``low`` .. ``high`` at ``x``) in its colour; returns the patch
+    (``extra``: e.g. a legend ``label``)."""
+    return ax.fill_between(x, low, high, color=colour, alpha=BAND_ALPHA, linewidth=0, **extra)
 
 
 def save_figure(fig: Any, prefix: Path | str, provenance: Iterable[str]) -> None:

@@ -79,7 +79,7 @@ def draw_figure(
     """Figure 3.1: one panel per data set, NDCG@k against k, one line per algorithm;
     ``sources``: more provenance lines for the footer (LETOR's published values); ``bands``:
     NDCG_Boost's interval per data set (:func:`ndcg_boost_bands`), drawn shaded."""
-    from boostrank.plots import pyplot, save_figure
+    from boostrank.plots import pyplot, save_figure, shade_band
 
     plt = pyplot()
     datasets = list(dict.fromkeys(tidy["dataset"]))
@@ -93,13 +93,12 @@ def draw_figure(
         part = tidy[tidy["dataset"] == ds]
         band = (bands or {}).get(str(ds))
         if band is not None and not band.empty:
-            shade = ax.fill_between(
+            shade = shade_band(
+                ax,
                 band["k"],
                 band["low"],
                 band["high"],
-                color=STYLE["ndcg_boost"][0],
-                alpha=0.15,
-                linewidth=0,
+                STYLE["ndcg_boost"][0],
                 label="NDCG_Boost: 95% interval over the test queries",
             )
             handles.setdefault("band", shade)

@@ -28,6 +28,8 @@ MU_COLORS = ("#9467bd", "#17becf", "#bcbd22", "#e377c2", "#7f7f7f")
 def _plot_curves(ax: Any, curves: dict[str, Any], keys: list[str], band: bool = True) -> None:
     import numpy as np
 
+    from boostrank.plots import shade_band
+
     for i, key in enumerate(keys):
         if key not in curves:
             continue
@@ -38,7 +40,7 @@ def _plot_curves(ax: Any, curves: dict[str, Any], keys: list[str], band: bool = 
             color, style = MU_COLORS[i % len(MU_COLORS)], "-"
         ax.plot(T, mean, color=color, linestyle=style, linewidth=1.4, label=label_of(key))
         if band:
-            ax.fill_between(T, mean - ci, mean + ci, color=color, alpha=0.2, linewidth=0)
+            shade_band(ax, T, mean - ci, mean + ci, color)
 
 
 def draw_fig6(

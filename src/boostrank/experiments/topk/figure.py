@@ -50,8 +50,10 @@ def make_figure2(
 ) -> Any:
     """Figure 2: TopkBBM's learning curves on one data set for several k (mean over seeds of
     the loss averaged over each ``window`` rounds), its CSV and the convergence summary."""
+    import numpy as np
+
     from boostrank.io import write_text
-    from boostrank.plots import pyplot, save_figure
+    from boostrank.plots import pyplot, save_figure, shade_band
 
     data = figure2_summary(runs, tolerance, smooth)
     plt = pyplot()
@@ -59,12 +61,15 @@ def make_figure2(
     for curve in data.curves:
         x, mean, sd = curve.rounds, curve.mean, curve.sd
         line = ax.plot(x, mean, lw=1.2, label=f"k = {curve.k}")[0]
-        if curve.n_seeds > 1:
-            ax.fill_between(x, mean - sd, mean + sd, color=line.get_color(), alpha=0.15, lw=0)
+        if curve.n_seeds > 1:  # the mean's 95% interval over the seeds
+            half = 1.96 * sd / np.sqrt(curve.n_seeds)
+            shade_band(ax, x, mean - half, mean + half, line.get_color())
     ax.set_xlabel("round")
     ax.set_ylabel(f"weighted rank loss (mean of {data.window} rounds)")
     seeds = data.seeds
-    over = f"mean ± sd over {seeds[0]} seeds" if seeds[0] > 1 else "one seed"
+    over = (
+        f"mean over {seeds[0]} seeds, shaded: mean ± 1.96 sd/√seeds" if seeds[0] > 1 else "one seed"
+    )
     ax.set_title(f"TopkBBM on {data.label}, by k ({over})", fontsize=10)
     ax.legend()
     ax.grid(alpha=0.3)
