@@ -15,7 +15,16 @@ MODULES = sorted(
 )
 # Lower layers first; a module may import its own layer or a lower one, never a higher one.
 LAYERS = [
-    ("errors", "io", "seeds", "code_deps", "py", "config_check", "cluster_resources"),
+    (
+        "errors",
+        "io",
+        "seeds",
+        "code_deps",
+        "py",
+        "config_check",
+        "cluster_resources",
+        "job_resources",
+    ),
     ("report.render",),  # table writers (Markdown, CSV), shared by preprocess and report
     ("metrics", "data", "preprocess", "boosting", "ranking", "online", "recommend", "plots"),
     ("report", "catalog"),

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from boostrank.errors import BoostrankError
-from boostrank.report.timing import JOB_RESOURCES_ENV, resource_line
+from boostrank.job_resources import JOB_RESOURCES_ENV, resource_line
 
 log = logging.getLogger("boostrank")
 

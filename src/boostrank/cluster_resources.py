@@ -96,7 +96,7 @@ def read_benchmark(path: Path) -> tuple[float, float] | None:
 def measure(dry_run_text: str, root: Path) -> dict[str, RuleUsage]:
     """Usage per rule from the benchmark files that exist under ``root`` (and their jobs'
     logs)."""
-    from boostrank.report.timing import job_log, logged_resources
+    from boostrank.job_resources import job_log, logged_resources
 
     usage: dict[str, RuleUsage] = {}
     for rule, bench, threads in jobs_from_dry_run(dry_run_text):

@@ -4,10 +4,9 @@
   under ``benchmarks/data/``, counted once as ``data``): job count, summed CPU-seconds and
   wall-seconds, the largest peak RSS.
 - A job's CPU-seconds and peak RSS are its own ``getrusage`` (the process and its children),
-  which the CLI writes as the last line of the job's log (``logs/<same path>.log``, see
-  :func:`resource_line`). Snakemake's ``cpu_time`` and ``max_rss`` are samples (every 0.5 s for
-  the first 15 s of a job, then every 30 s), so they miss up to 30 s of each longer job; they
-  serve only for a job whose log has no such line.
+  the last line of the job's log (``logs/<same path>.log``, :mod:`boostrank.job_resources`).
+  Snakemake's ``cpu_time`` and ``max_rss`` are samples that miss up to 30 s of each longer
+  job; they serve only for a job whose log has no such line.
 - Per run (written when a run ends, from Snakemake's ``onsuccess``): Snakemake's own CPU
   (``getrusage(RUSAGE_SELF)``), the jobs' CPU (``RUSAGE_CHILDREN``), the wall time since the
   workflow was parsed, the peak RSS of Snakemake and of the largest job.
@@ -26,46 +25,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boostrank.job_resources import logged_resources
+
 if TYPE_CHECKING:
     import pandas as pd
 
-# Set by the workflow's `boostrank` shell function: a job's CLI then ends its log with its
-# resources (an interactive command does not).
-JOB_RESOURCES_ENV = "BOOSTRANK_JOB_RESOURCES"
-RESOURCES = "boostrank resources:"
-_RESOURCES = re.compile(re.escape(RESOURCES) + r" cpu_s=([0-9.]+) peak_rss_mb=([0-9.]+)")
 DATA = "data"  # benchmarks/data/: fetch and prepare jobs, shared by the figures
 COLUMNS = (
     "scope", "name", "jobs", "cpu_s", "wall_s", "peak_rss_mb", "budget_cpu_s", "cpu_from", "note"
 )  # fmt: skip
-
-
-def resource_line() -> str:
-    """This process's CPU-seconds (user + system, its waited-for children included) and peak
-    RSS, as the line a job's log ends with."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-    peak_mb = max(own.ru_maxrss, children.ru_maxrss) / 1024  # Linux: KiB
-    return f"{RESOURCES} cpu_s={cpu:.2f} peak_rss_mb={peak_mb:.1f}"
-
-
-def job_log(benchmark: Path | str) -> Path:
-    """The log of the job a benchmark file belongs to: the workflow puts it at the same path
-    under ``logs/`` (``benchmarks/<x>.tsv`` -> ``logs/<x>.log``, under any prefix)."""
-    parts = list(Path(benchmark).parts)
-    where = len(parts) - 1 - parts[::-1].index("benchmarks")
-    parts[where] = "logs"
-    return Path(*parts).with_suffix(".log")
-
-
-def logged_resources(log: Path) -> tuple[float, float] | None:
-    """(CPU-s, peak RSS MB) from the last resource line of a job's log; None without one."""
-    try:
-        found = _RESOURCES.findall(log.read_text(errors="replace"))
-    except OSError:
-        return None
-    return (float(found[-1][0]), float(found[-1][1])) if found else None
 
 
 def benchmark_rows(bench_dir: Path | str, log_dir: Path | str | None = None) -> pd.DataFrame:
