@@ -97,7 +97,7 @@ def assert_same_csvs(repo: Path, reference: Path) -> None:
     assert not differ, f"CSVs differ from the reference run: {differ}"
 
 
-_JOB = re.compile(r"^(?:local)?rule (\w+):$")
+_JOB = re.compile(r"^(?:local)?(?:rule|checkpoint) (\w+):$")
 
 
 def dry_run_jobs(repo: Path, *targets: str) -> list[tuple[str, dict[str, str]]]:

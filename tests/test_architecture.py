@@ -19,6 +19,7 @@ LAYERS = [
         "errors",
         "io",
         "seeds",
+        "replicates",
         "code_deps",
         "py",
         "config_check",

@@ -32,3 +32,18 @@ def test_seeds_are_the_ones_the_results_were_made_with():
     assert derive_seeds(3, ["chapter5-orders", "pendigits"], 2).tolist() == runs[:2].tolist()
     with pytest.raises(ValueError, match="bits"):
         derive_seed(1, "x", bits=16)
+
+
+def test_replicates_run_on_real_data_and_once_on_a_stand_in():
+    from boostrank.data.provenance import KINDS
+    from boostrank.replicates import replicates_for
+
+    assert {kind: replicates_for(5, kind) for kind in KINDS} == {
+        "real": 5,
+        "mirror": 5,
+        "embedded": 5,
+        "synthetic": 1,
+    }
+    assert replicates_for(1, "mirror") == 1
+    with pytest.raises(ValueError, match="at least 1"):
+        replicates_for(0, "mirror")

@@ -118,7 +118,7 @@ def test_rerun_has_nothing_to_do_and_a_figure_can_be_rebuilt_alone(offline_run):
     target = offline_run / "figures/tables/thesis-table1_2.md"
     target.unlink()
     out = _run_ok(offline_run, "figures/tables/thesis-table1_2.md")
-    assert target.exists() and "rule fetch" not in out and "rule prepare" not in out
+    assert target.exists() and "checkpoint fetch" not in out and "rule prepare" not in out
 
 
 @pytest.mark.e2e
@@ -198,3 +198,34 @@ def test_strict_refuses_a_stand_in(tmp_path):
     out = proc.stdout + proc.stderr
     assert "strict mode: no real source could provide 'isolet'" in out
     assert not (repo / "data/raw/isolet/provenance.json").exists()
+
+
+@pytest.mark.e2e
+def test_replicates_wait_for_the_fetch_and_run_on_real_data_only(tmp_path):
+    """chapter3.replicates trains NDCG_Boost and RankSVM again on real data; a stand-in runs
+    once. Which one a data set is, is known once it is fetched (the fetch checkpoint)."""
+    from e2e_helpers import dry_run_jobs
+
+    repo = _copy_repo(tmp_path)
+    (repo / "tests/config/tiny.yaml").write_text(
+        "chapter3: {datasets: [td2003], replicates: 2}\nchapter5: {datasets: [nursery]}\n"
+    )
+    target = "figures/thesis-fig3_1.pdf"
+
+    def trained():
+        return sorted(
+            (w["algorithm"], w["replicate"])
+            for rule, w in dry_run_jobs(repo, target)
+            if rule == "chapter3_train"
+        )
+
+    before = dry_run_jobs(repo, target)
+    assert ("fetch", {"dataset": "td2003"}) in before
+    assert all(r == "1" for _, r in trained())  # replicates 2.. wait for the fetch
+    _run_ok(repo, "data/raw/td2003/provenance.json")  # offline: the synthetic stand-in
+    assert all(r == "1" for _, r in trained())
+    provenance = repo / "data/raw/td2003/provenance.json"
+    provenance.write_text(provenance.read_text().replace('"synthetic"', '"mirror"'))
+    again = trained()
+    assert ("ndcg_boost", "2") in again and ("ranksvm", "2") in again
+    assert not any(a == "regression" and r == "2" for a, r in again)  # deterministic: once

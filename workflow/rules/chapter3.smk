@@ -56,6 +56,7 @@ rule chapter3_qrels:
 rule chapter3_evaluate:
     input:
         runs=ch3_runs,
+        replicate_runs=ch3_replicate_runs,
         qrels=expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
         meta=lambda w: ranking_meta(w.dataset),
         code=code(*CH3_SPEC.EVALUATE.code),
@@ -73,10 +74,10 @@ rule chapter3_evaluate:
         k_max=CH3["k_max"],
         formula=CH3["ndcg_formula"],
         seed=config["seed"],
-        replicates=CH3["replicates"],
+        replicates=lambda w, input: ch3_replicates(w),  # after the fetch checkpoint
     shell:
         "boostrank chapter3-evaluate --dataset {wildcards.dataset} --meta {input.meta}"
-        " --runs {input.runs} --qrels {input.qrels} --folds {params.folds}"
+        " --runs {input.runs} {input.replicate_runs} --qrels {input.qrels} --folds {params.folds}"
         " --replicates {params.replicates}"
         " --k-max {params.k_max} --formula {params.formula} --seed {params.seed}"
         " --out {output.csv} --samples {output.samples} 2> {log}"

@@ -15,6 +15,7 @@ from boostrank.catalog import load_catalog
 from boostrank.code_deps import imported_modules, module_file, use_disk_cache
 from boostrank.config_check import check_config, check_registry
 from boostrank.data.inventory import standin_summary
+from boostrank.data.provenance import Provenance
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import check_mirror, resolve_mirror
 from boostrank.errors import BoostrankError, did_you_mean
@@ -30,6 +31,7 @@ from boostrank.experiments.topk import spec as TOPK_SPEC
 from boostrank.io import RESULTS, set_aside_edited
 from boostrank.report.timing import write_timing
 from boostrank.scheduler_wakes import one_pending_wake
+from boostrank.replicates import replicates_for
 
 # Snakemake's job rate limiter piles up scheduler wake-ups, one more per finished job, and
 # those made most of its own CPU; one pending wake-up at a time (boostrank/scheduler_wakes.py).
@@ -124,6 +126,17 @@ def _code_files(modules):
 
 def raw_provenance(dataset):
     return f"data/raw/{dataset}/provenance.json"
+
+
+def data_replicates(configured, dataset):
+    """A family's replicates on `dataset`: `configured` on real data, 1 on a synthetic stand-in
+    (boostrank.replicates.replicates_for). The fetch checkpoint tells which: until the data set is
+    fetched, the jobs that depend on the answer wait outside the DAG."""
+    fetch = getattr(checkpoints, "fetch", None)
+    if fetch is None:  # a make-readings variant: it shares the default variant's fetched files
+        return configured  # and reads real data only, where the two agree
+    fetched = fetch.get(dataset=dataset).output[0]
+    return replicates_for(configured, Provenance.load(fetched).kind)
 
 
 def processed_meta(dataset):
@@ -312,23 +325,33 @@ CH3 = config["chapter3"]
 CH3_RUNS = "results/runs/thesis-fig3_1"
 CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available("src/boostrank") if a.key in CH3["algorithms"]]
 # One training job per (data set, algorithm, replicate) trains every fold; an algorithm that
-# draws no random numbers under its arguments has replicate 1 only (chapter3.replicates;
-# boostrank.experiments.chapter3.spec.seeded).
+# draws no random numbers under its arguments has replicate 1 only, and so does every algorithm
+# on a synthetic stand-in (chapter3.replicates; boostrank.experiments.chapter3.spec.seeded).
 CH3_RUN = f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/r{{replicate}}/fold{{fold}}.run"
 
 
-def _ch3_replicates(key):
-    algorithm = CH3_SPEC.BY_KEY[key]
-    return CH3["replicates"] if CH3_SPEC.seeded(algorithm, CH3["algorithms"][key]) else 1
-
-
 def ch3_runs(wildcards):
-    """The run files one data set's evaluation scores: every algorithm, fold and replicate."""
+    """The run files of replicate 1 one data set's evaluation scores: every algorithm, fold."""
+    return [
+        CH3_RUN.format(dataset=wildcards.dataset, algorithm=key, replicate=1, fold=fold)
+        for key in CH3_ALGORITHMS
+        for fold in CH3["folds"]
+    ]
+
+
+def ch3_replicates(wildcards):
+    """chapter3.replicates on real data, 1 on a stand-in (known once the data set is fetched)."""
+    return data_replicates(CH3["replicates"], wildcards.dataset)
+
+
+def ch3_replicate_runs(wildcards):
+    """The run files of replicates 2.. of the algorithms that draw random numbers."""
     return [
         CH3_RUN.format(dataset=wildcards.dataset, algorithm=key, replicate=r, fold=fold)
         for key in CH3_ALGORITHMS
+        if CH3_SPEC.seeded(CH3_SPEC.BY_KEY[key], CH3["algorithms"][key])
         for fold in CH3["folds"]
-        for r in range(1, _ch3_replicates(key) + 1)
+        for r in range(2, ch3_replicates(wildcards) + 1)
     ]
 
 

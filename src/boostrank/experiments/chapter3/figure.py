@@ -174,13 +174,16 @@ def draw_figure(
     missing = [a.label for a in ALGORITHMS if a.key not in handles]
     tie = str(tidy["tie_break"].iloc[0]) if "tie_break" in tidy else "random"
     replicates = int(tidy["replicates"].max()) if "replicates" in tidy else 1
+    single = sorted(tidy.loc[tidy["replicates"] == 1, "dataset"].unique()) if replicates > 1 else []
     text = (
         _formula_note(formula)
         + "; mean over each fold's test queries, then over the folds"
         + (
             f" (each query's NDCG averaged over {replicates} replicates: NDCG_Boost and the"
             " rankers that draw random numbers retrained with each replicate's seed, every"
-            " ranker under each replicate's tie break)"
+            " ranker under each replicate's tie break"
+            + (f"; one run on the stand-ins {', '.join(single)}" if single else "")
+            + ")"
             if replicates > 1
             else ""
         )
