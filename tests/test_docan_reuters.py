@@ -144,18 +144,39 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
         assert units["value"].mean() == pytest.approx(best.loc["best", "accuracy"], abs=1e-6)
         F.plot_knn(f"results/docan-{fig}.csv", claims_path, f"figures/docan-{fig}")
     F.plot_figure5("results/docan-fig5.csv", claims_path, "figures/docan-fig5")
-    forest = D.random_forest_accuracy(
-        c, m, "results/docan-table1.csv", seed=1, n_estimators=15,
-        samples=tmp_path / "results/docan-table1.samples.csv",
-    ).set_index("split")  # fmt: skip
+    # Two replicate forests (replicate 1 grows from the seed itself), then their mean.
+    grown = [
+        D.random_forest_accuracy(
+            c, m, f"forest/r{r}.csv", seed=1, n_estimators=15,
+            samples=tmp_path / f"forest/r{r}.samples.csv", replicate=r,
+        ).set_index("split")
+        for r in (1, 2)
+    ]  # fmt: skip
+    assert (
+        "seed 1;" in grown[0].loc["train", "note"]
+        and "seed 1;" not in grown[1].loc["train", "note"]
+    )
+    D.merge_forest_replicates(["forest/r1.csv"], ["forest/r1.samples.csv"], "one.csv", "one.s.csv")
+    assert Path("one.csv").read_bytes() == Path("forest/r1.csv").read_bytes()
+    assert Path("one.s.csv").read_bytes() == Path("forest/r1.samples.csv").read_bytes()
+    forest = D.merge_forest_replicates(
+        ["forest/r1.csv", "forest/r2.csv"],
+        ["forest/r1.samples.csv", "forest/r2.samples.csv"],
+        "results/docan-table1.csv",
+        "results/docan-table1.samples.csv",
+    ).set_index("split")
+    assert "mean over 2 forests" in forest.loc["train", "note"]
     units = pd.read_csv("results/docan-table1.samples.csv")
     for split, kind in (("train", "train"), ("test", "test")):  # every document, once
         mine = units[units["split"] == split]
         assert len(mine) == forest.loc[split, "documents"] == mine["unit"].nunique()
         assert mine["unit"].str.startswith(kind).all()
+        both = (grown[0].loc[split, "accuracy"] + grown[1].loc[split, "accuracy"]) / 2
+        assert forest.loc[split, "accuracy"] == pytest.approx(both, abs=1e-6)
         assert mine["value"].mean() == pytest.approx(forest.loc[split, "accuracy"], abs=1e-6)
+        assert mine["value"].isin([0, 0.5, 1]).all()  # each document's share of 2 forests
     oob = units[units["split"] == "oob"]  # the documents some tree left out
-    assert 0 < len(oob) <= forest.loc["oob", "documents"]
+    assert 0 < len(oob) <= forest.loc["oob", "documents"] and oob["unit"].is_unique
     F.table1("results/docan-table1.csv", claims_path, "figures/tables/docan-table1")
     for name in ("docan-fig5", "docan-fig6", "docan-fig7"):
         assert (tmp_path / f"figures/{name}.png").stat().st_size > 0

@@ -256,6 +256,13 @@ DOCAN_CORPUS_CODE = code(
     "data.provenance",
 )
 DOCAN_CODE = code(*DOCAN_SPEC.CLUSTERING.code)  # the corpus jobs: clustering, k-NN, forest
+DOCAN_FOREST = "results/docan/forest"
+
+
+def docan_forest_files(suffix):
+    """Each forest replicate's results (`suffix` .csv) or samples: on real data only."""
+    count = data_replicates(DOCAN["random_forest"]["replicates"], "reuters21578")
+    return [f"{DOCAN_FOREST}/r{r}{suffix}" for r in range(1, count + 1)]
 
 
 # --------------------------------------------------------------- docan_ranking.smk

@@ -131,12 +131,14 @@ rule docan_forest:
         meta=DOCAN_CORPUS_META,
         code=DOCAN_CODE,
     output:
-        csv="results/docan-table1.csv",
-        samples="results/docan-table1.samples.csv",
+        csv=f"{DOCAN_FOREST}/r{{replicate}}.csv",
+        samples=f"{DOCAN_FOREST}/r{{replicate}}.samples.csv",
     log:
-        "logs/docan-table1/forest.log",
+        "logs/docan-table1/forest/r{replicate}.log",
     benchmark:
-        "benchmarks/docan-table1/forest.tsv"
+        "benchmarks/docan-table1/forest/r{replicate}.tsv"
+    wildcard_constraints:
+        replicate="[1-9][0-9]*",
     threads: 2
     params:
         seed=config["seed"] + DOCAN["seed_offsets"]["random_forest"],
@@ -145,9 +147,28 @@ rule docan_forest:
         min_samples_leaf=DOCAN["random_forest"]["min_samples_leaf"],
     shell:
         "OMP_NUM_THREADS={threads} boostrank docan-forest --corpus {input.npz} --meta {input.meta}"
-        " --csv {output.csv} --seed {params.seed} --n-estimators {params.n_estimators}"
-        " --max-features {params.max_features} --min-samples-leaf {params.min_samples_leaf}"
+        " --csv {output.csv} --seed {params.seed} --replicate {wildcards.replicate}"
+        " --n-estimators {params.n_estimators} --max-features {params.max_features}"
+        " --min-samples-leaf {params.min_samples_leaf}"
         " --n-jobs {threads} --samples {output.samples} 2> {log}"
+
+
+rule docan_forest_merge:
+    input:
+        csvs=lambda w: docan_forest_files(".csv"),
+        samples=lambda w: docan_forest_files(".samples.csv"),
+        code=code(*DOCAN_SPEC.FOREST_MERGE.code),
+    output:
+        csv="results/docan-table1.csv",
+        samples="results/docan-table1.samples.csv",
+    log:
+        "logs/docan-table1/forest.log",
+    benchmark:
+        "benchmarks/docan-table1/forest.tsv"
+    shell:
+        "boostrank docan-forest-merge --replicates {input.csvs}"
+        " --replicate-samples {input.samples} --csv {output.csv} --samples {output.samples}"
+        " 2> {log}"
 
 
 rule docan_table1:

@@ -71,7 +71,14 @@ def _cmd_forest(args: argparse.Namespace) -> None:
         min_samples_leaf=args.min_samples_leaf,
         n_jobs=args.n_jobs,
         samples=args.samples,
+        replicate=args.replicate,
     )
+
+
+def _cmd_forest_merge(args: argparse.Namespace) -> None:
+    from boostrank.experiments.docan.jobs import merge_forest_replicates
+
+    merge_forest_replicates(args.replicates, args.replicate_samples, args.csv, args.samples)
 
 
 def _cmd_plot(args: argparse.Namespace) -> None:
@@ -166,7 +173,15 @@ def _register_reuters(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-samples-leaf", type=int, default=1)
     p.add_argument("--n-jobs", type=int, default=1)
     p.add_argument("--samples", type=Path, help="whether each document was classified right")
+    p.add_argument("--replicate", type=int, default=1, help="1, 2, ... (its own seed)")
     p.set_defaults(func=_cmd_forest)
+
+    p = sub.add_parser("docan-forest-merge", help="docan random forest: mean over replicates")
+    p.add_argument("--replicates", type=Path, nargs="+", required=True, help="results CSVs")
+    p.add_argument("--replicate-samples", type=Path, nargs="+", required=True)
+    p.add_argument("--csv", type=Path, required=True)
+    p.add_argument("--samples", type=Path, required=True)
+    p.set_defaults(func=_cmd_forest_merge)
 
     p = sub.add_parser("docan-plot", help="draw docan Figure 5, 6 or 7 from its results CSV")
     p.add_argument("figure", choices=("fig5", "fig6", "fig7"))

@@ -20,11 +20,13 @@ CSV; Figure 4's counts, the figures and the table are made from them by :mod:`.s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boostrank.errors import BoostrankError
 from boostrank.experiments.docan.spec import DATASET
 
 if TYPE_CHECKING:
@@ -331,20 +333,24 @@ def random_forest_accuracy(
     min_samples_leaf: int = 1,
     n_jobs: int = 1,
     samples: Path | None = None,
+    replicate: int = 1,
 ) -> pd.DataFrame:
     """The random forest's accuracy on the training set (resubstitution and out of bag) and on
     the test set. Defaults follow R's ``randomForest`` (500 trees, sqrt(p) features a split).
     To ``samples``, whether each document was classified right, per split (the claims' units:
     training documents for ``train`` and ``oob``, test documents for ``test``; a training
     document that no tree left out of its bootstrap has no out-of-bag vote and no ``oob``
-    unit)."""
+    unit). ``replicate`` r grows the forest from :func:`boostrank.seeds.replicate_seed`
+    (``seed``, r); replicate 1 is ``seed`` itself."""
     import pandas as pd
     from sklearn.ensemble import RandomForestClassifier
 
     from boostrank.io import read_json
     from boostrank.preprocess.reuters_corpus import load_corpus
     from boostrank.report.spread import samples_table
+    from boostrank.seeds import replicate_seed
 
+    seed = replicate_seed(seed, replicate)
     corpus, meta = load_corpus(corpus_path), read_json(meta_path)
     forest = RandomForestClassifier(
         n_estimators=n_estimators,
@@ -395,6 +401,37 @@ def random_forest_accuracy(
     return table
 
 
+def merge_forest_replicates(
+    csvs: Sequence[Path | str],
+    samples: Sequence[Path | str],
+    csv: Path | str,
+    samples_out: Path | str,
+) -> pd.DataFrame:
+    """The random forest's accuracies over its replicates (one forest per seed, from
+    :func:`random_forest_accuracy`): each split's mean accuracy, and per document the share of
+    the forests that classified it right (its ``oob`` share over the forests that left it out
+    of their bootstrap), the claims' units. One replicate is copied unchanged."""
+    import pandas as pd
+
+    tables = [pd.read_csv(path, keep_default_na=False) for path in csvs]
+    units = [pd.read_csv(path, keep_default_na=False) for path in samples]
+    if len(tables) != len(units) or not tables:
+        raise BoostrankError("docan-forest-merge: give one samples file per results file")
+    table = tables[0].copy()
+    if len(tables) > 1:
+        accuracy = pd.concat([t["accuracy"] for t in tables], axis=1).mean(axis=1)
+        table["accuracy"] = accuracy.round(6)
+        first = table.index[0]
+        table.loc[first, "note"] = (
+            f"{table.loc[first, 'note']}; mean over {len(tables)} forests (replicate seeds)"
+        )
+    keys = [c for c in units[0].columns if c != "value"]
+    merged = pd.concat(units, ignore_index=True).groupby(keys, sort=False)["value"].mean()
+    _write_csv(csv, table)
+    _write_csv(samples_out, merged.round(6).reset_index())
+    return table
+
+
 def _max_features(value: str) -> str | int | float | None:
     """``sqrt``/``log2``/``all`` (None), an integer count, or a fraction of the features."""
     if value in ("sqrt", "log2"):
@@ -412,6 +449,7 @@ __all__ = [
     "kneedle_elbow",
     "knn_correct",
     "knn_curve",
+    "merge_forest_replicates",
     "random_forest_accuracy",
     "second_difference_elbow",
 ]

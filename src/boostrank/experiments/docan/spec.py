@@ -112,6 +112,7 @@ FOREST = Job(
     ("seed", "docan_reuters.seed_offsets", "docan_reuters.random_forest"),
     _CORPUS_JOB_CODE,
 )
+FOREST_MERGE = Job("docan_forest_merge", ("docan_reuters.random_forest",), _CORPUS_JOB_CODE[:1])
 TABLE1 = Job("docan_table1", ("claims",), ("experiments.docan.figure", "report.render"))
 RANKING_FOLD = Job(
     "docan_ranking_fold",
@@ -165,6 +166,7 @@ __all__ = [
     "ESTIMATOR_MODULES",
     "FIG4",
     "FOREST",
+    "FOREST_MERGE",
     "KNN",
     "KNN_METRICS",
     "LETOR_DATASETS",
