@@ -571,7 +571,17 @@ TOPK_TRAIN_SHELL = (
 QB = config["qbrank"]
 QB_RUNS = "results/qbrank"
 QB_MODELS = [m.key for m in QB_SPEC.MODELS]
-QB_SPLITS = list(range(1, QB["splits"] + 1))
+
+
+def qb_runs(suffix):
+    """Every (data set, split, model) run file (`suffix` .csv or .queries.csv): the splits are
+    the family's replicates, qbrank.splits on real data and 1 on a stand-in."""
+    return lambda wildcards: [
+        f"{QB_RUNS}/{dataset}/split{split}/{model}{suffix}"
+        for dataset in QB["datasets"]
+        for split in range(1, data_replicates(QB["splits"], dataset) + 1)
+        for model in QB_MODELS
+    ]
 
 
 def qb_params(wildcards):

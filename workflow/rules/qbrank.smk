@@ -36,18 +36,8 @@ rule qbrank_train:
 
 rule qbrank_figure:
     input:
-        runs=expand(
-            f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.csv",
-            dataset=QB["datasets"],
-            split=QB_SPLITS,
-            model=QB_MODELS,
-        ),
-        queries=expand(
-            f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.queries.csv",
-            dataset=QB["datasets"],
-            split=QB_SPLITS,
-            model=QB_MODELS,
-        ),
+        runs=qb_runs(".csv"),
+        queries=qb_runs(".queries.csv"),
         claims=config["claims"],
         code=code(*QB_SPEC.FIGURE.code),
     output:
