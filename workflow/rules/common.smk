@@ -29,9 +29,9 @@ from boostrank.experiments.prank import spec as PR_SPEC
 from boostrank.experiments.qbrank import spec as QB_SPEC
 from boostrank.experiments.topk import spec as TOPK_SPEC
 from boostrank.io import RESULTS, set_aside_edited
+from boostrank.replicates import replicates_for
 from boostrank.report.timing import write_timing
 from boostrank.scheduler_wakes import one_pending_wake
-from boostrank.replicates import replicates_for
 
 # Snakemake's job rate limiter piles up scheduler wake-ups, one more per finished job, and
 # those made most of its own CPU; one pending wake-up at a time (boostrank/scheduler_wakes.py).
