@@ -133,6 +133,8 @@ def data_replicates(configured, dataset):
     (boostrank.replicates.replicates_for). The fetch checkpoint tells which: until the data set is
     fetched, the jobs that depend on the answer wait outside the DAG."""
     fetch = getattr(checkpoints, "fetch", None)
+    if configured == 1:  # nothing to ask: the DAG needs no second pass after the fetch
+        return 1
     if fetch is None:  # a make-readings variant: it shares the default variant's fetched files
         return configured  # and reads real data only, where the two agree
     fetched = fetch.get(dataset=dataset).output[0]
