@@ -355,12 +355,13 @@ def ch3_replicates(wildcards):
 
 def ch3_replicate_runs(wildcards):
     """The run files of replicates 2.. of the algorithms that draw random numbers."""
+    replicates = range(2, ch3_replicates(wildcards) + 1)
     return [
         CH3_RUN.format(dataset=wildcards.dataset, algorithm=key, replicate=r, fold=fold)
         for key in CH3_ALGORITHMS
         if CH3_SPEC.seeded(CH3_SPEC.BY_KEY[key], CH3["algorithms"][key])
         for fold in CH3["folds"]
-        for r in range(2, ch3_replicates(wildcards) + 1)
+        for r in replicates
     ]
 
 
