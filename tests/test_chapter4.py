@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from boostrank.data.prepare import load_letor
+from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4 import figure as fig
 from boostrank.experiments.chapter4 import jobs as ch4
 from boostrank.experiments.chapter4 import jobs_movies as ch4m
@@ -322,3 +323,88 @@ def test_equal_refined_scores_are_evaluated_in_a_seeded_random_order():
     two = [np.stack([np.zeros(6), np.arange(6.0)], axis=1)] * 2
     np.testing.assert_array_equal(ch4.tied_share(two), [1.0, 0.0])
     assert ch4.with_feedback(again, 5)[1].tie_order is again[1].tie_order
+
+
+def test_replicates_average_each_query_before_the_curves_and_the_picks(letor, families, tmp_path):
+    """chapter4.replicates: replicate 2 draws its own tie break and MRR samples; replicate 1's
+    job averages each query's NDCG@k over both before the curves, the bands, LRR-Best /
+    LRR-Worst and the per-query samples; one replicate is the single run."""
+    from boostrank.experiments.chapter4.jobs_curves import load_replicate, tidy_rows
+
+    d, npz, meta = letor
+    for family in ("mrr", "lrr"):
+        args = ("ohsumed", family, npz, meta, d / "base.json", PARAMS, 7)
+        assert ch4.feedback_job(*args, tmp_path / f"{family}.r2.npz", None, replicate=2) is None
+        items, record = load_replicate(tmp_path / f"{family}.r2.npz")
+        assert record["replicate"] == 2 and record["seed"] != 7  # its own root seed
+        second: list = []
+        r2 = pd.DataFrame(tidy_rows(items, second)).drop(columns="tied_share")
+        one = families[family]
+        both = ch4.feedback_job(
+            *args, tmp_path / f"{family}.csv", tmp_path / f"{family}.json",
+            tmp_path / f"{family}.queries.csv", replicate_files=[tmp_path / f"{family}.r2.npz"],
+        )  # fmt: skip
+        assert set(one["replicates"]) == {1} and set(both["replicates"]) == {2}
+        key = ["algorithm", "variant", "evaluated", "k"]
+        plain = "MRR" if family == "mrr" else "LRR"  # not a pick: the same rows in both
+
+        def curve(f, plain=plain, key=key):
+            return f[f["algorithm"] == plain].set_index(key)["ndcg"]
+
+        assert not np.allclose(curve(one), curve(r2))  # the replicates differ
+        np.testing.assert_allclose(curve(both), (curve(one) + curve(r2)) / 2, atol=2e-6)
+        per_query = pd.read_csv(tmp_path / f"{family}.queries.csv")
+        if family == "mrr":
+            first = pd.read_csv(d / "mrr.queries.csv")
+            want = (first["value"] + pd.DataFrame(second)["value"]) / 2
+            np.testing.assert_allclose(per_query["value"], want, atol=2e-6)
+        else:  # LRR-Best: the gamma with the best mean of the averaged curves
+            gammas = curve(both).xs("all", level="evaluated").groupby("variant").mean()
+            best = both[(both["algorithm"] == "LRR-Best") & (both["evaluated"] == "all")]
+            assert best["variant"].iloc[0] == gammas.round(12).idxmax()
+            assert best["ndcg"].mean() == pytest.approx(gammas.max(), abs=1e-6)
+        low, high = both["ci_low"].dropna(), both["ci_high"].dropna()
+        assert (low <= both.loc[low.index, "ndcg"]).all()
+        assert (both.loc[high.index, "ndcg"] <= high).all()
+
+
+def test_replicates_of_different_users_average_where_each_user_was_tested():
+    """MovieLens: each replicate has its own test users; a user's curve is the mean over the
+    replicates that tested it, and the rows count every user tested at least once."""
+    from boostrank.experiments.chapter4.jobs_curves import MethodCurves, average_replicates
+
+    def curves(ids, values, share):
+        ids = np.array(ids)
+        return [MethodCurves("MRR", {"variant": ""}, ids, {"held-out": (ids, np.array(values))},
+                             share)]  # fmt: skip
+
+    a = curves([1, 2], [[0.2, 0.4], [0.6, 0.6]], 0.1)
+    b = curves([2, 3], [[1.0, 0.8], [0.0, 0.5]], 0.3)
+    (merged,) = average_replicates([a, b])
+    ids, values = merged.per_query["held-out"]
+    assert ids.tolist() == [1, 2, 3] and merged.queries.tolist() == [1, 2, 3]
+    np.testing.assert_allclose(values, [[0.2, 0.4], [0.8, 0.7], [0.0, 0.5]])
+    assert merged.tied_share == pytest.approx(0.2)
+    assert average_replicates([a]) == a  # one replicate: as it was
+    with pytest.raises(BoostrankError, match="disagree"):
+        average_replicates([a, [MethodCurves("LRR", {}, np.array([1]), {})]])
+
+
+def test_a_replicate_file_round_trips_and_a_bad_one_says_what_to_do(letor, tmp_path):
+    from boostrank.experiments.chapter4.jobs_curves import (
+        load_replicate,
+        save_replicate,
+        tidy_rows,
+    )
+
+    d, npz, _meta = letor
+    run = ch4.FeedbackRun("ohsumed", load_letor(npz), json.loads((d / "base.json").read_text()),
+                          PARAMS, 7, 8)  # fmt: skip
+    items = ch4.FEEDBACK_RUNNERS["baselines"](run)
+    save_replicate(tmp_path / "r.npz", items, {"replicate": 2})
+    again, record = load_replicate(tmp_path / "r.npz")
+    assert record == {"replicate": 2}
+    assert pd.DataFrame(tidy_rows(again, [])).equals(pd.DataFrame(tidy_rows(items, [])))
+    (tmp_path / "bad.npz").write_bytes(b"not an npz")
+    with pytest.raises(BoostrankError, match=r"bad\.npz: not a Chapter 4 replicate file"):
+        load_replicate(tmp_path / "bad.npz")

@@ -202,13 +202,15 @@ def test_strict_refuses_a_stand_in(tmp_path):
 
 @pytest.mark.e2e
 def test_replicates_wait_for_the_fetch_and_run_on_real_data_only(tmp_path):
-    """chapter3.replicates trains NDCG_Boost and RankSVM again on real data; a stand-in runs
-    once. Which one a data set is, is known once it is fetched (the fetch checkpoint)."""
+    """chapter3.replicates trains NDCG_Boost and RankSVM again on real data, and
+    chapter4.replicates runs every Figure 4.3 family again; a stand-in runs once. Which one a
+    data set is, is known once it is fetched (the fetch checkpoint)."""
     from e2e_helpers import dry_run_jobs
 
     repo = _copy_repo(tmp_path)
     (repo / "tests/config/tiny.yaml").write_text(
         "chapter3: {datasets: [td2003], replicates: 2}\nchapter5: {datasets: [nursery]}\n"
+        "chapter4: {datasets: [td2003], replicates: 2}\n"
     )
     target = "figures/thesis-fig3_1.pdf"
 
@@ -219,13 +221,23 @@ def test_replicates_wait_for_the_fetch_and_run_on_real_data_only(tmp_path):
             if rule == "chapter3_train"
         )
 
+    def refined():
+        return sorted(
+            (w["family"], w["replicate"])
+            for rule, w in dry_run_jobs(repo, "figures/thesis-fig4_3.pdf")
+            if rule == "chapter4_feedback_replicate"
+        )
+
     before = dry_run_jobs(repo, target)
     assert ("fetch", {"dataset": "td2003"}) in before
     assert all(r == "1" for _, r in trained())  # replicates 2.. wait for the fetch
+    assert refined() == []
     _run_ok(repo, "data/raw/td2003/provenance.json")  # offline: the synthetic stand-in
     assert all(r == "1" for _, r in trained())
+    assert refined() == []
     provenance = repo / "data/raw/td2003/provenance.json"
     provenance.write_text(provenance.read_text().replace('"synthetic"', '"mirror"'))
     again = trained()
     assert ("ndcg_boost", "2") in again and ("ranksvm", "2") in again
     assert not any(a == "regression" and r == "2" for a, r in again)  # deterministic: once
+    assert refined() == [("baselines", "2"), ("mrr", "2"), ("mrr_bases", "2")]

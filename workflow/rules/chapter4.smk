@@ -4,6 +4,8 @@
 # One job per (data set, method family): baselines (base ranker, Rocchio, Ranking-SVM), lrr
 # (100 gammas at once), mrr (both readings of T), mrr_bases (worst and medium base rankers,
 # Figure 4.3), mrr_sizes (5/10/15 feedback documents, Figure 4.4); one job per figure draws it.
+# On real data each family job runs chapter4.replicates times: the *_replicate jobs write
+# replicates 2.. as .npz, and the family's job (replicate 1) averages them into its results.
 
 
 rule chapter4_base_rankers:
@@ -33,10 +35,8 @@ rule chapter4_base_rankers:
 
 rule chapter4_feedback:
     input:
-        npz=lambda w: ranking_npz(w.dataset),
-        meta=lambda w: ranking_meta(w.dataset),
-        base=lambda w: ch4_base_json(w.dataset),
-        code=lambda w: code(*CH4_SPEC.code_modules(w.family)),
+        unpack(ch4_feedback_inputs),
+        replicates=lambda w: ch4_replicate_files(w.dataset, ch4_stem(w)),
     output:
         csv=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.csv",
         record=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.json",
@@ -54,11 +54,30 @@ rule chapter4_feedback:
         params=lambda w: ch4_params(w.family),
         seed=config["seed"],
     shell:
-        "single_threaded"
-        " boostrank chapter4-feedback --dataset {wildcards.dataset} --family {wildcards.family}"
-        " --npz {input.npz} --meta {input.meta} --base-rankers {input.base}"
-        " --params {params.params:q} --seed {params.seed} --out {output.csv}"
-        " --record {output.record} --queries {output.queries} 2> {log}"
+        CH4_FEEDBACK + " --out {output.csv} --record {output.record} --queries {output.queries}"
+        " --replicate-files {input.replicates} 2> {log}"
+
+
+rule chapter4_feedback_replicate:
+    input:
+        unpack(ch4_feedback_inputs),
+    output:
+        f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.r{{replicate}}.npz",
+    log:
+        "logs/{fig}/feedback/{dataset}/{family}.r{replicate}.log",
+    benchmark:
+        "benchmarks/{fig}/feedback/{dataset}/{family}.r{replicate}.tsv"
+    wildcard_constraints:
+        fig="thesis-fig4_[234]",
+        dataset="|".join(CH4["datasets"]),
+        family="|".join(CH4_SPEC.FAMILIES),
+        replicate=CH4_LATER_REPLICATE,
+    threads: 1
+    params:
+        params=lambda w: ch4_params(w.family),
+        seed=config["seed"],
+    shell:
+        CH4_FEEDBACK + " --replicate {wildcards.replicate} --out {output} 2> {log}"
 
 
 rule chapter4_objective:
@@ -87,9 +106,8 @@ rule chapter4_objective:
 
 rule chapter4_movies:
     input:
-        npz="data/processed/movielens_100k.npz",
-        meta="data/processed/movielens_100k.json",
-        code=lambda w: code(*CH4_SPEC.code_modules(w.family, movies=True)),
+        unpack(lambda w: ch4_movie_inputs(w.family)),
+        replicates=lambda w: ch4_replicate_files("movielens_100k", ch4_movie_stem(w.family)),
     output:
         csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.csv",
         record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.json",
@@ -102,20 +120,18 @@ rule chapter4_movies:
         family="baselines|lrr|mrr_sizes",
     threads: 1
     params:
+        family=lambda w: w.family,
         params=lambda w: ch4_params(w.family, movies=True),
         seed=config["seed"],
     shell:
-        "single_threaded"
-        " boostrank chapter4-movies --family {wildcards.family} --npz {input.npz}"
-        " --meta {input.meta} --params {params.params:q} --seed {params.seed}"
-        " --out {output.csv} --record {output.record} --queries {output.queries} 2> {log}"
+        CH4_MOVIES + " --out {output.csv} --record {output.record} --queries {output.queries}"
+        " --replicate-files {input.replicates} 2> {log}"
 
 
 rule chapter4_movies_mrr:
     input:
-        npz="data/processed/movielens_100k.npz",
-        meta="data/processed/movielens_100k.json",
-        code=code(*CH4_SPEC.code_modules("mrr", movies=True)),
+        unpack(lambda w: ch4_movie_inputs("mrr")),
+        replicates=lambda w: ch4_replicate_files("movielens_100k", ch4_movie_stem("mrr")),
     output:
         csv=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.csv",
         record=f"{CH4_DIR}/thesis-fig4_5/movielens_100k/mrr.json",
@@ -127,14 +143,33 @@ rule chapter4_movies_mrr:
         "benchmarks/thesis-fig4_5/movies/mrr.tsv"
     threads: 1
     params:
+        family="mrr",
         params=ch4_params("mrr", movies=True),
         seed=config["seed"],
     shell:
-        "single_threaded"
-        " boostrank chapter4-movies --family mrr --npz {input.npz} --meta {input.meta}"
-        " --params {params.params:q} --seed {params.seed} --out {output.csv}"
-        " --record {output.record} --timing {output.timing}"
-        " --queries {output.queries} 2> {log}"
+        CH4_MOVIES + " --out {output.csv} --record {output.record} --queries {output.queries}"
+        " --timing {output.timing} --replicate-files {input.replicates} 2> {log}"
+
+
+rule chapter4_movies_replicate:
+    input:
+        unpack(lambda w: ch4_movie_inputs(w.family)),
+    output:
+        f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{{family}}.r{{replicate}}.npz",
+    log:
+        "logs/thesis-fig4_5/movies/{family}.r{replicate}.log",
+    benchmark:
+        "benchmarks/thesis-fig4_5/movies/{family}.r{replicate}.tsv"
+    wildcard_constraints:
+        family="|".join(CH4_SPEC.MOVIE_FAMILIES),
+        replicate=CH4_LATER_REPLICATE,
+    threads: 1
+    params:
+        family=lambda w: w.family,
+        params=lambda w: ch4_params(w.family, movies=True),
+        seed=config["seed"],
+    shell:
+        CH4_MOVIES + " --replicate {wildcards.replicate} --out {output} 2> {log}"
 
 
 rule chapter4_figure:

@@ -407,8 +407,56 @@ def ch4_base_json(dataset):
     return f"{CH4_DIR}/thesis-fig4_3/{dataset}/base_rankers.json"
 
 
+def ch4_movie_stem(family):
+    return f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{family}"
+
+
 def ch4_movie_csv(family):
-    return f"{CH4_DIR}/thesis-fig4_5/movielens_100k/{family}.csv"
+    return f"{ch4_movie_stem(family)}.csv"
+
+
+def ch4_stem(wildcards):
+    """A LETOR family job's results path without its suffix."""
+    return f"{CH4_DIR}/{wildcards.fig}/{wildcards.dataset}/{wildcards.family}"
+
+
+# A family's job on real data runs chapter4.replicates times (a stand-in once): replicate 1 is
+# the job that writes the family's results, averaged with replicates 2.. (their own .npz jobs).
+CH4_LATER_REPLICATE = "[2-9]|[1-9][0-9]+"
+
+
+def ch4_replicate_files(dataset, stem):
+    """The .npz files of replicates 2.. of a family's job on `dataset`."""
+    count = data_replicates(CH4["replicates"], dataset)
+    return [f"{stem}.r{r}.npz" for r in range(2, count + 1)]
+
+
+def ch4_feedback_inputs(wildcards):
+    return {
+        "npz": ranking_npz(wildcards.dataset),
+        "meta": ranking_meta(wildcards.dataset),
+        "base": ch4_base_json(wildcards.dataset),
+        "code": code(*CH4_SPEC.code_modules(wildcards.family)),
+    }
+
+
+def ch4_movie_inputs(family):
+    return {
+        "npz": "data/processed/movielens_100k.npz",
+        "meta": "data/processed/movielens_100k.json",
+        "code": code(*CH4_SPEC.code_modules(family, movies=True)),
+    }
+
+
+CH4_FEEDBACK = (
+    "single_threaded boostrank chapter4-feedback --dataset {wildcards.dataset}"
+    " --family {wildcards.family} --npz {input.npz} --meta {input.meta}"
+    " --base-rankers {input.base} --params {params.params:q} --seed {params.seed}"
+)
+CH4_MOVIES = (
+    "single_threaded boostrank chapter4-movies --family {params.family} --npz {input.npz}"
+    " --meta {input.meta} --params {params.params:q} --seed {params.seed}"
+)
 
 
 def ch4_figure_inputs(wildcards):

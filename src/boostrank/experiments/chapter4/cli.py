@@ -19,6 +19,7 @@ def _feedback(a: argparse.Namespace) -> None:
     from boostrank.experiments.chapter4.jobs import feedback_job
     from boostrank.io import json_object
 
+    _check_replicate(a)
     feedback_job(
         a.dataset,
         a.family,
@@ -30,6 +31,8 @@ def _feedback(a: argparse.Namespace) -> None:
         a.out,
         a.record,
         a.queries,
+        replicate=a.replicate,
+        replicate_files=a.replicate_files,
     )
 
 
@@ -53,6 +56,7 @@ def _movies(a: argparse.Namespace) -> None:
     from boostrank.experiments.chapter4.jobs_movies import movies_job
     from boostrank.io import json_object
 
+    _check_replicate(a)
     movies_job(
         a.family,
         a.npz,
@@ -63,6 +67,8 @@ def _movies(a: argparse.Namespace) -> None:
         a.record,
         a.timing,
         a.queries,
+        replicate=a.replicate,
+        replicate_files=a.replicate_files,
     )
 
 
@@ -79,6 +85,26 @@ def _figure(a: argparse.Namespace) -> None:
         a.bin_width,
         a.claims,
         a.samples,
+    )
+
+
+def _check_replicate(a: argparse.Namespace) -> None:
+    from boostrank.errors import BoostrankError
+
+    if a.replicate < 1:
+        raise BoostrankError(f"--replicate counts from 1, got {a.replicate}")
+    if a.replicate == 1 and a.record is None:
+        raise BoostrankError("replicate 1 writes the results: give --record")
+    if a.replicate > 1 and a.replicate_files:
+        raise BoostrankError("only replicate 1 reads the other replicates' --replicate-files")
+
+
+def _replicate_options(p: argparse.ArgumentParser) -> None:
+    """A family job's replicate (config ``chapter4.replicates``): replicate 1 writes the
+    results, averaged with the other replicates' files; replicate r >= 2 writes an .npz."""
+    p.add_argument("--replicate", type=int, default=1, help="1, 2, ...: r >= 2 writes --out npz")
+    p.add_argument(
+        "--replicate-files", nargs="*", default=[], help="replicate 1: the other replicates' npz"
     )
 
 
@@ -102,9 +128,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--base-rankers", required=True)
     p.add_argument("--params", required=True, help="config chapter4 as JSON")
     p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--record", required=True)
+    p.add_argument("--out", required=True, help="the rows (replicate 1) or the curves (.npz)")
+    p.add_argument("--record", help="replicate 1: the job's JSON record")
     p.add_argument("--queries", help="each query's mean NDCG@1..k (the claims' samples)")
+    _replicate_options(p)
     p.set_defaults(func=_feedback)
 
     p = subparsers.add_parser("chapter4-objective", help="Figure 4.1: L_p per iteration")
@@ -124,10 +151,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--meta", required=True)
     p.add_argument("--params", required=True)
     p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--record", required=True)
+    p.add_argument("--out", required=True, help="the rows (replicate 1) or the curves (.npz)")
+    p.add_argument("--record", help="replicate 1: the job's JSON record")
     p.add_argument("--timing", default=None)
     p.add_argument("--queries", help="each user's mean NDCG@1..k (the claims' samples)")
+    _replicate_options(p)
     p.set_defaults(func=_movies)
 
     p = subparsers.add_parser("chapter4-figure", help="Figures 4.1-4.6: draw one figure")

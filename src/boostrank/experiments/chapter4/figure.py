@@ -92,6 +92,22 @@ def _eval_note(evaluated: str) -> str:
     )
 
 
+def _replicates_note(frame: pd.DataFrame) -> str:
+    """Which data sets' curves average several replicates (config ``chapter4.replicates``)."""
+    if "replicates" not in frame.columns:
+        return ""
+    counts = frame.groupby("dataset_label", sort=False)["replicates"].max()
+    many = counts[counts > 1]
+    if many.empty:
+        return ""
+    once = [str(label) for label, n in counts.items() if n == 1]
+    return (
+        f" Each query's NDCG averaged over {int(many.max())} replicates (each its own seeds: "
+        f"tie break, MRR's samples, Ranking-SVM's solver) on {', '.join(map(str, many.index))}"
+        + (f"; one run on {', '.join(once)}." if once else ".")
+    )
+
+
 # --------------------------------------------------------------------------- Figure 4.1
 def figure4_1(d: dict[str, Any], prefix: str) -> None:
     """L_p against iterations on OHSUMED, with Theorems 9-10."""
@@ -197,7 +213,7 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> None:
         f"NDCG ({view['formula'].iloc[0]} formula) of the {_eval_note(evaluated)}, mean over "
         "all queries (shaded: 95% interval over the queries, mean +- 1.96 sd/sqrt(queries)); "
         "feedback: true grades of the base ranker's top 20. Dashed: MRR with the other reading "
-        "of T (Eq. 4.3)."
+        "of T (Eq. 4.3)." + _replicates_note(view)
     )
     _finish_panels(
         fig,
@@ -244,6 +260,7 @@ def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> None:
         f"Solid: MRR (shaded: 95% interval over the queries); dashed: the base ranker alone "
         f"(same colour). NDCG of the "
         f"{_eval_note(evaluated)}. Worst, median and best single feature by mean NDCG@1..{k_max}."
+        + _replicates_note(view)
     )
     _finish_panels(
         fig,
@@ -293,7 +310,7 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     )
     text = (
         f"NDCG of the {_eval_note(evaluated)} (shaded: 95% interval over the queries); "
-        "feedback: the base ranker's top m documents."
+        "feedback: the base ranker's top m documents." + _replicates_note(view)
     )
     _finish_panels(
         fig,
@@ -330,8 +347,10 @@ def figure4_5(d: dict[str, Any], prefix: str) -> None:
         )
     n_users = int(main["queries"].max())
     feedback = ", ".join(str(int(f)) for f in sorted(main["feedback"].unique()))
+    splits = int(frame["replicates"].max()) if "replicates" in frame.columns else 1
+    over = f" over {splits} random splits" if splits > 1 else ""
     ax_a.set_title(
-        f"(a) algorithms, {feedback} rated movies as feedback ({n_users} test users)",
+        f"(a) algorithms, {feedback} rated movies as feedback ({n_users} test users{over})",
         fontsize=10,
     )
     for i, size in enumerate(sizes):
@@ -360,7 +379,13 @@ def figure4_5(d: dict[str, Any], prefix: str) -> None:
     fig.suptitle(
         "Figure 4.5 (Valizadegan 2010): ranking for the recommender system (MovieLens "
         "100K, 19 genre features; NDCG of the held-out rated movies; shaded: 95% interval "
-        "over the users)",
+        "over the users)"
+        + (
+            f"\neach user's NDCG averaged over the {splits} replicates (each its own 20 training "
+            "users and feedback movies) in which it is a test user"
+            if splits > 1
+            else ""
+        ),
         fontsize=10,
     )
     fig.tight_layout()

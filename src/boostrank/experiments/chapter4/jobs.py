@@ -52,7 +52,9 @@ stand-ins where no real copy exists, labelled in every output):
   4.2's results CSV, not drawn), so that MRR against LRR separates the objective (L_p
   against L_a, same weak learner) from the weak learner.
 
-One Snakemake job per (data set, method family); seeds derive from config ``seed``.
+One Snakemake job per (data set, method family) and replicate (config
+``chapter4.replicates`` on real data, :mod:`.jobs_curves`); seeds derive from the replicate's
+root seed (replicate 1: config ``seed``).
 """
 
 from __future__ import annotations
@@ -65,6 +67,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.chapter4.jobs_curves import (
+    MethodCurves,
+    QueryMeans,
+    save_replicate,
+    write_family,
+)
 from boostrank.experiments.chapter4.spec import (
     FAMILIES,
     LABELS,
@@ -73,7 +81,7 @@ from boostrank.experiments.chapter4.spec import (
     weak_label,
 )
 from boostrank.experiments.common import letor_label
-from boostrank.seeds import derive_seed
+from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -179,11 +187,6 @@ def pairs_of(q: Query) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- evaluation
-# mode -> (query ids, each query's NDCG@1..k_max: n_q x k_max, or G x n_q x k_max)
-QueryMeans = dict[str, tuple["np.ndarray", "np.ndarray"]]
-Z_95 = 1.959964  # the normal 97.5% quantile: the curves' bands are mean +- Z_95 sd / sqrt(n_q)
-
-
 def mean_curves(
     queries: Sequence[Query],
     scores: Sequence[np.ndarray],
@@ -225,11 +228,6 @@ def mean_curves(
     return out
 
 
-def column(per_query: QueryMeans, g: int) -> QueryMeans:
-    """The per-query curves of setting ``g`` (of ``G x n_q x k_max`` values)."""
-    return {mode: (ids, values[g]) for mode, (ids, values) in per_query.items()}
-
-
 def tied_share(scores: Sequence[np.ndarray]) -> np.ndarray:
     """Per score column (``n`` or ``n x G`` per query), the share of documents whose score
     equals another document's of the same query."""
@@ -241,65 +239,6 @@ def tied_share(scores: Sequence[np.ndarray]) -> np.ndarray:
     qid = np.concatenate([np.full(len(s), i) for i, s in enumerate(scores)])
     out = np.array([round(share(S[:, g], qid), 6) for g in range(S.shape[1])])
     return out if scores[0].ndim == 2 else out[0]
-
-
-def rows_for(
-    curves: dict[str, np.ndarray],
-    algorithm: str,
-    n_queries: int,
-    *,
-    per_query: QueryMeans | None = None,
-    samples: list[dict[str, Any]] | None = None,
-    **extra: Any,
-) -> list[dict[str, Any]]:
-    """Tidy rows (one per mode and k) of one mean curve per mode. With ``per_query``, each row
-    gains ``ci_low`` and ``ci_high``: mean +- 1.96 sd / sqrt(n_q) over the evaluated queries at
-    that k, clipped to [0, 1] (a normal 95% interval, the band the figures shade); with
-    ``samples`` too, one row per (mode, query) is appended to it (column ``query``, ``value``:
-    the query's mean NDCG@1..k_max)."""
-    import numpy as np
-
-    rows = []
-    keys = {k: v for k, v in extra.items() if k != "tied_share"}
-    for mode, curve in curves.items():
-        band = None
-        if per_query is not None:
-            ids, each = per_query[mode]
-            if samples is not None:
-                samples += [
-                    {"algorithm": algorithm, **keys, "evaluated": mode, "query": int(i),
-                     "value": round(float(v), 6)}
-                    for i, v in zip(ids, each.mean(axis=1), strict=True)
-                ]  # fmt: skip
-            if len(ids) > 1:
-                half = Z_95 * each.std(axis=0, ddof=1) / np.sqrt(len(ids))
-                band = (np.clip(curve - half, 0, 1), np.clip(curve + half, 0, 1))
-        for k, value in enumerate(curve, start=1):
-            row = {
-                "algorithm": algorithm,
-                **extra,
-                "evaluated": mode,
-                "k": k,
-                "ndcg": round(float(value), 6),
-                "queries": n_queries,
-            }
-            if band is not None:
-                row.update(
-                    ci_low=round(float(band[0][k - 1]), 6), ci_high=round(float(band[1][k - 1]), 6)
-                )
-            rows.append(row)
-    return rows
-
-
-def pick(curves: dict[str, np.ndarray], best: bool) -> dict[str, int]:
-    """Per mode, the column (setting) with the best (or worst) mean over k; first on ties."""
-    import numpy as np
-
-    out = {}
-    for mode, c in curves.items():
-        m = c.mean(axis=1).round(12)
-        out[mode] = int(np.argmax(m) if best else np.argmin(m))
-    return out
 
 
 # --------------------------------------------------------------------------- methods
@@ -378,41 +317,79 @@ def run_lrr(queries: Sequence[Query], params: dict[str, Any]) -> list[np.ndarray
     return out
 
 
-def lrr_rows(
+def measured(
+    queries: Sequence[Query],
+    scores: Sequence[np.ndarray],
+    label: str,
+    columns: dict[str, Any],
+    k_max: int,
+    formula: str,
+    *,
+    share: bool = True,
+    settings: list[str] | None = None,
+    grid_rows: tuple[tuple[str, str], ...] = (),
+) -> MethodCurves:
+    """A method's NDCG@1..k_max of each query (``scores`` per query ``n``, or ``n x G`` for
+    the grid ``settings``), with its share of tied documents unless ``share`` is False."""
+    import numpy as np
+
+    pq: QueryMeans = {}
+    mean_curves(queries, scores, k_max, formula, pq)
+    return MethodCurves(
+        label,
+        columns,
+        np.array([q.qid for q in queries]),
+        pq,
+        tied_share(scores) if share else None,
+        settings,
+        grid_rows,
+    )
+
+
+def lrr_curves(
     queries: Sequence[Query],
     params: dict[str, Any],
     k_max: int,
     formula: str,
-    n: int,
     common: dict[str, Any],
-    samples: list[dict[str, Any]] | None = None,
-) -> list[dict[str, Any]]:
-    """LRR's curve for every gamma, then LRR-Best and LRR-Worst (per evaluation mode); the
-    per-query means of LRR-Best and LRR-Worst go to ``samples``."""
-    gammas = lrr_gammas(params["lrr"])
-    scores = run_lrr(queries, params)
-    pq: QueryMeans = {}
-    lc = mean_curves(queries, scores, k_max, formula, pq)
-    share = tied_share(scores)
-    rows: list[dict[str, Any]] = []
-    for g, gamma in enumerate(gammas):
-        rows += rows_for(
-            {mode: c[g] for mode, c in lc.items()},
-            LABELS["lrr"],
-            n,
-            **{**common, "variant": f"gamma={gamma:g}", "tied_share": share[g]},
-        )
-    for label, which in (("lrr_best", True), ("lrr_worst", False)):
-        for mode, col in pick(lc, best=which).items():
-            rows += rows_for(
-                {mode: lc[mode][col]},
-                LABELS[label],
-                n,
-                per_query=column(pq, col),
-                samples=samples,
-                **{**common, "variant": f"gamma={gammas[col]:g}", "tied_share": share[col]},
-            )
-    return rows
+) -> MethodCurves:
+    """LRR for every gamma: rows of each gamma's curve, then LRR-Best and LRR-Worst (per
+    evaluation mode, by mean NDCG@1..k_max)."""
+    return measured(
+        queries,
+        run_lrr(queries, params),
+        LABELS["lrr"],
+        common,
+        k_max,
+        formula,
+        settings=[f"gamma={g:g}" for g in lrr_gammas(params["lrr"])],
+        grid_rows=((LABELS["lrr"], "every"), (LABELS["lrr_best"], "best"),
+                   (LABELS["lrr_worst"], "worst")),
+    )  # fmt: skip
+
+
+def rocchio_curves(
+    queries: Sequence[Query],
+    params: dict[str, Any],
+    k_max: int,
+    formula: str,
+    common: dict[str, Any],
+    relevant_min: int = 1,
+    share: bool = True,
+) -> MethodCurves:
+    """Rocchio for every (alpha, beta): rows of the best setting per evaluation mode."""
+    scores, grid = run_rocchio(queries, params, relevant_min)
+    return measured(
+        queries,
+        scores,
+        LABELS["rocchio"],
+        common,
+        k_max,
+        formula,
+        share=share,
+        settings=[f"alpha={a:g},beta={b:g}" for a, b in grid],
+        grid_rows=((LABELS["rocchio"], "best"),),
+    )
 
 
 def augmented(q: Query) -> np.ndarray:
@@ -537,21 +514,11 @@ def select_base_rankers(
 
 
 # --------------------------------------------------------------------------- feedback jobs
-def result_frame(rows: list[dict[str, Any]], info: dict[str, Any]) -> pd.DataFrame:
-    """The tidy rows of a job with its data set's columns (``info``) appended."""
-    import pandas as pd
-
-    frame = pd.DataFrame(rows)
-    for key, value in info.items():
-        frame[key] = value
-    return frame
-
-
 @dataclass
 class FeedbackRun:
     """What every method family's runner of a (data set, family) job reads: the data set's
-    arrays, its base-ranker record, the config section and the seeds; ``notes`` collects what
-    a runner adds to the job's record."""
+    arrays, its base-ranker record, the config section and the replicate's root seed;
+    ``notes`` collects what a runner adds to the job's record."""
 
     dataset: str
     data: dict[str, np.ndarray]
@@ -560,7 +527,6 @@ class FeedbackRun:
     seed: int
     tie_seed: int | None  # the evaluation order of equal scores (None: the base order)
     notes: dict[str, Any] = field(default_factory=dict)
-    samples: list[dict[str, Any]] = field(default_factory=list)  # per-query means (rows_for)
 
     @property
     def k_max(self) -> int:
@@ -590,75 +556,43 @@ class FeedbackRun:
             self.data, feature - 1, n_fb, self.params.get("max_queries"), self.tie_seed
         )
 
-    def curve_rows(
-        self,
-        qs: list[Query],
-        scores: list[np.ndarray],
-        label: str,
-        n: int,
-        extra: dict[str, Any],
-    ) -> list[dict[str, Any]]:
-        """Tidy rows of one method's mean curves, with its share of tied documents; its
-        per-query means go to ``samples``."""
-        pq: QueryMeans = {}
-        curves = mean_curves(qs, scores, self.k_max, self.formula, pq)
-        return rows_for(
-            curves,
-            label,
-            n,
-            per_query=pq,
-            samples=self.samples,
-            **extra,
-            tied_share=tied_share(scores),
-        )
+    def measure(
+        self, qs: list[Query], scores: list[np.ndarray], label: str, extra: dict[str, Any]
+    ) -> MethodCurves:
+        """One method's per-query curves, with its share of tied documents."""
+        return measured(qs, scores, label, extra, self.k_max, self.formula)
 
 
-def feedback_baselines(run: FeedbackRun) -> list[dict[str, Any]]:
+def feedback_baselines(run: FeedbackRun) -> list[MethodCurves]:
     """Base ranker, Rocchio (best setting per mode) and Ranking-SVM."""
     params, common = run.params, run.common
     qs = run.queries_for(run.best)
-    n = len(qs)
-    rows = run.curve_rows(qs, [q.g for q in qs], LABELS["base"], n, common)
-    rscores, grid = run_rocchio(qs, params)
-    pq: QueryMeans = {}
-    rc = mean_curves(qs, rscores, run.k_max, run.formula, pq)
-    share = tied_share(rscores)
-    for mode, col in pick(rc, best=True).items():
-        a, b = grid[col]
-        rows += rows_for(
-            {mode: rc[mode][col]},
-            LABELS["rocchio"],
-            n,
-            per_query=column(pq, col),
-            samples=run.samples,
-            **{**common, "variant": f"alpha={a:g},beta={b:g}", "tied_share": share[col]},
-        )
+    out = [run.measure(qs, [q.g for q in qs], LABELS["base"], common)]
+    out.append(rocchio_curves(qs, params, run.k_max, run.formula, common))
     sscores, fallback = run_svm(qs, params, derive_seed(run.seed, SEED_KEY, run.dataset, "svm"))
     run.notes["svm_queries_without_pairs"] = fallback
-    rows += run.curve_rows(qs, sscores, LABELS["svm"], n, common)
-    return rows
+    out.append(run.measure(qs, sscores, LABELS["svm"], common))
+    return out
 
 
-def feedback_lrr(run: FeedbackRun) -> list[dict[str, Any]]:
+def feedback_lrr(run: FeedbackRun) -> list[MethodCurves]:
     """LRR for every gamma, LRR-Best and LRR-Worst."""
-    qs = run.queries_for(run.best)
-    return lrr_rows(qs, run.params, run.k_max, run.formula, len(qs), run.common, run.samples)
+    return [lrr_curves(run.queries_for(run.best), run.params, run.k_max, run.formula, run.common)]
 
 
-def feedback_mrr(run: FeedbackRun) -> list[dict[str, Any]]:
+def feedback_mrr(run: FeedbackRun) -> list[MethodCurves]:
     """MRR, then MRR with the other reading of T and with the other weak learner."""
     params, dataset, seed, common = run.params, run.dataset, run.seed, run.common
     qs = run.queries_for(run.best)
-    n = len(qs)
     cache: dict[int, np.ndarray] = {}
     scope = params["refinement"]["t_scope"]
     scores = run_mrr(qs, params, (dataset, "mrr"), seed, W_cache=cache)
-    rows = run.curve_rows(qs, scores, LABELS["mrr"], n, {**common, "variant": f"t_scope={scope}"})
+    out = [run.measure(qs, scores, LABELS["mrr"], {**common, "variant": f"t_scope={scope}"})]
     other = params.get("mrr_alternative_t_scope")
     if other and other != scope:
         alt = run_mrr(qs, params, (dataset, "mrr", other), seed, t_scope=other, W_cache=cache)
-        rows += run.curve_rows(
-            qs, alt, alt_label(other), n, {**common, "variant": f"t_scope={other}"}
+        out.append(
+            run.measure(qs, alt, alt_label(other), {**common, "variant": f"t_scope={other}"})
         )
     learner = params.get("mrr_alternative_weak_learner")
     if learner and learner != params["mrr"]["weak_learner"]:
@@ -666,27 +600,26 @@ def feedback_mrr(run: FeedbackRun) -> list[dict[str, Any]]:
             qs, params, (dataset, "mrr", learner), seed, weak_learner=learner, W_cache=cache
         )
         variant = f"t_scope={scope},weak_learner={learner}"
-        rows += run.curve_rows(qs, alt, weak_label(learner), n, {**common, "variant": variant})
-    return rows
+        out.append(run.measure(qs, alt, weak_label(learner), {**common, "variant": variant}))
+    return out
 
 
-def feedback_mrr_bases(run: FeedbackRun) -> list[dict[str, Any]]:
+def feedback_mrr_bases(run: FeedbackRun) -> list[MethodCurves]:
     """MRR on the worst and the medium base ranker (Figure 4.3), with each base ranker."""
-    rows: list[dict[str, Any]] = []
+    out = []
     for which in ("worst", "medium"):
         feature = int(run.base[which])
         qs = run.queries_for(feature)
-        n = len(qs)
         extra = {**run.common, "base_feature": feature, "variant": which}
-        rows += run.curve_rows(qs, [q.g for q in qs], LABELS["base"], n, extra)
+        out.append(run.measure(qs, [q.g for q in qs], LABELS["base"], extra))
         scores = run_mrr(qs, run.params, (run.dataset, "mrr_bases", feature), run.seed)
-        rows += run.curve_rows(qs, scores, LABELS["mrr"], n, extra)
-    return rows
+        out.append(run.measure(qs, scores, LABELS["mrr"], extra))
+    return out
 
 
-def feedback_mrr_sizes(run: FeedbackRun) -> list[dict[str, Any]]:
+def feedback_mrr_sizes(run: FeedbackRun) -> list[MethodCurves]:
     """MRR with the other feedback sizes (Figure 4.4); the configured one is family mrr's."""
-    rows: list[dict[str, Any]] = []
+    out = []
     qs0 = run.queries_for(run.best)
     cache: dict[int, np.ndarray] = {}
     for size in run.params["feedback_sizes"]:
@@ -694,14 +627,12 @@ def feedback_mrr_sizes(run: FeedbackRun) -> list[dict[str, Any]]:
             continue  # the family "mrr" has it
         qs = with_feedback(qs0, int(size))
         scores = run_mrr(qs, run.params, (run.dataset, "mrr_sizes", size), run.seed, W_cache=cache)
-        rows += run.curve_rows(
-            qs, scores, LABELS["mrr"], len(qs), {**run.common, "feedback": int(size)}
-        )
-    return rows
+        out.append(run.measure(qs, scores, LABELS["mrr"], {**run.common, "feedback": int(size)}))
+    return out
 
 
 # The runner of each method family (spec.FAMILIES), by family key.
-FEEDBACK_RUNNERS: dict[str, Callable[[FeedbackRun], list[dict[str, Any]]]] = {
+FEEDBACK_RUNNERS: dict[str, Callable[[FeedbackRun], list[MethodCurves]]] = {
     "baselines": feedback_baselines,
     "lrr": feedback_lrr,
     "mrr": feedback_mrr,
@@ -721,11 +652,16 @@ def feedback_job(
     out: Path | str,
     record_path: Path | str,
     queries_out: Path | str | None = None,
-) -> pd.DataFrame:
-    """One (data set, method family) of Figures 4.2-4.4: NDCG@1..k rows for both modes, and
-    to ``queries_out`` each query's mean NDCG@1..k per method and mode."""
+    *,
+    replicate: int = 1,
+    replicate_files: Sequence[Path | str] = (),
+) -> pd.DataFrame | None:
+    """One (data set, method family) of Figures 4.2-4.4. Replicate 1 (the config's seed)
+    writes NDCG@1..k rows for both modes, averaged with the other replicates' files
+    (:mod:`.jobs_curves`), and to ``queries_out`` each query's mean NDCG@1..k per method and mode;
+    replicate r >= 2 writes its per-query curves to ``out`` (an ``.npz``)."""
     from boostrank.data.prepare import load_letor
-    from boostrank.io import read_json, write_json, write_text
+    from boostrank.io import read_json
 
     if family not in FAMILIES:
         raise BoostrankError(f"unknown family {family!r}; choose from {FAMILIES}")
@@ -733,11 +669,17 @@ def feedback_job(
     base = read_json(base_json)
     data = load_letor(npz)
     started = time.perf_counter()
+    root = replicate_seed(seed, replicate)
     random_ties = params.get("tie_break", "random") == "random"
-    tie_seed = derive_seed(seed, SEED_KEY, dataset, "ties") if random_ties else None
-    run = FeedbackRun(dataset, data, base, params, seed, tie_seed)
-    rows = FEEDBACK_RUNNERS[family](run)
-    elapsed = time.perf_counter() - started
+    tie_seed = derive_seed(root, SEED_KEY, dataset, "ties") if random_ties else None
+    run = FeedbackRun(dataset, data, base, params, root, tie_seed)
+    items = FEEDBACK_RUNNERS[family](run)
+    log.info(
+        "%s %s replicate %d in %.1f s", dataset, family, replicate, time.perf_counter() - started
+    )
+    if replicate > 1:
+        save_replicate(out, items, {"replicate": replicate, "seed": root, **run.notes})
+        return None
     info = {
         "dataset": dataset,
         "dataset_label": letor_label(meta),
@@ -746,22 +688,13 @@ def feedback_job(
         "data_kind": meta["provenance"]["kind"],
         "provenance": meta["provenance_line"],
     }
-    frame = result_frame(rows, info)
-    write_text(out, frame.to_csv(index=False))
-    if queries_out is not None:
-        write_text(queries_out, result_frame(run.samples, info).to_csv(index=False))
-    write_json(
-        record_path,
-        {
-            **info,
-            "params": params,
-            "seed": seed,
-            "base_rankers": {k: base[k] for k in ("best", "medium", "worst")},
-            **run.notes,
-        },
-    )
-    log.info("%s %s: %d rows in %.1f s", dataset, family, len(frame), elapsed)
-    return frame
+    record = {
+        "params": params,
+        "seed": seed,
+        "base_rankers": {k: base[k] for k in ("best", "medium", "worst")},
+        **run.notes,
+    }
+    return write_family(items, replicate_files, info, record, out, record_path, queries_out)
 
 
 def objective_job(
@@ -845,15 +778,13 @@ __all__ = [
     "FEEDBACK_RUNNERS",
     "FeedbackRun",
     "Query",
-    "QueryMeans",
-    "column",
     "feedback_job",
     "letor_queries",
-    "lrr_rows",
+    "lrr_curves",
     "mean_curves",
+    "measured",
     "objective_job",
-    "pick",
-    "rows_for",
+    "rocchio_curves",
     "run_lrr",
     "run_mrr",
     "run_rocchio",

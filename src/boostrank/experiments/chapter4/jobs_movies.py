@@ -10,12 +10,13 @@ dissertation's "1 is the best rating" is an erratum). Movie features: the 19 gen
 user's random order, uses the first 5, 10, 15, 20 or 25 as feedback and evaluates on the rest
 (users with at least 25 + 10 ratings), so every size is scored on the same movies.
 
-One Snakemake job per method family; seeds derive from config ``seed``.
+One Snakemake job per method family and replicate (config ``chapter4.replicates``: each
+replicate its own split, :mod:`.jobs_curves`); seeds derive from the replicate's root seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,20 +24,16 @@ from typing import TYPE_CHECKING, Any
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs import (
     Query,
-    QueryMeans,
-    column,
-    lrr_rows,
-    mean_curves,
-    pick,
-    result_frame,
-    rows_for,
+    lrr_curves,
+    measured,
+    rocchio_curves,
     run_mrr,
-    run_rocchio,
     run_svm,
     sort_by_base,
 )
+from boostrank.experiments.chapter4.jobs_curves import MethodCurves, save_replicate, write_family
 from boostrank.experiments.chapter4.spec import LABELS, MOVIE_FAMILIES, SEED_KEY
-from boostrank.seeds import derive_seed
+from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
     import numpy as np
@@ -134,7 +131,8 @@ def movie_queries(
 @dataclass
 class MovieRun:
     """What every method family's runner of a MovieLens job reads: the split, the config
-    section and the seed; ``notes`` collects what a runner adds to the job's record."""
+    section and the replicate's root seed; ``notes`` collects what a runner adds to the
+    job's record."""
 
     mv: Movies
     meta: dict[str, Any]  # the data set's sidecar (provenance)
@@ -142,19 +140,16 @@ class MovieRun:
     seed: int
     timing_out: Path | str | None = None  # MRR's running time per user (Figure 4.6)
     notes: dict[str, Any] = field(default_factory=dict)
-    samples: list[dict[str, Any]] = field(default_factory=list)  # per-user means (rows_for)
 
     @property
     def cfg(self) -> dict[str, Any]:
         return self.params["movies"]
 
-    def curve_rows(
+    def measure(
         self, qs: list[Query], scores: list[np.ndarray], label: str, extra: dict[str, Any]
-    ) -> list[dict[str, Any]]:
-        """Tidy rows of one method's mean curves; its per-user means go to ``samples``."""
-        pq: QueryMeans = {}
-        curves = mean_curves(qs, scores, self.k_max, self.formula, pq)
-        return rows_for(curves, label, len(qs), per_query=pq, samples=self.samples, **extra)
+    ) -> MethodCurves:
+        """One method's per-user curves."""
+        return measured(qs, scores, label, extra, self.k_max, self.formula, share=False)
 
     @property
     def k_max(self) -> int:
@@ -178,40 +173,25 @@ class MovieRun:
         return movie_queries(self.mv, self.params, self.feedback)
 
 
-def movies_baselines(run: MovieRun) -> list[dict[str, Any]]:
+def movies_baselines(run: MovieRun) -> list[MethodCurves]:
     """The PD base ranker, Rocchio (best setting) and Ranking-SVM."""
     params, cfg, common = run.params, run.cfg, run.common
-    k_max, formula = run.k_max, run.formula
     qs = run.queries()
-    n = len(qs)
-    rows = run.curve_rows(qs, [q.g for q in qs], LABELS["base"], common)
+    out = [run.measure(qs, [q.g for q in qs], LABELS["base"], common)]
     relevant = int(cfg["relevant_rating"]) - int(cfg["grade_offset"])
-    rscores, grid = run_rocchio(qs, params, relevant)
-    pq: QueryMeans = {}
-    rc = mean_curves(qs, rscores, k_max, formula, pq)
-    for mode, col in pick(rc, best=True).items():
-        a, b = grid[col]
-        rows += rows_for(
-            {mode: rc[mode][col]},
-            LABELS["rocchio"],
-            n,
-            per_query=column(pq, col),
-            samples=run.samples,
-            **{**common, "variant": f"alpha={a:g},beta={b:g}"},
-        )
+    out.append(rocchio_curves(qs, params, run.k_max, run.formula, common, relevant, share=False))
     sscores, fallback = run_svm(qs, params, derive_seed(run.seed, SEED_KEY, "movies", "svm"))
     run.notes["svm_users_without_pairs"] = fallback
-    rows += run.curve_rows(qs, sscores, LABELS["svm"], common)
-    return rows
+    out.append(run.measure(qs, sscores, LABELS["svm"], common))
+    return out
 
 
-def movies_lrr(run: MovieRun) -> list[dict[str, Any]]:
+def movies_lrr(run: MovieRun) -> list[MethodCurves]:
     """LRR for every gamma, LRR-Best and LRR-Worst."""
-    qs = run.queries()
-    return lrr_rows(qs, run.params, run.k_max, run.formula, len(qs), run.common, run.samples)
+    return [lrr_curves(run.queries(), run.params, run.k_max, run.formula, run.common)]
 
 
-def movies_mrr(run: MovieRun) -> list[dict[str, Any]]:
+def movies_mrr(run: MovieRun) -> list[MethodCurves]:
     """MRR, with the running time per user (Figure 4.6) written to ``run.timing_out``."""
     import numpy as np
     import pandas as pd
@@ -222,7 +202,7 @@ def movies_mrr(run: MovieRun) -> list[dict[str, Any]]:
     qs = run.queries()
     timings: list[float] = []
     scores = run_mrr(qs, params, ("movies", "mrr"), run.seed, timings=timings)
-    rows = run.curve_rows(qs, scores, LABELS["mrr"], run.common)
+    out = [run.measure(qs, scores, LABELS["mrr"], run.common)]
     if run.timing_out is not None:
         timing = pd.DataFrame(
             {
@@ -235,14 +215,14 @@ def movies_mrr(run: MovieRun) -> list[dict[str, Any]]:
             }
         )
         write_text(run.timing_out, timing.to_csv(index=False))
-    return rows
+    return out
 
 
-def movies_mrr_sizes(run: MovieRun) -> list[dict[str, Any]]:
+def movies_mrr_sizes(run: MovieRun) -> list[MethodCurves]:
     """MRR and the PD base ranker with 5..25 rated movies as feedback (Figure 4.5(b)), every
     size scored on the movies after the largest, for the users with enough ratings."""
     mv, params, cfg, k_max = run.mv, run.params, run.cfg, run.k_max
-    rows: list[dict[str, Any]] = []
+    out = []
     sizes = [int(s) for s in cfg["feedback_sizes"]]
     top = max(sizes)
     users = [u for u in mv.test_users if len(mv.items[u]) >= top + k_max]
@@ -250,14 +230,14 @@ def movies_mrr_sizes(run: MovieRun) -> list[dict[str, Any]]:
     for size in sizes:
         qs = movie_queries(mv, params, size, eval_from=top, users=users)
         extra = {**run.common, "feedback": size}
-        rows += run.curve_rows(qs, [q.g for q in qs], LABELS["base"], extra)
+        out.append(run.measure(qs, [q.g for q in qs], LABELS["base"], extra))
         scores = run_mrr(qs, params, ("movies", "mrr_sizes", size), run.seed)
-        rows += run.curve_rows(qs, scores, LABELS["mrr"], extra)
-    return rows
+        out.append(run.measure(qs, scores, LABELS["mrr"], extra))
+    return out
 
 
 # The runner of each MovieLens method family (spec.MOVIE_FAMILIES), by family key.
-MOVIE_RUNNERS: dict[str, Callable[[MovieRun], list[dict[str, Any]]]] = {
+MOVIE_RUNNERS: dict[str, Callable[[MovieRun], list[MethodCurves]]] = {
     "baselines": movies_baselines,
     "lrr": movies_lrr,
     "mrr": movies_mrr,
@@ -275,18 +255,27 @@ def movies_job(
     record_path: Path | str,
     timing_out: Path | str | None = None,
     queries_out: Path | str | None = None,
-) -> pd.DataFrame:
-    """One method family of Figures 4.5-4.6 on MovieLens (``queries_out``: each test user's
-    mean NDCG@1..k per method)."""
-    from boostrank.io import read_json, write_json, write_text
+    *,
+    replicate: int = 1,
+    replicate_files: Sequence[Path | str] = (),
+) -> pd.DataFrame | None:
+    """One method family of Figures 4.5-4.6 on MovieLens. Replicate 1 (the config's seed)
+    writes the rows averaged with the other replicates' files (:mod:`.jobs_curves`) and to
+    ``queries_out`` each test user's mean NDCG@1..k per method; replicate r >= 2 (its own
+    split) writes its per-user curves to ``out`` (an ``.npz``)."""
+    from boostrank.io import read_json
 
     if family not in MOVIE_FAMILIES:
         raise BoostrankError(f"unknown movie family {family!r}; choose from {MOVIE_FAMILIES}")
     meta = read_json(meta_path)
-    mv = load_movies(npz, params["movies"], seed)
-    run = MovieRun(mv, meta, params, seed, timing_out)
+    root = replicate_seed(seed, replicate)
+    mv = load_movies(npz, params["movies"], root)
+    run = MovieRun(mv, meta, params, root, timing_out)
     run.notes.update({"test_users": len(mv.test_users), "train_users": mv.train_users.tolist()})
-    rows = MOVIE_RUNNERS[family](run)
+    items = MOVIE_RUNNERS[family](run)
+    if replicate > 1:
+        save_replicate(out, items, {"replicate": replicate, "seed": root, **run.notes})
+        return None
     info = {
         "dataset": "movielens_100k",
         "dataset_label": "MovieLens 100K",
@@ -295,12 +284,8 @@ def movies_job(
         "data_kind": meta["provenance"]["kind"],
         "provenance": meta["provenance_line"],
     }
-    frame = result_frame(rows, info)
-    write_text(out, frame.to_csv(index=False))
-    if queries_out is not None:
-        write_text(queries_out, result_frame(run.samples, info).to_csv(index=False))
-    write_json(record_path, {**info, "params": params, "seed": seed, **run.notes})
-    return frame
+    record = {"params": params, "seed": seed, **run.notes}
+    return write_family(items, replicate_files, info, record, out, record_path, queries_out)
 
 
 __all__ = [
