@@ -54,7 +54,7 @@ rule chapter4_feedback:
         params=lambda w: ch4_params(w.family),
         seed=config["seed"],
     shell:
-        CH4_FEEDBACK + " --out {output.csv} --record {output.record} --queries {output.queries}"
+        f"{CH4_FEEDBACK} --out {{output.csv}} --record {{output.record}} --queries {{output.queries}}"
         " --replicate-files {input.replicates} 2> {log}"
 
 
@@ -77,7 +77,7 @@ rule chapter4_feedback_replicate:
         params=lambda w: ch4_params(w.family),
         seed=config["seed"],
     shell:
-        CH4_FEEDBACK + " --replicate {wildcards.replicate} --out {output} 2> {log}"
+        f"{CH4_FEEDBACK} --replicate {{wildcards.replicate}} --out {{output}} 2> {{log}}"
 
 
 rule chapter4_objective:
@@ -124,7 +124,7 @@ rule chapter4_movies:
         params=lambda w: ch4_params(w.family, movies=True),
         seed=config["seed"],
     shell:
-        CH4_MOVIES + " --out {output.csv} --record {output.record} --queries {output.queries}"
+        f"{CH4_MOVIES} --out {{output.csv}} --record {{output.record}} --queries {{output.queries}}"
         " --replicate-files {input.replicates} 2> {log}"
 
 
@@ -147,7 +147,7 @@ rule chapter4_movies_mrr:
         params=ch4_params("mrr", movies=True),
         seed=config["seed"],
     shell:
-        CH4_MOVIES + " --out {output.csv} --record {output.record} --queries {output.queries}"
+        f"{CH4_MOVIES} --out {{output.csv}} --record {{output.record}} --queries {{output.queries}}"
         " --timing {output.timing} --replicate-files {input.replicates} 2> {log}"
 
 
@@ -169,7 +169,7 @@ rule chapter4_movies_replicate:
         params=lambda w: ch4_params(w.family, movies=True),
         seed=config["seed"],
     shell:
-        CH4_MOVIES + " --replicate {wildcards.replicate} --out {output} 2> {log}"
+        f"{CH4_MOVIES} --replicate {{wildcards.replicate}} --out {{output}} 2> {{log}}"
 
 
 rule chapter4_figure:
