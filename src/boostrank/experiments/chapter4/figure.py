@@ -59,11 +59,11 @@ def _finish_panels(
         ax.axis("off")
     if used < len(flat):
         leg = flat[used]
-        leg.legend(handles=handles, loc="upper left", frameon=False, fontsize=9)
+        leg.legend(handles=handles, loc="upper left", frameon=False, fontsize=8)
         leg.text(
             0.0,
             0.0,
-            "\n".join(textwrap.wrap(text, 52)),
+            "\n".join(textwrap.wrap(text, 58)),
             fontsize=7,
             va="bottom",
             color="#444444",
@@ -93,18 +93,18 @@ def _eval_note(evaluated: str) -> str:
 
 
 def _replicates_note(frame: pd.DataFrame) -> str:
-    """Which data sets' curves average several replicates (config ``chapter4.replicates``)."""
+    """Which data sets' curves average several replicates (config ``chapter4.replicates``;
+    a synthetic stand-in runs once)."""
     if "replicates" not in frame.columns:
         return ""
     counts = frame.groupby("dataset_label", sort=False)["replicates"].max()
     many = counts[counts > 1]
     if many.empty:
         return ""
-    once = [str(label) for label, n in counts.items() if n == 1]
     return (
-        f" Each query's NDCG averaged over {int(many.max())} replicates (each its own seeds: "
-        f"tie break, MRR's samples, Ranking-SVM's solver) on {', '.join(map(str, many.index))}"
-        + (f"; one run on {', '.join(once)}." if once else ".")
+        f" Each query's NDCG averaged over {int(many.max())} replicates (own seeds: tie break, "
+        f"MRR's samples, Ranking-SVM's solver) on {', '.join(map(str, many.index))}"
+        + ("; the stand-ins run once." if len(many) < len(counts) else ".")
     )
 
 
