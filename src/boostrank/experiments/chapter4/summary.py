@@ -81,7 +81,7 @@ def curve(frame: pd.DataFrame, **match: Any) -> pd.Series:
 
 def band(frame: pd.DataFrame, **match: Any) -> pd.DataFrame | None:
     """``ci_low`` and ``ci_high`` by k of the rows matching every column = value (the 95%
-    interval over queries the jobs write, :func:`.jobs.rows_for`); None where the rows have
+    interval over queries the jobs write, :func:`.jobs_curves.rows_for`); None where the rows have
     none (a curve without per-query values, or results written before the columns)."""
     import pandas as pd
 
