@@ -135,9 +135,12 @@ def data_replicates(configured, dataset):
     fetch = getattr(checkpoints, "fetch", None)
     if configured == 1:  # nothing to ask: the DAG needs no second pass after the fetch
         return 1
-    if fetch is None:  # a make-readings variant: it shares the default variant's fetched files
-        return configured  # and reads real data only, where the two agree
-    fetched = fetch.get(dataset=dataset).output[0]
+    if fetch is None:  # a make-readings variant: the default variant fetches (data/raw shared)
+        fetched = Path(raw_provenance(dataset))  # fetched by an earlier run: its answer; else
+        if not fetched.exists():  # the configured count (a stand-in's replicates are extra
+            return configured  # work only: readings read real data, where the two agree)
+    else:
+        fetched = fetch.get(dataset=dataset).output[0]
     return replicates_for(configured, Provenance.load(fetched).kind)
 
 
