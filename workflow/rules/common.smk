@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 STARTED = time.time()  # the timing record's wall clock starts when the workflow is parsed
 
