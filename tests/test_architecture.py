@@ -20,6 +20,7 @@ LAYERS = [
         "io",
         "seeds",
         "replicates",
+        "stamp_cache",
         "code_deps",
         "py",
         "config_check",
@@ -102,28 +103,29 @@ def test_the_scanner_follows_lazy_and_parenthesised_imports(tmp_path):
 
 
 def test_the_disk_cache_keeps_imports_until_a_file_changes(tmp_path, monkeypatch):
-    from boostrank import code_deps
+    from boostrank import code_deps, stamp_cache
 
-    monkeypatch.setattr(code_deps, "_DISK", {})
-    monkeypatch.setattr(code_deps, "_DISK_STATE", {"path": None, "dirty": False})
+    monkeypatch.setattr(stamp_cache, "_ENTRIES", {})
+    monkeypatch.setattr(stamp_cache, "_STATE", {"path": None, "dirty": False})
     monkeypatch.setattr("atexit.register", lambda f: None)  # no write at the test's exit
     (tmp_path / "a.py").write_text("import boostrank.b\n")
     (tmp_path / "b.py").write_text("")
     (tmp_path / "c.py").write_text("")
-    cache = tmp_path / "cache" / "imports.json"
-    code_deps.use_disk_cache(cache)
+    cache = tmp_path / "cache" / "answers.json"
+    stamp_cache.use(cache)
     code_deps._file_imports.cache_clear()
     assert imported_modules("a", src=tmp_path) == ["a", "b"]
-    code_deps._save_disk_cache()
+    stamp_cache.save()
     assert str(tmp_path / "a.py") in cache.read_text()
     # a new process reads the cache; an edited file is parsed again
-    monkeypatch.setattr(code_deps, "_DISK", {})
-    code_deps.use_disk_cache(cache)
+    monkeypatch.setattr(stamp_cache, "_ENTRIES", {})
+    stamp_cache.use(cache)
     code_deps._file_imports.cache_clear()
     (tmp_path / "a.py").write_text("import boostrank.c  # now c\n")
     assert imported_modules("a", src=tmp_path) == ["a", "c"]
     cache.write_text("not json")  # a corrupt cache is ignored
-    code_deps.use_disk_cache(cache)
+    monkeypatch.setattr(stamp_cache, "_ENTRIES", {})
+    stamp_cache.use(cache)
     code_deps._file_imports.cache_clear()
     assert imported_modules("a", src=tmp_path) == ["a", "c"]
     code_deps._file_imports.cache_clear()

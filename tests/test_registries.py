@@ -51,3 +51,25 @@ def test_a_mistake_names_the_file_the_place_and_the_fix(tmp_path, registry, chan
         check_registry(path, ROOT / f"workflow/schemas/{registry}.schema.yaml")
     text = str(caught.value)
     assert str(path) in text and "\n" not in text and f"fix it in {path}" in text
+
+
+def test_a_checked_registry_is_checked_again_only_once_it_changes(tmp_path, monkeypatch):
+    from boostrank import config_check, stamp_cache
+
+    monkeypatch.setattr(stamp_cache, "_ENTRIES", {})
+    monkeypatch.setattr(stamp_cache, "_STATE", {"path": None, "dirty": False})
+    monkeypatch.setattr("atexit.register", lambda f: None)  # no write at the test's exit
+    stamp_cache.use(tmp_path / "answers.json")
+    path = tmp_path / "figures.yaml"
+    path.write_bytes((ROOT / "config/figures.yaml").read_bytes())
+    schema = ROOT / "workflow/schemas/figures.schema.yaml"
+    reads = []
+    real_read = config_check.read_yaml
+    monkeypatch.setattr(config_check, "read_yaml", lambda p: reads.append(p) or real_read(p))
+    check_registry(path, schema)
+    assert len(reads) == 2  # the registry and its schema
+    check_registry(path, schema)
+    assert len(reads) == 2  # unchanged: kept as checked
+    _broken(tmp_path, "figures", lambda d: d["figures"]["thesis-fig4_2"].update(kind="x"))
+    with pytest.raises(BoostrankError, match="kind': 'x' is not allowed"):
+        check_registry(path, schema)

@@ -5,8 +5,8 @@ Snakemake rules list these files as inputs (``code()`` in ``workflow/rules/commo
 editing a module reruns exactly the jobs that run it.
 
 Parsing every module costs about half a second at each Snakemake start; with
-:func:`use_disk_cache` each file's imports are kept between runs, keyed by its size and
-modification time, and only changed files are parsed again.
+:func:`boostrank.stamp_cache.use` each file's imports are kept between runs, keyed by its size
+and modification time, and only changed files are parsed again.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import ast
 from functools import cache
 from pathlib import Path
 
+from boostrank import stamp_cache
+
 PACKAGE = "boostrank"
-_DISK: dict[str, list] = {}  # file -> [[mtime_ns, size], imports] (use_disk_cache)
-_DISK_STATE: dict[str, object] = {"path": None, "dirty": False}
 
 
 def module_file(root: Path, name: str) -> Path | None:
@@ -30,54 +30,15 @@ def module_file(root: Path, name: str) -> Path | None:
 @cache
 def _file_imports(file: Path) -> tuple[str, ...]:
     """The package modules one source file imports (parsed once per process: the workflow
-    asks for the same files for every rule and job; once per change with the disk cache)."""
-    stat = file.stat()
-    stamp = [stat.st_mtime_ns, stat.st_size]
-    kept = _DISK.get(str(file))
-    if kept is not None and kept[0] == stamp:
-        return tuple(kept[1])
+    asks for the same files for every rule and job; once per change with the disk cache,
+    :mod:`boostrank.stamp_cache`)."""
+    key = f"imports:{file}"
+    kept = stamp_cache.get(key, [file])
+    if kept is not None:
+        return tuple(kept)
     found = tuple(_imports(file.read_text(encoding="utf-8")))
-    if _DISK_STATE["path"] is not None:
-        _DISK[str(file)] = [stamp, list(found)]
-        _DISK_STATE["dirty"] = True
+    stamp_cache.put(key, [file], list(found))
     return found
-
-
-def use_disk_cache(path: Path | str) -> None:
-    """Keep each file's imports in ``path`` (JSON) between processes: read it now, write it
-    back (atomically) at exit when a file was parsed anew. A corrupt or foreign file is
-    ignored and replaced."""
-    import atexit
-    import json
-
-    path = Path(path)
-    try:
-        kept = json.loads(path.read_text(encoding="utf-8"))
-        _DISK.update(kept if isinstance(kept, dict) else {})
-    except (OSError, ValueError):
-        pass
-    if _DISK_STATE["path"] is None:
-        atexit.register(_save_disk_cache)
-    _DISK_STATE["path"] = path
-
-
-def _save_disk_cache() -> None:
-    import json
-    import os
-    import tempfile
-
-    path = _DISK_STATE["path"]
-    if not isinstance(path, Path) or not _DISK_STATE["dirty"]:
-        return
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".part", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(_DISK, handle)
-        os.replace(tmp, path)
-        _DISK_STATE["dirty"] = False
-    except OSError:
-        pass  # a cache: the next run parses again
 
 
 def _imports(source: str) -> list[str]:
@@ -115,4 +76,4 @@ def imported_modules(*modules: str, src: Path | str | None = None) -> list[str]:
     return sorted(seen)
 
 
-__all__ = ["imported_modules", "module_file", "use_disk_cache"]
+__all__ = ["imported_modules", "module_file"]

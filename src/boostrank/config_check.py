@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from boostrank import stamp_cache
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.io import read_yaml
 
@@ -99,8 +100,15 @@ def _shown(path: Path) -> Path:
 
 def check_registry(path: Path | str, schema_path: Path | str) -> None:
     """Raise :class:`BoostrankError` with a one-line message if the registry file ``path``
-    (``config/datasets.yaml``, ``claims.yaml`` or ``figures.yaml``) breaks its schema."""
+    (``config/datasets.yaml``, ``claims.yaml`` or ``figures.yaml``) breaks its schema. A
+    registry that passed is not read again until it, its schema or this module changes
+    (:mod:`boostrank.stamp_cache`, when the workflow keeps one)."""
     path, schema_path = Path(path), Path(schema_path)
+    # Checked before and unchanged since (file, schema and this check): nothing to do.
+    checked_from = [path, schema_path, __file__]
+    key = f"valid registry:{path.resolve()}|{schema_path.resolve()}"
+    if stamp_cache.get(key, checked_from):
+        return
     try:
         data = read_yaml(path)
     except OSError as exc:
@@ -111,6 +119,7 @@ def check_registry(path: Path | str, schema_path: Path | str) -> None:
     problem = config_problem(data or {}, schema, label=str(path), hint=f"fix it in {path}")
     if problem:
         raise BoostrankError(f"{problem}; its schema is {_shown(schema_path)}")
+    stamp_cache.put(key, checked_from, True)
 
 
 def check_config(config: dict[str, Any], schema_path: Path | str) -> None:

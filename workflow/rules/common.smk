@@ -13,7 +13,8 @@ STARTED = time.time()  # the timing record's wall clock starts when the workflow
 from snakemake.utils import validate
 
 from boostrank.catalog import load_catalog
-from boostrank.code_deps import imported_modules, module_file, use_disk_cache
+from boostrank import stamp_cache
+from boostrank.code_deps import imported_modules, module_file
 from boostrank.config_check import check_config, check_registry
 from boostrank.data.inventory import standin_summary
 from boostrank.data.provenance import Provenance
@@ -51,6 +52,9 @@ _bool_from_cli(config.get("data", {}), "allow_synthetic")
 # The repository: two levels above this file (workflow.basedir is the directory of the
 # Snakefile run, which is workflow/ when make readings imports this workflow as a module).
 REPO = Path(str(workflow.current_basedir)).parents[1]
+# Each module's imports and each registry's check are kept between starts, worked out again
+# only when a file changes (boostrank/stamp_cache.py).
+stamp_cache.use(".snakemake/boostrank-cache.json")
 # One line naming the key and the fix (Snakemake's validate would print the whole schema); then
 # Snakemake's validate fills in the schema's defaults.
 check_config(config, Path(REPO, "workflow/schemas/config.schema.yaml"))
@@ -114,7 +118,6 @@ def code(*modules):
     return list(_code_files(modules))
 
 
-use_disk_cache(".snakemake/boostrank-code-imports.json")  # each module parsed once per change
 
 
 @functools.cache
