@@ -40,7 +40,7 @@ def get(key: str, files: Sequence[Path | str]) -> Any:
 
 def put(key: str, files: Sequence[Path | str], answer: Any) -> None:
     """Keep ``answer`` (JSON-able, not None) for ``key``, worked out from ``files`` as they
-    are now (kept in memory only unless :func:`use` named a file)."""
+    are now; nothing is kept until :func:`use` names the file to keep it in."""
     if _STATE["path"] is None:
         return
     _ENTRIES[key] = [_stamps(files), answer]
