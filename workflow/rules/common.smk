@@ -118,8 +118,6 @@ def code(*modules):
     return list(_code_files(modules))
 
 
-
-
 @functools.cache
 def _code_files(modules):
     """:func:`code`'s answer, worked out once per set of modules (not once per job: the DAG
