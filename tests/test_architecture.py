@@ -119,12 +119,15 @@ def test_the_disk_cache_keeps_imports_until_a_file_changes(tmp_path, monkeypatch
     assert str(tmp_path / "a.py") in cache.read_text()
     # a new process reads the cache; an edited file is parsed again
     monkeypatch.setattr(stamp_cache, "_ENTRIES", {})
+    monkeypatch.setattr(stamp_cache, "_STATE", {"path": None, "dirty": False})
     stamp_cache.use(cache)
+    assert stamp_cache._ENTRIES  # read back from the file
     code_deps._file_imports.cache_clear()
     (tmp_path / "a.py").write_text("import boostrank.c  # now c\n")
     assert imported_modules("a", src=tmp_path) == ["a", "c"]
     cache.write_text("not json")  # a corrupt cache is ignored
     monkeypatch.setattr(stamp_cache, "_ENTRIES", {})
+    monkeypatch.setattr(stamp_cache, "_STATE", {"path": None, "dirty": False})
     stamp_cache.use(cache)
     code_deps._file_imports.cache_clear()
     assert imported_modules("a", src=tmp_path) == ["a", "c"]

@@ -48,10 +48,14 @@ def put(key: str, files: Sequence[Path | str], answer: Any) -> None:
 
 
 def use(path: Path | str) -> None:
-    """Keep the answers in ``path``: read it now, write it back at exit if one was added."""
+    """Keep the answers in ``path``: read it now, write it back at exit if one was added. A
+    second call with the same path (make readings includes the workflow once per variant)
+    keeps what this process already holds."""
     import atexit
 
     path = Path(path)
+    if _STATE["path"] == path:
+        return
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
         _ENTRIES.update(kept if isinstance(kept, dict) else {})
