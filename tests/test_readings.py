@@ -46,11 +46,27 @@ def test_the_registry_follows_its_schema():
 
 @pytest.mark.parametrize("reading", READINGS, ids=lambda r: r["id"])
 def test_each_reading_switches_a_real_config_key(reading):
-    assert config_value(reading["config"]) == reading["default"]
+    from boostrank.report.readings import Reading
+
+    entry = Reading(**reading)
+    assert entry.configured(CONFIG) == reading["default"]
     assert reading["default"] in reading["options"]
-    allowed = schema_enum(reading["config"])
-    if allowed is not None:
-        assert set(reading["options"]) == set(allowed) - {None}, allowed
+    for key in entry.keys:
+        allowed = schema_enum(key)
+        if allowed is not None:
+            assert set(reading["options"]) == set(allowed) - {None}, (key, allowed)
+
+
+def test_a_reading_set_in_several_places_needs_one_value_there():
+    from boostrank.report.readings import Reading
+
+    reading = Reading(**{**READINGS[0], "config": ["chapter3.tie_break", "chapter4.tie_break"]})
+    config = {"chapter3": {"tie_break": "random"}, "chapter4": {"tie_break": "base"}}
+    with pytest.raises(BoostrankError, match="give them one value"):
+        reading.configured(config)
+    both = reading.applied(config, "file_order")
+    assert both["chapter3"]["tie_break"] == both["chapter4"]["tie_break"] == "file_order"
+    assert config["chapter4"]["tie_break"] == "base"  # a copy: the config is unchanged
 
 
 @pytest.mark.parametrize("reading", READINGS, ids=lambda r: r["id"])
@@ -121,7 +137,8 @@ def _toy_readings(tmp_path: Path) -> tuple[Path, Path]:
     readings.write_text(
         "readings:\n"
         "  - {id: toy, source: s, quote: q, choice: c, config: work.mode,"
-        " options: [a, b], default: a, claims: ['work.fig.*']}\n"
+        " options: [a, b], default: a, basis: silent,"
+        " evidence: 'the toy text says nothing of the mode', claims: ['work.fig.*']}\n"
     )
     claims = tmp_path / "claims.yaml"
     claims.write_text(

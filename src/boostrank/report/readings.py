@@ -65,10 +65,34 @@ class Reading:
     source: str
     quote: str
     choice: str
-    config: str
+    config: str | list[str]
     options: list[Any]
     default: Any
+    basis: str
+    evidence: str
     claims: list[str]
+
+    @property
+    def keys(self) -> list[str]:
+        """The dotted config keys the reading sets (one choice may live in several places)."""
+        return [self.config] if isinstance(self.config, str) else list(self.config)
+
+    def configured(self, config: dict[str, Any]) -> Any:
+        """The option ``config`` holds; its keys must agree (one line naming them if not)."""
+        values = [config_value(config, key) for key in self.keys]
+        if any(v != values[0] for v in values[1:]):
+            found = ", ".join(f"{k} = {v!r}" for k, v in zip(self.keys, values, strict=True))
+            raise BoostrankError(
+                f"reading {self.id} sets its keys together, but the config has {found}; "
+                "give them one value"
+            )
+        return values[0]
+
+    def applied(self, config: dict[str, Any], option: Any) -> dict[str, Any]:
+        """A deep copy of ``config`` with every key of the reading set to ``option``."""
+        for key in self.keys:
+            config = with_option(config, key, option)
+        return config
 
 
 def load_readings(path: Path | str, only: list[str] | None = None) -> list[Reading]:
@@ -118,7 +142,7 @@ def with_option(config: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
 
 def variant_name(reading: Reading, option: Any, config: dict[str, Any]) -> str:
     """``default`` when the option is the configured value, else ``<reading>.<option>``."""
-    if option == config_value(config, reading.config):
+    if option == reading.configured(config):
         return DEFAULT_VARIANT
     return f"{reading.id}.{option}"
 
@@ -158,7 +182,7 @@ def plan(
         for option in reading.options:
             name = variant_name(reading, option, config)
             if name != DEFAULT_VARIANT:
-                configs[name] = with_option(config, reading.config, option)
+                configs[name] = reading.applied(config, option)
             files.setdefault(name, set()).update(needed)
     return {n: Variant(n, configs[n], tuple(sorted(files.get(n, ())))) for n in configs}
 
