@@ -205,7 +205,7 @@ def test_exponential_gradient_columns_are_distributions_and_step_size():
 
 
 def test_exponential_gradient_is_multiplicative_and_never_overflows():
-    """Issue 15, item 6: with Eq. 5.12's step (factor 1) theta moves by far more than with the
+    """With Eq. 5.12's step (factor 1) theta moves by far more than with the
     factor 1e-5 (which leaves W within ~1e-4 of uniform), and raw, unscaled inputs with the
     full step keep every weight finite (log-sum-exp softmax)."""
     X, y, K = _data(n=2000, d=8, K=4, seed=5)
@@ -217,7 +217,7 @@ def test_exponential_gradient_is_multiplicative_and_never_overflows():
         run_stream(learner, scale_inputs(X, "linf"), y, orders, points)
         shifts[factor] = learner.theta_shift_.min()
     assert shifts[1.0] > 0.5 and shifts[1e-5] < 1e-4
-    raw = ExponentialGradient(8, K, [1, 2], gamma=0.2, n_trials=len(y))
+    raw = ExponentialGradient(8, K, [1, 2], gamma=0.2, n_trials=len(y), eta_factor=1.0)
     err = run_stream(raw, 1e4 * X, y, orders, points)[:, -1] / len(y)
     assert np.isfinite(raw.coef_).all() and np.isfinite(raw._z).all() and (err < 1).all()
 

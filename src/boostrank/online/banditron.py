@@ -10,9 +10,9 @@ Each trial, for every run at once:
 - the learner predicts y~ and is told only [y = y~]; a mistake is y~ != y;
 - delta = 1_{y_hat} - 1_{y~} [y = y~] / p_{y~}, and W <- W - x delta^T.
 
-Reading recorded: Algorithm 7 (and 10) divide by p_{y~}; Algorithms 8 and 9 print p_{y_hat}.
-Only p_{y~} makes E[delta] = 1_{y_hat} - 1_y (Proposition 3), so it is the default
-(``importance="p_tilde"``); ``"p_hat"`` reproduces the printed Algorithms 8-9.
+Algorithm 7 (and 10) divide by p_{y~}, the default (``importance="p_tilde"``), the one weight
+for which E[delta] = 1_{y_hat} - 1_y (Proposition 3); ``"p_hat"`` divides by p_{y_hat} as the
+general framework's Algorithm 8 and the exponential gradient's Algorithm 9 print it.
 
 ``feedback="full"`` substitutes the expectation E[delta] = 1_{y_hat} - 1_y for the bandit
 estimate (the learner sees y): with gamma = 0 it is the multi-class Perceptron.

@@ -4,20 +4,18 @@ section 5.3.4, Algorithm 9 (Eqs. 5.10-5.14).
 
 theta^0 = 1 1^T / d; W is the column-wise softmax of theta, W_ik = exp(theta_ik) / Z_k with
 Z_k = sum_i exp(theta_ik) (step 4); y_hat = argmax_k x^T w_k (Eq. 5.13); y~ is drawn as in the
-Banditron; delta as in the Banditron (with p_{y~}: see ``banditron``'s note on Eq. 5.14);
-theta <- theta - eta x delta^T. The step size is Eq. 5.12, eta = sqrt(K (1 - gamma) ln K /
-(T gamma)), times ``eta_factor``. Theorem 13 assumes ||x||_inf <= 1: scale the inputs so.
+Banditron; delta = 1_{y_hat} - 1_{y~} [y = y~] / p_{y_hat} as Eq. 5.14 prints it
+(``importance="p_hat"``; ``"p_tilde"`` divides by p_{y~} as the Banditron's Algorithm 7 does,
+the one weight for which E[delta] = tau of Proposition 3 holds); theta <- theta - eta x
+delta^T (step 11). The step size is Eq. 5.12, eta = sqrt(K (1 - gamma) ln K / (T gamma)),
+times ``eta_factor``: section 5.4 "further multiple[s] the step size with a small factor
+(typically 10^-5)", the default. The inputs are whatever the caller passes; Theorem 13's bound
+assumes ||x||_inf <= 1, and section 5.4 does not say the data were scaled.
 
-The factor (a reading). Section 5.4: "Because the exponential function may exceed the upper
-bound of a real number with double precision type in a 64-bit computer, we further multiple
-the step size with a small factor (typically 10^-5) to avoid this issue." The softmax here is
-computed in log-sum-exp form, W_ik = exp(theta_ik - m_k) / sum_i exp(theta_ik - m_k) with m_k
-= max_i theta_ik, which cannot overflow, so the factor's stated purpose is met without it:
-``eta_factor=1.0`` (the chapter 5 default) is Eq. 5.12 as printed. With inputs scaled to
-||x||_inf <= 1 *and* the factor 1e-5, theta stays within about 1e-4 of its start and W within
-1e-4 of uniform: the learner is in effect linear, not multiplicative. ``eta_factor=1e-5``
-gives the text's factor (the old default); Figure 5.1's supplementary sweep
-(``thesis-supp5_eta``) shows how the factor and the input scale move the error.
+The softmax is computed in log-sum-exp form, W_ik = exp(theta_ik - m_k) / sum_i exp(theta_ik -
+m_k) with m_k = max_i theta_ik, which cannot overflow at any step size, so ``eta_factor=1.0``
+(Eq. 5.12 alone) runs too; Figure 5.1's supplementary sweep (``thesis-supp5_eta``) shows how
+the factor and the input scale move the error.
 
 Vectorised over R runs: theta and E = exp(theta - m) are (R, K, d) arrays, Z is (R, K); a trial
 changes at most two columns of theta, so only those columns of E, m and Z are recomputed (from
@@ -55,8 +53,8 @@ class ExponentialGradient(OnlineLearner):
         seeds: Sequence[int] | np.ndarray,
         gamma: float | Sequence[float] | np.ndarray = 0.1,
         n_trials: int = 1000,
-        eta_factor: float = 1.0,
-        importance: str = "p_tilde",
+        eta_factor: float = 1e-5,
+        importance: str = "p_hat",
     ) -> None:
         super().__init__(n_features, n_classes, seeds)
         if importance not in ("p_tilde", "p_hat"):

@@ -10,9 +10,10 @@ separate scalar learners (R = 1) with the same seeds, bit for bit.
 
 Scaling (chapter 5, Theorems 11-13; chapter 6, Theorem 14): the bounds assume ||x||_2 <= 1
 (Banditron, Perceptron) or ||x||_inf <= 1 (exponential gradient, Theorem 13). The dissertation
-does not say how the data were scaled; :func:`scale_inputs` divides the whole data set by its
-largest norm (``global``, default: keeps the geometry of the data, and the Perceptron and
-Banditron are invariant to it) or each row by its own norm (``row``).
+does not say the data were scaled (section 5.4 describes no scaling), so :func:`scale_inputs`
+leaves them as the data sets give them by default (``none``); ``global`` divides the whole data
+set by its largest norm (the Perceptron and the Banditron are invariant to it, the exponential
+gradient is not), ``row`` each row by its own norm.
 """
 
 from __future__ import annotations
@@ -25,8 +26,11 @@ from boostrank.errors import BoostrankError
 
 
 def scale_inputs(X: np.ndarray, norm: str = "l2", mode: str = "global") -> np.ndarray:
-    """``X`` (n, d) as float64 scaled so every row has ``norm`` (``l2`` or ``linf``) <= 1."""
+    """``X`` (n, d) as float64, as given (``none``) or scaled so every row has ``norm`` (``l2``
+    or ``linf``) <= 1 (``global``: by the largest row norm; ``row``: each by its own)."""
     X = np.asarray(X, dtype=np.float64)
+    if mode == "none":
+        return X.copy()
     if norm == "l2":
         norms = np.sqrt(np.einsum("ij,ij->i", X, X))
     elif norm == "linf":
@@ -38,7 +42,7 @@ def scale_inputs(X: np.ndarray, norm: str = "l2", mode: str = "global") -> np.nd
         return X / top if top > 0 else X.copy()
     if mode == "row":
         return X / np.where(norms > 0, norms, 1.0)[:, None]
-    raise BoostrankError(f"unknown scaling mode '{mode}'; use global or row")
+    raise BoostrankError(f"unknown scaling mode '{mode}'; use none, global or row")
 
 
 def stream_orders(n_samples: int, seeds: Sequence[int] | np.ndarray, length: int | None = None):

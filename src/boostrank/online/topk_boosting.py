@@ -41,27 +41,29 @@ kinks where z + margin is an integer; a table over those integers, interpolated,
 any z (:class:`PairPotential`).
 
 Readings of the text (its copy lost most inline symbols; each is a constructor argument and a
-key of config ``topk``): the hinge margin (1, the usual hinge rank loss; the authors' code
-used 0), the exploration's number of swaps (2, section 2.2), the step size alpha_lr (top-k:
-8 sqrt(2) rho / m^2, full information: 1, as in the authors' released code), hedge_rate (1),
-whether the test predictions use a Hedge draw per row or the heaviest expert (a draw), and
-the weak learners (:mod:`boostrank.online.multilabel_weak`).
+reading of config/readings.yaml on a key of config ``topk``): the hinge margin (the authors'
+code: 0; 1 is the usual hinge rank loss), the exploration's number of swaps (2, section 2.2),
+the step size alpha_lr (top-k: 8 sqrt(2) rho / m^2, full information: 1, as in the authors'
+released code), hedge_rate (1), whether the test predictions use a Hedge draw per row or the
+heaviest expert (a draw), and the weak learners (:mod:`boostrank.online.multilabel_weak`).
+Section 4 says Table 1 was made "using publicly available codes", so where the text is silent
+the authors' code is the experiment's default.
 
 Hedge's input and rate (config ``hedge_scale``, ``hedge_rate``). Section 3.3.2 runs "the
 Hedge algorithm from Freund and Schapire (1997)" on each expert's estimated unweighted rank
 loss; Hedge is defined for losses in [0, 1], and Eq. 1's estimate is not: its importance
 weights 1 / P(pair shown) make one round's estimate as large as
 :func:`~boostrank.online.topk_feedback.estimate_bound` (45 on Emotions' shape, ~2.4e4 on
-Mediamill's). ``hedge_scale: range`` (the default) divides the estimate by that bound, so
-Hedge sees a loss in [0, 1] and ``exp(-hedge_rate * loss)`` is Freund and Schapire's update
-with beta = exp(-hedge_rate). ``none`` feeds the raw estimate, as the authors' released code
-does (``exp(-exp_step_size * estimate)``, ``exp_step_size = 1``): then one exploration round
-can put all of Hedge's mass on one expert. Full information (Ada.OLMR): the weighted rank
-loss is already in [0, 1], so the two agree. The experiment records Hedge's entropy after
-each checkpoint pass (``expert_entropy_after_<n>_passes`` in Table 1's CSV). The authors'
-weak learners are VFDT Hoeffding trees, each on a random subset of 20 covariates with random
-split confidence, grace period and tie threshold; the default here is a linear softmax
-learner (:mod:`boostrank.online.multilabel_weak`), which differs.
+Mediamill's). ``hedge_scale: none`` (the experiment's default) feeds the raw estimate, as the
+authors' released code does (``exp(-exp_step_size * estimate)``, ``exp_step_size = 1``): then
+one exploration round can put all of Hedge's mass on one expert. ``range`` divides the
+estimate by that bound, so Hedge sees a loss in [0, 1] and ``exp(-hedge_rate * loss)`` is
+Freund and Schapire's update with beta = exp(-hedge_rate). Full information (Ada.OLMR): the
+weighted rank loss is already in [0, 1], so the two agree. The experiment records Hedge's
+entropy after each checkpoint pass (``expert_entropy_after_<n>_passes`` in Table 1's CSV).
+The authors' weak learners are VFDT Hoeffding trees, each on a random subset of 20 covariates
+with random split confidence, grace period and tie threshold; the weak learner here is a
+linear softmax learner (:mod:`boostrank.online.multilabel_weak`), which differs.
 """
 
 from __future__ import annotations

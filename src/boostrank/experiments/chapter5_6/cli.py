@@ -79,7 +79,7 @@ def _eta_figure(a: argparse.Namespace) -> None:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``chapter5-*`` sub-commands (Figures 5.1, 5.2, 6.1, 6.2, the eta sweep)."""
-    from boostrank.experiments.chapter5_6.spec import FIGURES, INPUT_SCALES, METHODS
+    from boostrank.experiments.chapter5_6.spec import FIGURES, IMPORTANCE, INPUT_SCALES, METHODS
 
     p = subparsers.add_parser(
         "chapter5-eta-sweep", help="supplementary: the exponential gradient's step factor"
@@ -93,7 +93,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--runs", type=int, required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--max-trials", type=int, default=None)
-    p.add_argument("--importance", choices=("p_tilde", "p_hat"), default="p_tilde")
+    p.add_argument("--importance", choices=IMPORTANCE, default="printed")
     p.add_argument("--out", required=True)
     p.set_defaults(func=_eta_sweep)
 
@@ -109,8 +109,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--sweep", help="Banditron sweep CSV (banditron_best_worst)")
     p.add_argument("--points", type=int, default=100, help="checkpoints recorded")
     p.add_argument("--max-trials", type=int, default=None)
-    p.add_argument("--scaling", choices=("global", "row"), default="global")
-    p.add_argument("--importance", choices=("p_tilde", "p_hat"), default="p_tilde")
+    p.add_argument("--scaling", choices=("none", "global", "row"), default="none")
+    p.add_argument("--importance", choices=IMPORTANCE, default="printed")
     p.add_argument("--eta-factor", type=float, default=1e-5)
     p.add_argument("--lam1", type=float, default=0.1)
     p.add_argument("--lam2", type=float, default=0.1)

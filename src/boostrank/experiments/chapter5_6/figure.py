@@ -48,6 +48,20 @@ STYLE = {
 }
 
 
+def protocol_note(runs: pd.DataFrame) -> str:
+    """What the learners were run with: the inputs' scaling, each method's importance weight
+    (Algorithms 7, 9 and 10's delta) and the exponential gradient's factor on Eq. 5.12."""
+    denominators = {"p_tilde": "p(y~)", "p_hat": "p(y^)"}
+    weights = runs[runs["importance"].fillna("") != ""].groupby("method")["importance"].first()
+    parts = [f"{m}: delta / {denominators[w]}" for m, w in weights.items()]
+    factors = runs["eta_factor"].dropna().unique()
+    if len(factors):
+        parts.append("exp. gradient step: Eq. 5.12 x " + ", ".join(f"{f:g}" for f in factors))
+    scaling = ", ".join(sorted(runs["scaling"].dropna().unique()))
+    inputs = "as given" if scaling == "none" else f"scaled ({scaling})"
+    return f"Inputs {inputs}; " + "; ".join(parts) + "."
+
+
 # --------------------------------------------------------------------------- drawing
 def _panels(n: int, plt: Any) -> tuple[Any, Any]:
     cols = 4
@@ -197,7 +211,7 @@ def make_figure(
     runs_note = ", ".join(f"{m}: {r} runs" for m, r in runs_per_method(runs).items())
     common = (
         "Cumulative error = mistakes of the predicted label / trials so far, mean over "
-        f"random orderings ({runs_note}). " + BAND
+        f"random orderings ({runs_note}). {protocol_note(runs)} " + BAND
     )
     if figure in ("thesis-fig5_2", "thesis-fig6_1"):
         text = common + " Each point: one gamma of the grid; lower is better."

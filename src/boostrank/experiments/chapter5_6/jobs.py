@@ -20,9 +20,13 @@ Protocol (sections 5.4 and 6.4.1):
 - Figure 6.2: error against trials for Banditron_Worst and Banditron_Best (the worst and best
   gamma of the sweep, run afresh), ag0, ag1, ag2 and ag3 (Algorithm 10 with the rules of
   section 6.3, omega(z) = (1 + z)^0.1); 50 runs.
-- Inputs are scaled so ||x||_2 <= 1 (Banditron, Perceptron) or ||x||_inf <= 1 (exponential
-  gradient, Theorem 13) by dividing each data set by its largest norm (config
-  ``chapter5.scaling``; see :mod:`boostrank.online.streams`).
+- Inputs as the data sets give them (config ``chapter5.scaling: none``; section 5.4 describes
+  no scaling). ``global`` divides each data set by its largest norm, ||x||_2 (Banditron,
+  Perceptron) or ||x||_inf (exponential gradient, Theorem 13); see
+  :mod:`boostrank.online.streams`.
+- The exponential gradient's step is Eq. 5.12 times section 5.4's factor (``eta_factor``), and
+  each learner's importance weight is the one its algorithm prints (``importance: printed``:
+  p_{y~} in Algorithms 7 and 10, p_{y_hat} in Algorithm 9).
 - Data: the processed arrays of each data set, labelled with their provenance. MNIST is what
   the data source gives: the 10,000 test images where the 60,000 training images are not
   available (the label says which); the dissertation's own chapter 2 uses the test set for the
@@ -49,6 +53,7 @@ from boostrank.experiments.chapter5_6.spec import (
     LABELS,
     METHODS,
     SWEEP_METHODS,
+    importance_of,
 )
 from boostrank.experiments.common import CLASSIFICATION_NAMES, dataset_label
 from boostrank.seeds import derive_seeds
@@ -118,7 +123,7 @@ def make_learner(
             seeds,
             gamma=gamma,
             positive=method == "banditron_pos",
-            importance=options["importance"],
+            importance=importance_of(method, options["importance"]),
         )
     if method == "exp_gradient":
         from boostrank.online.exponential_gradient import ExponentialGradient
@@ -130,14 +135,16 @@ def make_learner(
             gamma=gamma,
             n_trials=n_trials,
             eta_factor=options["eta_factor"],
-            importance=options["importance"],
+            importance=importance_of(method, options["importance"]),
         )
     if method in ADAPTIVE:
         from boostrank.online.adaptive_exploration import AdaptiveGamma
         from boostrank.online.banditron import Banditron
 
         rule = AdaptiveGamma(method, options["lam1"], options["lam2"])
-        return Banditron(d, K, seeds, gamma=rule, importance=options["importance"])
+        return Banditron(
+            d, K, seeds, gamma=rule, importance=importance_of(method, options["importance"])
+        )
     raise BoostrankError(f"unknown method '{method}'; known: {METHODS}")
 
 
@@ -154,7 +161,7 @@ def run_method(
     sweep: Path | str | None = None,
     n_points: int = 100,
     max_trials: int | None = None,
-    scaling: str = "global",
+    scaling: str = "none",
     options: dict[str, Any] | None = None,
     finals_out: Path | str | None = None,
 ) -> pd.DataFrame:
@@ -174,7 +181,7 @@ def run_method(
         stream_orders,
     )
 
-    opts = {"importance": "p_tilde", "eta_factor": 1.0, "lam1": 0.1, "lam2": 0.1}
+    opts = {"importance": "printed", "eta_factor": 1e-5, "lam1": 0.1, "lam2": 0.1}
     opts.update(options or {})
     meta = read_json(meta_path)
     X, y, K = load_stream(npz)
@@ -241,6 +248,10 @@ def run_method(
                     "error": round(float(mean[i]), 6),
                     "sd": round(float(sd[i]), 6),
                     "scaling": scaling,
+                    "importance": importance_of(method, opts["importance"])
+                    if method != "perceptron"
+                    else "",
+                    "eta_factor": opts["eta_factor"] if method == "exp_gradient" else "",
                     "data_kind": meta["provenance"]["kind"],
                     "provenance": meta["provenance_line"],
                 }
@@ -272,7 +283,7 @@ def eta_sweep(
     seed: int,
     out: Path | str,
     max_trials: int | None = None,
-    importance: str = "p_tilde",
+    importance: str = "printed",
 ) -> pd.DataFrame:
     """The supplementary sweep of the exponential gradient's step (section 5.4's factor on Eq.
     5.12): for each input scale (``linf``: ||x||_inf <= 1 as Theorem 13 assumes; ``raw``: the
@@ -306,7 +317,7 @@ def eta_sweep(
                 gamma=np.repeat(grid, runs),
                 n_trials=T,
                 eta_factor=float(factor),
-                importance=importance,
+                importance=importance_of("exp_gradient", importance),
             )
             counts = run_stream(learner, data, y, np.tile(orders, (G, 1)), np.array([T]))
             error = (counts[:, -1] / T).reshape(G, runs)

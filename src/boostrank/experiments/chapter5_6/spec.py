@@ -26,7 +26,21 @@ LABELS = {
     "banditron_worst": "Banditron_Worst",
 }
 
-# Supplementary to Figures 5.1/5.2 (issue 15): the exponential gradient's step factor.
+# The importance weight each algorithm's own box prints (config chapter5.importance "printed"):
+# Algorithms 7 and 10 divide by p_{y~}, Algorithm 9 (Eq. 5.14) by p_{y_hat}.
+PRINTED_IMPORTANCE = {"exp_gradient": "p_hat"}
+IMPORTANCE = ("printed", "p_tilde", "p_hat")
+
+
+def importance_of(method: str, importance: str) -> str:
+    """The importance weight ``method`` uses under the config's ``importance``: its printed
+    one for ``printed``, else the one named."""
+    if importance == "printed":
+        return PRINTED_IMPORTANCE.get(method, "p_tilde")
+    return importance
+
+
+# Supplementary to Figures 5.1/5.2: the exponential gradient's step factor.
 ETA_SWEEP_FIGURE = "thesis-supp5_eta"
 INPUT_SCALES = ("linf", "raw")
 
@@ -66,7 +80,7 @@ CODE = {
 FIGURE = Job(
     "chapter5-figure", ("match_tolerance",), ("experiments.chapter5_6.figure", "plots", "io")
 )
-# Supplementary (issue 15): one job per data set of eta_sweep, then one figure.
+# Supplementary: one job per data set of eta_sweep, then one figure.
 ETA_SWEEP = Job(
     "chapter5-eta-sweep",
     ("eta_sweep", "gammas", "importance", "max_trials"),
@@ -95,12 +109,15 @@ __all__ = [
     "ETA_SWEEP_FIGURE",
     "FIGURE",
     "FIGURES",
+    "IMPORTANCE",
     "INPUT_SCALES",
     "LABELS",
     "METHODS",
+    "PRINTED_IMPORTANCE",
     "RUN",
     "SOURCE",
     "SWEEP_METHODS",
     "Job",
     "code_modules",
+    "importance_of",
 ]

@@ -254,6 +254,8 @@ CURVE_COLUMNS = [
     "error",
     "sd",
     "scaling",
+    "importance",
+    "eta_factor",
     "data_kind",
     "provenance",
 ]
@@ -267,6 +269,8 @@ FINAL_COLUMNS = [
     "final_error",
     "sd",
     "scaling",
+    "importance",
+    "eta_factor",
     "data_kind",
     "provenance",
 ]
