@@ -250,6 +250,23 @@ def test_gaussian_width_is_a_fraction_of_the_distance_range():
     np.testing.assert_array_equal(Similarity.make("absolute", n=4).dense(), np.eye(4))
 
 
+def test_the_kernel_form_and_the_feature_scaling_readings():
+    """exp(-d^2 / (2 sigma^2)) is the square root of exp(-d^2 / sigma^2) (the rescaled S too);
+    standardised features make S blind to each feature's unit, the features as given do not."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 4))
+    S1, sigma1 = mc.gaussian_similarity(X, form="sigma2")
+    S2, sigma2 = mc.gaussian_similarity(X, form="two_sigma2")
+    assert sigma1 == sigma2
+    np.testing.assert_allclose(S2, np.sqrt(S1), rtol=1e-12)
+    units = X * np.array([1.0, 1000.0, 0.01, 5.0]) + 7.0
+    std, _ = mc.gaussian_similarity(X, scaling="standard")
+    np.testing.assert_allclose(mc.gaussian_similarity(units, scaling="standard")[0], std)
+    assert not np.allclose(mc.gaussian_similarity(units)[0], S1)
+    with pytest.raises(BoostrankError, match="kernel form"):
+        mc.gaussian_similarity(X, form="sigma")
+
+
 def test_subnormal_similarities_are_zero_and_change_no_fit():
     """gaussian_similarity sets entries below float32's smallest normal number to 0 (they are
     10-20 times slower to compute with on some CPUs); a fit on the raw S, subnormals kept,

@@ -179,6 +179,22 @@ def test_plan_runs_the_configured_option_once_and_each_other_option_apart():
     assert "results/thesis-fig3_1.csv" in switched.files
 
 
+def test_a_grid_option_is_a_variant_named_by_its_place():
+    from boostrank.report.readings import load_readings, plan, variant_table
+
+    readings = load_readings(ROOT / "config/readings.yaml", ["chapter2_c_grid", "mcssb_weight"])
+    variants = plan(readings, load_claims(ROOT / "config/claims.yaml"), CONFIG)
+    sparse = variants["chapter2_c_grid.option2"].config["chapter2"]["C_grid"]
+    grid = next(r for r in readings if r.id == "chapter2_c_grid")
+    assert sparse == grid.options[1] and 1e5 not in sparse
+    table = variant_table(readings, CONFIG)
+    assert table["chapter2_c_grid"]["1 10 100 1000 10000 1e+06 1e+08 1e+10"] == (
+        "chapter2_c_grid.option2"
+    )
+    gain = variants["mcssb_weight.gain"].config["chapter2"]["methods"]
+    assert {gain[m]["weight"] for m in ("mcssb", "mcssb_uniform", "mcssb_absolute")} == {"gain"}
+
+
 def test_a_reading_with_a_misspelt_key_stops_the_plan_with_one_line(tmp_path):
     from boostrank.report.readings import load_readings, plan
 

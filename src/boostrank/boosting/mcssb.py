@@ -30,10 +30,12 @@ closed forms of alpha and beta above; no N x N x m tensor is formed. The N x N w
 S/Z^2, the row sums and (S/Z^2) B) runs over blocks of rows (``block``), so the intermediate
 blocks stay in cache and S is read once per iteration.
 
-Similarity (section 2.4.1): ``gaussian``, S_ij = exp(-d_ij^2 / sigma^2) with Euclidean d and
-sigma = 0.15 (d_max - d_min) over pairs i != j (``kernel_width``; the form follows the
-SemiBoost paper the text cites as [70]; entries below the dtype's smallest normal number are
-0); ``uniform``, S_ij = 1 for all i, j (MCSSB-Uniform);
+Similarity (section 2.4.1): ``gaussian``, S_ij = exp(-d_ij^2 / sigma^2) with Euclidean d of
+the features as given and sigma = 0.15 (d_max - d_min) over pairs i != j (``kernel_width``;
+the form follows the SemiBoost paper the text cites as [70]; ``kernel_form="two_sigma2"``
+divides by 2 sigma^2 instead, ``feature_scaling="standard"`` standardises each feature first;
+entries below the dtype's smallest normal number are 0); ``uniform``, S_ij = 1 for all i, j
+(MCSSB-Uniform);
 ``absolute``, S = I (MCSSB-Absolute, O(N m) per iteration).
 
 Readings of what the text leaves open (each configurable):
@@ -56,10 +58,11 @@ Readings of what the text leaves open (each configurable):
    3's input "s: the number of sampled examples from (N - N_l) unlabeled examples"). The
    objective, alpha and the stopping rule always use every row.
 3. **The weight.** Step 5 writes w_i = alpha_i^{k*} + C beta_i^{k*}, which is <= 0 (k* is the
-   argmin and the row sums to 0); the text then says w_i = max_k(alpha_i^k + C beta_i^k) >= 0.
-   ``weight="gain"`` (default) uses -min_k g_i^k, the decrease of the Theorem 1 bound that
-   row i contributes when the tree predicts k*_i (for m = 2 it equals the text's max);
-   ``weight="max"`` uses the text's max_k g_i^k.
+   argmin and the row sums to 0), so it cannot weight a sample; the text before Algorithm 3
+   says w_i = max_k(alpha_i^k + C beta_i^k) >= 0. ``weight="max"`` uses that printed form;
+   ``weight="gain"`` uses -min_k g_i^k, step 5's weight with its sign turned, the decrease of
+   the Theorem 1 bound that row i contributes when the tree predicts k*_i (for m = 2 the two
+   agree). The class default is ``gain``; the experiments' default is the printed ``max``.
 4. **Signs in Lemma 2.** Eqs. 2.14-2.19 are used as printed; they are a valid bound (checked
    against the exact objective in the tests), and Eq. 2.19 is its exact minimiser. Remark II's
    epsilon has "C(A_l + B_u)", a typo for C(A_l + B_l); it is not used.
@@ -105,15 +108,32 @@ def squared_distances(X: np.ndarray, block: int = 1024) -> np.ndarray:
     return out
 
 
+KERNEL_FORMS = ("sigma2", "two_sigma2")
+FEATURE_SCALINGS = ("none", "standard")
+
+
 def gaussian_similarity(
     X: np.ndarray,
     width: float = 0.15,
     zero_diagonal: bool = True,
     dtype: Any = np.float64,
+    form: str = "sigma2",
+    scaling: str = "none",
 ) -> tuple[np.ndarray, float]:
-    """S_ij = exp(-d_ij^2 / sigma^2), sigma = width (d_max - d_min) over pairs i != j
-    (section 2.4.1); with ``zero_diagonal``, S_ii = 0 and S is divided by its largest entry
-    (MCSSB is invariant to the scale of S). Returns S and sigma."""
+    """S_ij = exp(-d_ij^2 / sigma^2) (``form="two_sigma2"``: exp(-d_ij^2 / (2 sigma^2))),
+    sigma = width (d_max - d_min) over pairs i != j (section 2.4.1), d the Euclidean distance
+    of the rows as given (``scaling="standard"``: of each feature standardised to mean 0 and
+    sd 1 over the rows); with ``zero_diagonal``, S_ii = 0 and S is divided by its largest
+    entry (MCSSB is invariant to the scale of S). Returns S and sigma."""
+    if form not in KERNEL_FORMS or scaling not in FEATURE_SCALINGS:
+        raise BoostrankError(
+            f"kernel form must be one of {KERNEL_FORMS} and feature scaling one of "
+            f"{FEATURE_SCALINGS}, not {form!r}, {scaling!r}"
+        )
+    if scaling == "standard":
+        X = np.asarray(X, dtype=np.float64)
+        sd = X.std(axis=0)
+        X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
     d2 = squared_distances(X)
     n = len(d2)
     if n < 2:
@@ -124,7 +144,7 @@ def gaussian_similarity(
     sigma = float(width * (np.sqrt(d2.max()) - d_min))
     if sigma <= 0:
         raise BoostrankError("all rows are equally far apart: the kernel width is 0")
-    d2 *= -1.0 / sigma**2
+    d2 *= -1.0 / (sigma**2 if form == "sigma2" else 2.0 * sigma**2)
     if zero_diagonal:
         # S / max_{i != j} S_ij: MCSSB is invariant to scaling S (F, alpha_i^k, beta_i^k and
         # A, B of Lemma 2 are linear in S; argmin, sampling and Eq. 2.19 are not affected),
@@ -167,13 +187,15 @@ class Similarity:
         matrix: np.ndarray | None = None,
         dtype: Any = np.float64,
         block: int | None = None,
+        form: str = "sigma2",
+        scaling: str = "none",
     ) -> Similarity:
         """``kind`` gaussian (from X, or ``matrix`` if given), uniform or absolute."""
         if kind == "gaussian":
             if matrix is None:
                 if X is None:
                     raise BoostrankError("the Gaussian similarity needs X or a matrix")
-                matrix, _ = gaussian_similarity(X, width, zero_diagonal, dtype)
+                matrix, _ = gaussian_similarity(X, width, zero_diagonal, dtype, form, scaling)
             matrix = np.asarray(matrix, dtype=dtype)
             return cls("dense", len(matrix), matrix, block, dtype)
         size = n if n is not None else (len(X) if X is not None else None)
@@ -336,6 +358,8 @@ class MCSSB(ClassifierMixin, BaseEstimator):
         C: float = 1e4,
         similarity: str = "gaussian",
         kernel_width: float = 0.15,
+        kernel_form: str = "sigma2",
+        feature_scaling: str = "none",
         zero_diagonal: bool = True,
         depth: int | None = 2,
         sample_min: int = 20,
@@ -352,6 +376,8 @@ class MCSSB(ClassifierMixin, BaseEstimator):
         self.C = C
         self.similarity = similarity
         self.kernel_width = kernel_width
+        self.kernel_form = kernel_form
+        self.feature_scaling = feature_scaling
         self.zero_diagonal = zero_diagonal
         self.depth = depth
         self.sample_min = sample_min
@@ -386,6 +412,8 @@ class MCSSB(ClassifierMixin, BaseEstimator):
             matrix=matrix,
             dtype=np.dtype(self.dtype),
             block=self.block,
+            form=self.kernel_form,
+            scaling=self.feature_scaling,
         )
 
     def fit(

@@ -141,9 +141,12 @@ def with_option(config: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
 
 
 def variant_name(reading: Reading, option: Any, config: dict[str, Any]) -> str:
-    """``default`` when the option is the configured value, else ``<reading>.<option>``."""
+    """``default`` when the option is the configured value, else ``<reading>.<option>``
+    (an option that is a list or a mapping, e.g. a grid, by its place: ``<reading>.option2``)."""
     if option == reading.configured(config):
         return DEFAULT_VARIANT
+    if isinstance(option, list | dict):
+        return f"{reading.id}.option{reading.options.index(option) + 1}"
     return f"{reading.id}.{option}"
 
 
@@ -189,7 +192,14 @@ def plan(
 
 def variant_table(readings: list[Reading], config: dict[str, Any]) -> dict[str, dict[str, str]]:
     """``{reading: {option: variant}}`` (options as text, as the CSV shows them)."""
-    return {r.id: {str(o): variant_name(r, o, config) for o in r.options} for r in readings}
+    return {r.id: {option_text(o): variant_name(r, o, config) for o in r.options} for r in readings}
+
+
+def option_text(option: Any) -> str:
+    """An option as the CSV shows it (a list as its items joined by spaces)."""
+    if isinstance(option, list):
+        return " ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in option)
+    return str(option)
 
 
 def tolerance(rule: dict[str, Any], published: Any) -> float | None:
@@ -222,7 +232,7 @@ def tabulate(
             if variant not in checked:
                 checked[variant] = evaluate(claims, root / variant, seed).set_index("claim_id")
             by_option[option] = checked[variant]
-        default = by_option[str(reading.default)]
+        default = by_option[option_text(reading.default)]
         for option, frame in by_option.items():
             for claim_id, row in frame.iterrows():
                 # A family's or a table's members extend their claim's id.
@@ -237,7 +247,7 @@ def tabulate(
                     {
                         "reading": reading.id,
                         "option": option,
-                        "is_default": option == str(reading.default),
+                        "is_default": option == option_text(reading.default),
                         "claim_id": claim_id,
                         "value": _judged(row),
                         "default_value": _judged(base),
