@@ -393,6 +393,27 @@ def test_a_reduced_protocol_labels_the_claims_of_its_section_only(failing):
     assert diagnoses["thesis.fig2_1.x"].startswith("undiagnosed")
 
 
+def test_claims_cli_lists_the_undiagnosed_and_fails(failing, capsys):
+    from boostrank.cli import main
+
+    table = evaluate(
+        [_fails("thesis.fig3_1.open"), _fails("thesis.fig3_1.known", diagnosis=APPROXIMATION)],
+        failing,
+    )
+    path = failing / "results/claims.csv"
+    table.to_csv(path, index=False)
+    assert main(["claims", str(path)]) == 0
+    out = capsys.readouterr()
+    assert "2 claims: FAIL 2" in out.out and "diagnosis undiagnosed: 1" in out.out
+    assert main(["claims", str(path), "--undiagnosed"]) == 1
+    out = capsys.readouterr()
+    assert "FAIL\tthesis.fig3_1.open" in out.out and "thesis.fig3_1.known" not in out.out
+    assert "1 FAIL/INCONCLUSIVE claims" in out.err
+    table.loc[table["claim_id"] == "thesis.fig3_1.open", "diagnosis"] = "open: ruled out x"
+    table.to_csv(path, index=False)
+    assert main(["claims", str(path), "--undiagnosed"]) == 0
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
