@@ -233,3 +233,198 @@ def test_a_failure_the_source_explains_is_an_erratum_not_a_fail(results):
         "w.t1.guess": "FAIL",
         "w.t1.noted": "PASS",
     }
+
+
+# ------------------------------------------------------------------ diagnoses
+APPROXIMATION = {"kind": "approximation", "note": "LightGBM's lambdarank in place of RankLib's"}
+
+
+@pytest.fixture
+def failing(tmp_path):
+    """One results file whose rows fail their claims: real data, a substitute, a stand-in."""
+    (tmp_path / "results").mkdir()
+    pd.DataFrame(
+        {
+            "dataset": ["a", "mq2008", "s"],
+            "dataset_label": ["A", "MQ2008 (substitute for MQ2007)", "S"],
+            "ndcg": [0.40, 0.40, 0.40],
+            "data_kind": ["mirror", "mirror", "synthetic"],
+            "provenance": ["mirror: a", "mirror: mq2008", "synthetic stand-in"],
+        }
+    ).to_csv(tmp_path / "results" / "thesis-fig3_1.csv", index=False)
+    return tmp_path
+
+
+def _fails(cid, dataset="a", published=0.50, **fields):
+    ref = {"file": "results/thesis-fig3_1.csv", "row": {"dataset": dataset}, "column": "ndcg"}
+    return Claim(cid, "s", "s", published, ref, {"type": "abs", "tol": 0.01}, **fields)
+
+
+def _diagnoses(claims, root, findings=None):
+    table = evaluate(claims, root, findings=findings).set_index("claim_id")
+    return table["verdict"].to_dict(), table["diagnosis"].to_dict(), table["note"].to_dict()
+
+
+def _readings_csv(tmp_path, rows):
+    """A toy make-readings table: (reading, option, is_default, claim, verdict)."""
+    from boostrank.report.readings import COLUMNS
+
+    frame = pd.DataFrame(
+        [
+            {"reading": r, "option": o, "is_default": d, "claim_id": c, "verdict": v}
+            for r, o, d, c, v in rows
+        ],
+        columns=COLUMNS,
+    ).fillna("")
+    path = tmp_path / "readings.csv"
+    frame.to_csv(path, index=False)
+    return pd.read_csv(path, keep_default_na=False)  # as the report reads it back
+
+
+def test_each_kind_of_diagnosis(failing, tmp_path):
+    """A FAIL is explained by the registry, a reading that makes it PASS, the substitute it was
+    measured on, or it is undiagnosed; a PASS or NOT-COMPARABLE shows only the registry's."""
+    from boostrank.report.readings import findings
+
+    readings = _readings_csv(
+        tmp_path,
+        [
+            ("toy", "a", True, "thesis.fig3_1.by_reading", "FAIL"),
+            ("toy", "b", False, "thesis.fig3_1.by_reading", "PASS"),
+            ("toy", "a", True, "thesis.fig3_1.default_passes", "PASS"),
+            ("toy", "b", False, "thesis.fig3_1.default_passes", "FAIL"),
+        ],
+    )
+    claims = [
+        _fails("thesis.fig3_1.by_registry", diagnosis=APPROXIMATION),
+        _fails("thesis.fig3_1.by_reading"),
+        _fails("thesis.fig3_1.default_passes"),
+        _fails("thesis.fig3_1.by_substitute", dataset="mq2008"),
+        _fails("thesis.fig3_1.unexplained"),
+        _fails("thesis.fig3_1.passes", published=0.40),
+        _fails("thesis.fig3_1.passes_noted", published=0.40, diagnosis=APPROXIMATION),
+        _fails("thesis.fig3_1.stand_in", dataset="s"),
+    ]
+    verdicts, diagnoses, _ = _diagnoses(claims, failing, findings(readings, []))
+    assert verdicts["thesis.fig3_1.passes"] == "PASS"
+    assert diagnoses == {
+        "thesis.fig3_1.by_registry": "approximation: LightGBM's lambdarank in place of RankLib's",
+        "thesis.fig3_1.by_reading": "reading: toy = b gives PASS",
+        # the default passes in make readings' run: no other option would flip this failure
+        "thesis.fig3_1.default_passes": diagnoses["thesis.fig3_1.default_passes"],
+        "thesis.fig3_1.by_substitute": "data substitute: measured on MQ2008 (substitute for "
+        "MQ2007)",
+        "thesis.fig3_1.unexplained": diagnoses["thesis.fig3_1.unexplained"],
+        "thesis.fig3_1.passes": "",
+        "thesis.fig3_1.passes_noted": "approximation: LightGBM's lambdarank in place of RankLib's",
+        "thesis.fig3_1.stand_in": "",
+    }
+    for undiagnosed in ("thesis.fig3_1.default_passes", "thesis.fig3_1.unexplained"):
+        assert diagnoses[undiagnosed].startswith("undiagnosed: no registry diagnosis")
+        assert "results/readings.csv" in diagnoses[undiagnosed]  # what was looked at
+    # Without make readings' table the reading is not found, and the text says so.
+    _, alone, _ = _diagnoses(claims, failing)
+    assert alone["thesis.fig3_1.by_reading"].startswith("undiagnosed")
+    assert "no make readings table" in alone["thesis.fig3_1.by_reading"]
+
+
+def test_the_registry_diagnosis_comes_first_and_what_the_run_found_is_added(failing, tmp_path):
+    from boostrank.report.readings import findings
+
+    readings = _readings_csv(
+        tmp_path,
+        [
+            ("toy", "a", True, "thesis.fig3_1.both", "FAIL"),
+            ("toy", "b", False, "thesis.fig3_1.both", "PASS"),
+            ("toy", "c", False, "thesis.fig3_1.both", "PASS"),
+        ],
+    )
+    claim = _fails("thesis.fig3_1.both", dataset="mq2008", diagnosis=APPROXIMATION)
+    _, diagnoses, _ = _diagnoses([claim], failing, findings(readings, []))
+    assert diagnoses["thesis.fig3_1.both"] == (
+        f"approximation: {APPROXIMATION['note']}; also reading: toy = b gives PASS, "
+        "toy = c gives PASS; also data substitute: measured on MQ2008 (substitute for MQ2007)"
+    )
+
+
+def test_an_erratum_diagnosis_makes_a_failure_an_erratum(failing):
+    """The registry's erratum kind is the erratum note's rule: the source contradicts itself."""
+    erratum = {"kind": "erratum", "note": "section 3.4 prints 0.50, its own table 0.40"}
+    verdicts, diagnoses, _ = _diagnoses([_fails("thesis.fig3_1.x", diagnosis=erratum)], failing)
+    assert verdicts["thesis.fig3_1.x"] == "ERRATUM"
+    assert diagnoses["thesis.fig3_1.x"] == f"erratum: {erratum['note']}"
+
+
+def test_an_inconclusive_claim_with_a_source_erratum_is_diagnosed_erratum():
+    from boostrank.report.diagnosis import Findings, diagnose
+
+    note = "Erratum in the source: the proof substitutes a bound the other way round"
+    assert diagnose("w.t.x", "w-t", "INCONCLUSIVE", note, None, "", Findings()) == (
+        f"erratum: {note}"
+    )
+    assert diagnose("w.t.x", "w-t", "ERRATUM", note, None, "", Findings()) == ""
+
+
+def test_a_reduced_protocol_labels_the_claims_of_its_section_only(failing):
+    """config/quick.yaml's one fold of five: Figure 3.1's claims say so in the note, and a
+    failure nothing else explains is diagnosed by it; another section's claims are not."""
+    from boostrank.report.diagnosis import Findings
+    from boostrank.report.protocol import Reduction
+
+    (failing / "results/thesis-fig2_1.csv").write_text(
+        "dataset,error,data_kind,provenance\na,0.4,mirror,mirror: a\n"
+    )
+    elsewhere = Claim(
+        "thesis.fig2_1.x",
+        "s",
+        "s",
+        0.5,
+        {"file": "results/thesis-fig2_1.csv", "row": {"dataset": "a"}, "column": "error"},
+        {"type": "abs", "tol": 0.01},
+    )
+    reduced = Findings(reduced=(Reduction("chapter3.folds", [1], [1, 2, 3, 4, 5]),))
+    claims = [_fails("thesis.fig3_1.x"), _fails("thesis.fig3_1.ok", published=0.40), elsewhere]
+    verdicts, diagnoses, notes = _diagnoses(claims, failing, reduced)
+    assert notes["thesis.fig3_1.x"].startswith("reduced protocol (chapter3: folds)")
+    assert notes["thesis.fig3_1.ok"].startswith("reduced protocol (chapter3: folds)")
+    assert diagnoses["thesis.fig3_1.x"] == "reduced protocol (chapter3: folds)"
+    assert diagnoses["thesis.fig3_1.ok"] == ""  # a PASS: labelled in its note only
+    assert verdicts["thesis.fig2_1.x"] == "FAIL" and "reduced" not in notes["thesis.fig2_1.x"]
+    assert diagnoses["thesis.fig2_1.x"].startswith("undiagnosed")
+
+
+def test_claims_cli_lists_the_undiagnosed_and_fails(failing, capsys):
+    from boostrank.cli import main
+
+    table = evaluate(
+        [_fails("thesis.fig3_1.open"), _fails("thesis.fig3_1.known", diagnosis=APPROXIMATION)],
+        failing,
+    )
+    path = failing / "results/claims.csv"
+    table.to_csv(path, index=False)
+    assert main(["claims", str(path)]) == 0
+    out = capsys.readouterr()
+    assert "2 claims: FAIL 2" in out.out and "diagnosis undiagnosed: 1" in out.out
+    assert main(["claims", str(path), "--undiagnosed"]) == 1
+    out = capsys.readouterr()
+    assert "FAIL\tthesis.fig3_1.open" in out.out and "thesis.fig3_1.known" not in out.out
+    assert "1 FAIL/INCONCLUSIVE claims" in out.err
+    table.loc[table["claim_id"] == "thesis.fig3_1.open", "diagnosis"] = "open: ruled out x"
+    table.to_csv(path, index=False)
+    assert main(["claims", str(path), "--undiagnosed"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("approximation: LightGBM", "approximation"),
+        ("data substitute: measured on MQ2008", "data substitute"),
+        ("reduced protocol (chapter3: folds)", "reduced protocol"),
+        ("undiagnosed: no registry diagnosis", "undiagnosed"),
+        ("", ""),
+    ],
+)
+def test_the_kind_of_a_diagnosis(text, expected):
+    from boostrank.report.diagnosis import kind
+
+    assert kind(text) == expected

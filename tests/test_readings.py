@@ -243,3 +243,68 @@ def test_an_unknown_reading_in_only_is_one_line_with_a_suggestion():
     assert [r.id for r in load_readings(ROOT / "config/readings.yaml", ["ndcg_formula"])] == [
         "ndcg_formula"
     ]
+
+
+def _toy_table(tmp_path: Path, reduced=None):
+    from boostrank.report.readings import load_readings, tabulate
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    readings, claims = _toy_readings(tmp_path)
+    _toy_results(tmp_path / "v/default", 0.51, 3)  # PASS under the default
+    _toy_results(tmp_path / "v/toy.b", 0.45, 3)  # FAIL under b
+    variants = {"toy": {"a": "default", "b": "toy.b"}}
+    return tabulate(
+        load_readings(readings), load_claims(claims), variants, tmp_path / "v", reduced=reduced
+    )
+
+
+def test_the_table_says_reduced_protocol_for_the_claims_of_a_reduced_section(tmp_path):
+    from boostrank.report.protocol import Reduction
+    from boostrank.report.readings import reduced_protocols
+
+    printed = _toy_table(tmp_path / "printed")
+    assert set(printed["protocol"]) == {""} and reduced_protocols(printed) == []
+    # A section no figure is mapped to is every claim's; chapter3 is Figure 3.1's only.
+    reduced = [Reduction("work.size", 1, 5), Reduction("chapter3.folds", [1], [1, 2, 3, 4, 5])]
+    table = _toy_table(tmp_path / "reduced", reduced)
+    assert set(table["protocol"]) == {"reduced protocol (work: size)"}
+    assert reduced_protocols(table) == ["reduced protocol (work: size)"]
+
+
+def test_deciding_names_the_default_and_flips_names_the_other_passing_option(tmp_path):
+    from boostrank.report.readings import deciding, flips
+
+    table = _toy_table(tmp_path)
+    decided = deciding(table)
+    assert decided[["claim_id", "pass", "fail", "default"]].values.tolist() == [
+        ["work.fig.value", "a", "b", "a"]
+    ]
+    assert flips(table) == {}  # the default passes: no other option would flip a failure
+    swapped = table.copy()  # the default fails, b passes: b would flip the failure
+    value = swapped["claim_id"] == "work.fig.value"
+    swapped.loc[value, "verdict"] = swapped.loc[value, "verdict"].map(
+        {"PASS": "FAIL", "FAIL": "PASS"}
+    )
+    assert flips(swapped) == {"work.fig.value": [("toy", "b")]}
+
+
+def test_the_figure_names_the_claims_a_reading_flips_and_says_reduced(tmp_path, monkeypatch):
+    from boostrank import plots
+    from boostrank.report.protocol import Reduction
+    from boostrank.report.readings import draw
+
+    drawn = {}
+    monkeypatch.setattr(plots, "save_figure", lambda fig, prefix, lines: drawn.update(fig=fig))
+    draw(_toy_table(tmp_path / "p"), tmp_path / "readings", "mirror data")
+    ax = drawn["fig"].axes[0]
+    assert "reduced protocol" not in ax.get_title()
+    texts = [t.get_text() for t in ax.texts]
+    assert texts == ["1 of 2 verdicts change\nFAIL here, PASS by default: work.fig.value"]
+    (tick,) = ax.get_yticklabels()
+    assert tick.get_text() == "toy = b" and tick.get_fontweight() == "bold"
+    draw(
+        _toy_table(tmp_path / "r", [Reduction("work.size", 1, 5)]),
+        tmp_path / "readings",
+        "mirror data",
+    )
+    assert "reduced protocol" in drawn["fig"].axes[0].get_title()

@@ -37,7 +37,12 @@ rule readings:
         [f"{ROOT}/{v.name}/{f}" for v in VARIANTS.values() for f in v.files],
         readings=READINGS_FILE,
         claims=config.get("claims", "config/claims.yaml"),
-        code=[f"src/boostrank/report/{m}.py" for m in ("readings", "claims", "spread")],
+        printed="config/config.yaml",
+        schema="workflow/schemas/config.schema.yaml",
+        code=[
+            f"src/boostrank/report/{m}.py"
+            for m in ("readings", "claims", "spread", "diagnosis", "protocol")
+        ],
     output:
         csv="results/readings.csv",
         figure=multiext("figures/readings", ".png", ".pdf"),
@@ -45,11 +50,13 @@ rule readings:
         "logs/readings.log",
     params:
         variants=json.dumps(variant_table(READINGS, config), sort_keys=True),
+        run_config=json.dumps(config, sort_keys=True),
         seed=config["seed"],
     shell:
         f'"{sys.executable}" -m boostrank readings --readings {{input.readings}}'
         " --claims {input.claims} --variants {params.variants:q} --seed {params.seed}"
-        " --csv {output.csv} --figure-prefix figures/readings 2> {log}"
+        " --csv {output.csv} --figure-prefix figures/readings --run-config {params.run_config:q}"
+        " --printed-config {input.printed} --config-schema {input.schema} 2> {log}"
 
 
 for _index, (_name, _variant) in enumerate(VARIANTS.items()):

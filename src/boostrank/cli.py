@@ -10,9 +10,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from boostrank.errors import BoostrankError
 from boostrank.job_resources import JOB_RESOURCES_ENV, resource_line
+
+if TYPE_CHECKING:
+    from boostrank.report.protocol import Reduction
 
 log = logging.getLogger("boostrank")
 
@@ -49,6 +53,22 @@ def _cmd_prepare(args: argparse.Namespace) -> None:
     )
 
 
+def _reductions(args: argparse.Namespace) -> list[Reduction]:
+    """The printed keys the run's config (``--run-config``, JSON) changed; none without it."""
+    from boostrank.io import json_object
+    from boostrank.report.protocol import run_reductions
+
+    if not args.run_config:
+        return []
+    return run_reductions(json_object(args.run_config), args.printed_config, args.config_schema)
+
+
+def _protocol_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--run-config", default="", help="the run's config as JSON (reduced protocol)")
+    p.add_argument("--printed-config", default="config/config.yaml", help="the printed protocol")
+    p.add_argument("--config-schema", default="workflow/schemas/config.schema.yaml")
+
+
 def _cmd_readings(args: argparse.Namespace) -> None:
     from boostrank.io import json_object, write_text
     from boostrank.report.claims import load_claims
@@ -61,6 +81,7 @@ def _cmd_readings(args: argparse.Namespace) -> None:
         variants,
         args.root,
         args.seed,
+        _reductions(args),
     )
     if table.empty:
         raise BoostrankError(
@@ -92,8 +113,14 @@ def _cmd_report(args: argparse.Namespace) -> None:
     from boostrank.io import json_object, write_text
     from boostrank.report.claims import evaluate, load_claims
     from boostrank.report.html import write_report
+    from boostrank.report.readings import findings
 
-    claims = evaluate(load_claims(args.claims), seed=args.seed)
+    reduced = _reductions(args)
+    table = Path(args.readings_table)
+    readings = pd.read_csv(table, keep_default_na=False) if table.exists() else None
+    claims = evaluate(
+        load_claims(args.claims), seed=args.seed, findings=findings(readings, reduced)
+    )
     write_text(args.claims_out, claims.to_csv(index=False))
     inventory = pd.read_csv(args.inventory, dtype=str, keep_default_na=False)
     run_info = dict(item.split("=", 1) for item in args.info)
@@ -106,13 +133,37 @@ def _cmd_report(args: argparse.Namespace) -> None:
         bench_dir=args.benchmarks,
         run_info=run_info,
         budgets=json_object(args.budgets),
+        reduced=reduced,
+        readings=readings,
+        readings_registry=args.readings,
     )
     if args.captions_out:
         from boostrank.report.captions import write_captions
 
-        write_captions(args.captions_out, catalog.values(), claims, inventory)
+        write_captions(args.captions_out, catalog.values(), claims, inventory, reduced)
     counts = claims["verdict"].value_counts().to_dict()
     log.info("claims: %s; report written to %s", counts, args.out)
+
+
+def _cmd_claims(args: argparse.Namespace) -> None:
+    import pandas as pd
+
+    from boostrank.report.claims import verdict_tally
+    from boostrank.report.diagnosis import UNDIAGNOSED, kind
+
+    claims = pd.read_csv(args.csv, dtype=str, keep_default_na=False)
+    print(f"{len(claims)} claims: {verdict_tally(claims['verdict'])}")
+    kinds = claims["diagnosis"].map(kind)
+    for name, count in kinds[kinds != ""].value_counts().items():
+        print(f"  diagnosis {name}: {count}")
+    missing = claims[kinds == UNDIAGNOSED]
+    if args.undiagnosed and len(missing):
+        for row in missing.itertuples():
+            print(f"{row.verdict}\t{row.claim_id}\t{row.statement}")
+        raise BoostrankError(
+            f"{len(missing)} FAIL/INCONCLUSIVE claims of {args.csv} have no diagnosis (listed "
+            "above): give each a diagnosis {kind, note} in config/claims.yaml"
+        )
 
 
 def _cmd_figures(args: argparse.Namespace) -> None:
@@ -195,7 +246,16 @@ PLUGIN_PREFIXES = {
 
 # The sub-commands defined here: they load no work's plugin (each plugin's imports cost start-up).
 ROOT_COMMANDS = frozenset(
-    ("fetch", "prepare", "inventory", "report", "readings", "figures", "registry-hashes")
+    (
+        "fetch",
+        "prepare",
+        "inventory",
+        "report",
+        "readings",
+        "claims",
+        "figures",
+        "registry-hashes",
+    )
 )
 
 
@@ -254,7 +314,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--captions-out", help="the caption file of Snakemake's report (make report)")
     p.add_argument("--budgets", default="{}", help="CPU-s budget per figure family, as JSON")
     p.add_argument("--info", nargs="*", default=[], help="key=value lines for the page header")
+    p.add_argument("--readings", default="config/readings.yaml", help="the readings registry")
+    p.add_argument("--readings-table", default="results/readings.csv", help="make readings' table")
+    _protocol_arguments(p)
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser("claims", help="tally a results/claims.csv by verdict and diagnosis")
+    p.add_argument("csv", help="results/claims.csv")
+    p.add_argument(
+        "--undiagnosed",
+        action="store_true",
+        help="list the FAIL/INCONCLUSIVE claims without a diagnosis; exit 1 if there are any",
+    )
+    p.set_defaults(func=_cmd_claims)
 
     p = sub.add_parser("readings", help="each reading's claims under every option (make readings)")
     p.add_argument("--readings", default="config/readings.yaml")
@@ -264,6 +336,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="root seed of the claims' bootstraps")
     p.add_argument("--csv", required=True)
     p.add_argument("--figure-prefix", required=True)
+    _protocol_arguments(p)
     p.set_defaults(func=_cmd_readings)
 
     p = sub.add_parser("figures", help="list every figure and table with its Snakemake target")

@@ -126,6 +126,12 @@ def _code_files(modules):
     return tuple(str(module_file(src, m)) for m in imported_modules(*modules, src=src))
 
 
+def if_present(*paths):
+    """The paths that exist: files this workflow does not make (make readings' outputs) as
+    inputs when they are there, so a new one reruns the rule."""
+    return [p for p in paths if os.path.exists(p)]
+
+
 def raw_provenance(dataset):
     return f"data/raw/{dataset}/provenance.json"
 

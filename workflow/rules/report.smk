@@ -19,12 +19,19 @@ rule inventory:
         "boostrank inventory {input.metas} --out {output} 2> {log}"
 
 
+# The printed protocol (config/config.yaml) and the schema's x-kind marks: the report says
+# "reduced protocol" where the run's config (a param) changed a printed key. make readings'
+# table and figure, when there, feed the diagnoses and the readings section.
 rule report:
     input:
         figure_outputs(),
         inventory="results/datasets.csv",
         claims=config["claims"],
         catalog=config["catalog"],
+        printed="config/config.yaml",
+        schema="workflow/schemas/config.schema.yaml",
+        readings="config/readings.yaml",
+        readings_run=if_present("results/readings.csv", "figures/readings.png"),
         code=code("report.claims", "report.html", "report.render", "report.captions"),
     output:
         claims="results/claims.csv",
@@ -34,6 +41,7 @@ rule report:
         "logs/report.log",
     params:
         budgets=json.dumps(config["timing"]["budgets_cpu_s"]),
+        run_config=json.dumps(config, sort_keys=True),
         seed=config["seed"],
         info=f"run={config['run_name']} seed={config['seed']} strict={config['strict']}"
         + (f" skipped_for_lack_of_data={','.join(skipped_figures())}" if skipped_figures() else ""),
@@ -41,4 +49,6 @@ rule report:
         "boostrank report --claims {input.claims} --catalog {input.catalog}"
         " --inventory {input.inventory} --claims-out {output.claims} --out {output.html}"
         " --captions-out {output.captions} --budgets {params.budgets:q} --seed {params.seed}"
+        " --run-config {params.run_config:q} --printed-config {input.printed}"
+        " --config-schema {input.schema} --readings {input.readings}"
         " --info {params.info} 2> {log}"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from boostrank.catalog import Figure
 from boostrank.io import write_text
 from boostrank.report.claims import verdict_tally
+from boostrank.report.protocol import Reduction, label, reduced_for
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -47,9 +48,11 @@ def _claims_lines(figure: Figure, claims: pd.DataFrame) -> list[str]:
         return ["No published number of this figure is checked as a claim."]
     lines = [f"Claims: {verdict_tally(mine['verdict'])}.", ""]
     for row in mine.itertuples():
+        diagnosis = getattr(row, "diagnosis", "")
         lines.append(
             f"- ``{row.claim_id}``: {row.verdict} (published {_rst(row.published or '-')}, "
             f"reproduced {_rst(row.reproduced or '-')}{_interval(row)})"
+            + (f"; {_rst(diagnosis)}" if diagnosis else "")
         )
     return lines
 
@@ -61,11 +64,20 @@ def _interval(row: Any) -> str:
     return _rst(f"; mean {row.mean}, 95% interval [{row.ci_low}, {row.ci_high}], {row.interval}")
 
 
-def caption(figure: Figure, claims: pd.DataFrame, inventory: pd.DataFrame) -> str:
-    """A figure's caption in reStructuredText."""
+def caption(
+    figure: Figure,
+    claims: pd.DataFrame,
+    inventory: pd.DataFrame,
+    reduced: list[Reduction] | None = None,
+) -> str:
+    """A figure's caption in reStructuredText; it says "Reduced protocol" where the run changed
+    a printed key of the figure's section (``reduced``: the run's reduced keys)."""
     lines = [f"**{_rst(figure.title)}** ({_rst(figure.id)})", "", f"{_rst(figure.source)}."]
     if figure.description:
         lines += ["", _rst(" ".join(figure.description.split()))]
+    mine = label(reduced_for(figure.id, reduced or []))
+    if mine:
+        lines += ["", f"**{_rst(mine[0].upper() + mine[1:])}**: not the reproduction's result."]
     data = _data_line(figure, inventory)
     if data:
         lines += ["", data]
@@ -78,7 +90,11 @@ def _jinja_string(text: str) -> str:
 
 
 def write_captions(
-    out: str, figures: Iterable[Figure], claims: pd.DataFrame, inventory: pd.DataFrame
+    out: str,
+    figures: Iterable[Figure],
+    claims: pd.DataFrame,
+    inventory: pd.DataFrame,
+    reduced: list[Reduction] | None = None,
 ) -> None:
     """Write the one caption file every ``report(...)`` output points to."""
     blocks = ["{% set made = snakemake.output | list %}"]
@@ -87,7 +103,7 @@ def write_captions(
         blocks += [
             f"{{% if [{files}] | select('in', made) | list %}}",
             "{% raw %}",
-            caption(figure, claims, inventory),
+            caption(figure, claims, inventory, reduced),
             "{% endraw %}",
             "{% endif %}",
         ]

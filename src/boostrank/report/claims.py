@@ -14,10 +14,13 @@ baseline table), identified by ``expand.id`` and the row's ``expand.keys``; its 
 name any column in braces. If no row has a published value, the family is one NOT-COMPARABLE
 row that says so.
 
-A claim whose ``erratum`` begins "Erratum in the source" records that the source contradicts
-itself or the data (e.g. Table 1.1's 26 classes for the 10-digit sets): when its rule fails the
-verdict is ERRATUM, not FAIL, so FAIL means only a number we could not reproduce. Other
-``erratum`` notes (a likely explanation, an ambiguity) leave FAIL as it is.
+A claim whose ``erratum`` begins "Erratum in the source" (or whose ``diagnosis`` has kind
+``erratum``) records that the source contradicts itself or the data (e.g. Table 1.1's 26 classes
+for the 10-digit sets): when its rule fails the verdict is ERRATUM, not FAIL, so FAIL means only
+a number we could not reproduce. Other ``erratum`` notes (a likely explanation, an ambiguity)
+leave FAIL as it is. Every FAIL and INCONCLUSIVE row gets a ``diagnosis``
+(:mod:`boostrank.report.diagnosis`); a run that changed a printed key of a claim's section
+says ``reduced protocol`` in the claim's note (:mod:`boostrank.report.protocol`).
 
 A claim with ``over`` (``{column: {value: description}}``) is checked once per value: member
 ``<id>__<value>`` reads the row whose ``column`` is ``value``, its statement ending with the
@@ -34,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.io import read_yaml
+from boostrank.report.diagnosis import SOURCE_ERRATUM, Findings, diagnose, substitute
 
 if TYPE_CHECKING:  # pandas loads when claims are checked, not when they are read
     import pandas as pd
@@ -54,8 +58,8 @@ COLUMNS = [
     "provenance",
     "figure",
     "note",
+    "diagnosis",
 ]
-SOURCE_ERRATUM = "Erratum in the source"  # an erratum note that turns FAIL into ERRATUM
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "ERRATUM", "NOT-COMPARABLE")
 VERDICT_RULES = (
     "Verdicts: PASS when the published value lies within the claim's tolerance of the reproduced "
@@ -67,7 +71,9 @@ VERDICT_RULES = (
     "threshold); "
     "ERRATUM where a claim fails because the source contradicts itself or the data (the note "
     "says how); NOT-COMPARABLE where the value was made from a synthetic stand-in or the data "
-    "cannot establish it."
+    "cannot establish it. Every FAIL and INCONCLUSIVE has a diagnosis: erratum, data "
+    "substitute, reading (the option of config/readings.yaml that makes it PASS), "
+    "approximation, open (what was ruled out), reduced protocol, or undiagnosed."
 )
 _RELATIONS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
 
@@ -87,12 +93,24 @@ class Claim:
     expand: dict[str, Any] | None = None  # a family: one claim per row (module docstring)
     over: dict[str, dict[str, str]] | None = None  # one claim per value of a column (docstring)
     table: dict[str, Any] | None = None  # a printed table: one claim per cell (docstring)
+    diagnosis: dict[str, str] | None = None  # {kind, note}: why it fails (report.diagnosis)
+
+    @property
+    def source_erratum(self) -> bool:
+        """Whether the source contradicts itself or the data here (a FAIL is an ERRATUM)."""
+        kind = (self.diagnosis or {}).get("kind")
+        return self.erratum.startswith(SOURCE_ERRATUM) or kind == "erratum"
 
     @property
     def figure(self) -> str:
         """The figure or table id, e.g. ``thesis-table1_1`` for ``thesis.table1_1.x``."""
-        work, item = self.id.split(".")[:2]
-        return f"{work}-{item}"
+        return figure_of(self.id)
+
+
+def figure_of(claim_id: str) -> str:
+    """The figure or table id of a claim id: ``thesis-table1_1`` for ``thesis.table1_1.x``."""
+    work, item = claim_id.split(".")[:2]
+    return f"{work}-{item}"
 
 
 def verdict_tally(verdicts: pd.Series) -> str:
@@ -136,42 +154,62 @@ def published_value(claims: list[Claim], file: str, row: dict[str, Any], column:
     return None if claim is None else claim.published
 
 
-def evaluate(claims: list[Claim], root: Path | str = ".", seed: int = 0) -> pd.DataFrame:
+def evaluate(
+    claims: list[Claim],
+    root: Path | str = ".",
+    seed: int = 0,
+    findings: Findings | None = None,
+) -> pd.DataFrame:
     """Check every claim against the results under ``root``; one row per claim. Where a
     results file has samples (:mod:`boostrank.report.spread`) the row gains n, mean, sd and
     a 95% interval (bootstrap seeded from ``seed`` and the value's file, row and column), and
-    the verdict reads them."""
+    the verdict reads them. ``findings`` (make readings' table, the run's reduced keys) feed
+    the diagnoses and the reduced-protocol notes."""
     import pandas as pd
 
     root = Path(root)
+    findings = findings or Findings()
     cache: dict[str, pd.DataFrame] = {}
     rows = []
     for claim in (variant for c in claims for variant in variants(c)):
-        if claim.expand is None:
-            rows.append(_evaluate_one(claim, root, cache, seed))
-            continue
-        members = expand_family(claim, root, cache)
-        rows.extend(_evaluate_one(member, root, cache, seed) for member in members)
-        if not members:
+        members = [claim] if claim.expand is None else expand_family(claim, root, cache)
+        for member in members:
+            rows.append(_diagnosed(member, _evaluate_one(member, root, cache, seed), findings))
+        if claim.expand is not None and not members:
             rows.append(
-                {
-                    "claim_id": claim.id,
-                    "source": claim.source,
-                    "statement": claim.statement,
-                    "published": "",
-                    "reproduced": "",
-                    "n": "",
-                    "verdict": "NOT-COMPARABLE",
-                    "provenance": "",
-                    "figure": claim.figure,
-                    "note": _join(
-                        claim.erratum,
-                        f"no published values in {claim.reproduce['file']} (the data set that "
-                        "holds them was not fetched, or the run has no matching row)",
-                    ),
-                }
+                _diagnosed(
+                    claim,
+                    {
+                        "claim_id": claim.id,
+                        "source": claim.source,
+                        "statement": claim.statement,
+                        "published": "",
+                        "reproduced": "",
+                        "n": "",
+                        "verdict": "NOT-COMPARABLE",
+                        "provenance": "",
+                        "figure": claim.figure,
+                        "note": _join(
+                            claim.erratum,
+                            f"no published values in {claim.reproduce['file']} (the data set that "
+                            "holds them was not fetched, or the run has no matching row)",
+                        ),
+                    },
+                    findings,
+                )
             )
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _diagnosed(claim: Claim, row: dict[str, Any], findings: Findings) -> dict[str, Any]:
+    """``row`` with its diagnosis, and its note led by the reduced protocol where there is
+    one (:mod:`boostrank.report.diagnosis`)."""
+    found = row.pop("substitute", "")
+    diagnosis = diagnose(
+        claim.id, claim.figure, row["verdict"], claim.erratum, claim.diagnosis, found, findings
+    )
+    note = _join(findings.reduced_label(claim.figure), row["note"])
+    return {**row, "note": note, "diagnosis": diagnosis}
 
 
 def variants(claim: Claim) -> list[Claim]:
@@ -264,6 +302,7 @@ def expand_family(
                 },
                 rule=claim.rule,
                 erratum=_join(claim.erratum, spec.get("note", "").format(**fields)),
+                diagnosis=claim.diagnosis,
             )
         )
     return members
@@ -375,7 +414,9 @@ def _evaluate_one(
             "note": _join(row["note"], f"not reproduced yet ({claim.reproduce['file']} absent)"),
         }
     value = found[claim.reproduce["column"]]
-    row.update(reproduced=value, provenance=found.get("provenance", ""))
+    row.update(
+        reproduced=value, provenance=found.get("provenance", ""), substitute=substitute(found)
+    )
     samples = _samples(claim.reproduce, cache, root) if value != "" else None
     row.update(_spread_columns(claim, samples, seed))
     if found.get("data_kind", "") == "synthetic":
@@ -403,7 +444,7 @@ def _evaluate_one(
     if samples is not None and len(samples) > 1:
         value = row["mean"]  # a value claim is judged on the mean of its units
     verdict, test = _apply_rule(claim, _number(value), samples, root, cache)
-    if verdict == "FAIL" and claim.erratum.startswith(SOURCE_ERRATUM):
+    if verdict == "FAIL" and claim.source_erratum:
         verdict = "ERRATUM"
     return {**row, "verdict": verdict, "note": _join(row["note"], test)}
 

@@ -14,6 +14,9 @@ from boostrank.catalog import Figure
 from boostrank.data.inventory import standin_note
 from boostrank.io import write_text
 from boostrank.report.claims import VERDICT_RULES, VERDICTS, verdict_tally
+from boostrank.report.diagnosis import DIAGNOSED_VERDICTS, KINDS, UNDIAGNOSED
+from boostrank.report.diagnosis import kind as diagnosis_kind
+from boostrank.report.protocol import Reduction
 from boostrank.report.render import beside
 
 _STYLE = """
@@ -30,6 +33,9 @@ img{max-width:100%}.summary td{font-size:1.05em}
 .bar .PASS{background:#5cb85c}.bar .FAIL{background:#d9534f}.bar .ERRATUM{background:#f0ad4e}
 .bar .NOT-COMPARABLE{background:#bbb}.bar .INCONCLUSIVE{background:#5b8cc8}
 .filters label{margin-right:1.2em}
+.reduced{border:3px solid #c60;background:#fff1dc;padding:.6em 1em;margin:1em 0}
+.undiagnosed{border:3px solid #a33;background:#fdecea;padding:.6em 1em;margin:1em 0}
+.reduced ul,.undiagnosed ul{margin:.3em 0;font-size:.9em}
 """
 
 # The claims table's filter: plain JavaScript, no external assets, works offline.
@@ -37,9 +43,11 @@ _FILTER_SCRIPT = """
 function filterClaims(){
   var verdict=document.getElementById('verdict-filter').value;
   var work=document.getElementById('work-filter').value;
+  var diagnosis=document.getElementById('diagnosis-filter').value;
   var shown=0;
   document.querySelectorAll('#all-claims tr[data-verdict]').forEach(function(row){
-    var keep=(!verdict||row.dataset.verdict===verdict)&&(!work||row.dataset.work===work);
+    var keep=(!verdict||row.dataset.verdict===verdict)&&(!work||row.dataset.work===work)
+      &&(!diagnosis||row.dataset.diagnosis===diagnosis);
     row.style.display=keep?'':'none'; if(keep){shown++;}
   });
   document.getElementById('claims-shown').textContent=shown;
@@ -57,8 +65,13 @@ def write_report(
     root: Path | str = ".",
     run_info: dict[str, Any] | None = None,
     budgets: dict[str, float] | None = None,
+    reduced: list[Reduction] | None = None,
+    readings: pd.DataFrame | None = None,
+    readings_registry: Path | str | None = None,
 ) -> None:
-    """Write the report page."""
+    """Write the report page: ``reduced`` (the printed keys the run changed) puts the
+    reduced-protocol box above the tally; ``readings`` (make readings' table, with the
+    registry ``readings_registry`` for each reading's basis) adds its section."""
     from boostrank.report.timing import figure_timing
 
     root, bench_dir = Path(root), Path(bench_dir)
@@ -69,13 +82,13 @@ def write_report(
         f"<!doctype html><html><head><meta charset='utf-8'><title>boostrank report</title>"
         f"<style>{_STYLE}</style></head><body>",
         "<h1>boostrank: reproduction report</h1>",
-        _run_summary(claims, inventory, run_info or {}),
+        _run_summary(claims, inventory, run_info or {}, reduced or []),
         _claims_overview(catalog, claims),
     ]
     for figure in catalog.values():
         parts.append(_figure_section(figure, claims, root, cost.loc[figure.id]))
     parts.append(_all_claims(catalog, claims))
-    parts.append(_readings_section(root))
+    parts.append(_readings_section(root, readings, readings_registry))
     parts.append(_timing_section(timing, root))
     parts.append(
         "<h2 id='data'>Data sets</h2><p class='meta'>Every registry data set the run "
@@ -103,7 +116,12 @@ def installed_versions() -> str:
     return ", ".join(parts)
 
 
-def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[str, Any]) -> str:
+def _run_summary(
+    claims: pd.DataFrame,
+    inventory: pd.DataFrame,
+    run_info: dict[str, Any],
+    reduced: list[Reduction],
+) -> str:
     counts = claims["verdict"].value_counts()
     verdicts = " · ".join(f"<span class='{v}'>{v}: {counts.get(v, 0)}</span>" for v in VERDICTS)
     kinds = inventory["data_kind"].value_counts() if len(inventory) else pd.Series(dtype=int)
@@ -116,12 +134,57 @@ def _run_summary(claims: pd.DataFrame, inventory: pd.DataFrame, run_info: dict[s
     )
     note = standin_note(standins)
     warning = f"<div class='standin'><strong>{html.escape(note)}</strong></div>" if note else ""
+    failing = claims[claims["verdict"].isin(DIAGNOSED_VERDICTS)]
+    diagnosed = failing["diagnosis"].map(diagnosis_kind).value_counts()
+    why = ", ".join(f"{k}: {diagnosed[k]}" for k in KINDS if diagnosed.get(k, 0))
     return (
-        f"{warning}<p class='meta'>{info}</p><table class='summary'><tr><th>Claims</th>"
-        f"<td>{verdicts}</td></tr><tr><th>Software</th><td>{html.escape(installed_versions())}"
+        f"{warning}{_reduced_box(reduced)}<p class='meta'>{info}</p><table class='summary'>"
+        f"<tr><th>Claims</th><td>{verdicts}</td></tr>"
+        f"<tr><th>Why FAIL / INCONCLUSIVE</th><td>{html.escape(why or 'none fails')}</td></tr>"
+        f"<tr><th>Software</th><td>{html.escape(installed_versions())}"
         f"</td></tr><tr><th>Data sets by source</th><td>{html.escape(data)}"
         "</td></tr></table>"
+        f"{_undiagnosed_box(claims)}"
         f"<p class='meta'>{html.escape(VERDICT_RULES)}</p>"
+    )
+
+
+def _reduced_box(reduced: list[Reduction]) -> str:
+    """The box above the tally when the run changed printed keys: the keys, by section."""
+    if not reduced:
+        return ""
+    sections: dict[str, list[str]] = {}
+    for r in reduced:
+        sections.setdefault(r.section, []).append(str(r).removeprefix(r.section + "."))
+    items = "".join(
+        f"<li><b>{html.escape(s)}</b>: {html.escape('; '.join(keys))}</li>"
+        for s, keys in sections.items()
+    )
+    return (
+        "<div class='reduced' id='reduced-protocol'><strong>Reduced protocol: this run changed "
+        f"{len(reduced)} printed setting{'s' if len(reduced) != 1 else ''} of "
+        "<code>config/config.yaml</code>, so its claims in these sections are not the "
+        "reproduction's result (each one's note says <i>reduced protocol</i>).</strong>"
+        f"<ul>{items}</ul></div>"
+    )
+
+
+def _undiagnosed_box(claims: pd.DataFrame) -> str:
+    """The FAIL and INCONCLUSIVE claims nobody has explained yet, listed where they show."""
+    missing = claims[claims["diagnosis"].map(diagnosis_kind) == UNDIAGNOSED]
+    if missing.empty:
+        return ""
+    items = "".join(
+        f"<li><a href='#{html.escape(row.figure)}'>{html.escape(row.claim_id)}</a> "
+        f"({html.escape(row.verdict)}): {html.escape(row.statement)}</li>"
+        for row in missing.itertuples()
+    )
+    return (
+        f"<div class='undiagnosed' id='undiagnosed'><strong>{len(missing)} FAIL/INCONCLUSIVE "
+        "claim" + ("s have" if len(missing) != 1 else " has") + " no diagnosis</strong> "
+        "(no source erratum, data substitute, deciding reading or registry entry; "
+        "<code>python -m boostrank claims --undiagnosed results/claims.csv</code> lists them):"
+        f"<ul>{items}</ul></div>"
     )
 
 
@@ -164,14 +227,15 @@ def _all_claims(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
         )
 
     columns = ["claim_id", "figure", "statement", "published", "reproduced", "n", "95% interval"]
-    columns.append("verdict")
+    columns += ["verdict", "diagnosis"]
     head = "".join(f"<th>{c}</th>" for c in columns)
     body = []
     for _, row in claims.assign(**{"95% interval": _interval(claims)}).iterrows():
         cells = "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in columns)
         body.append(
             f"<tr class='{row['verdict']}' data-verdict='{html.escape(str(row['verdict']))}' "
-            f"data-work='{html.escape(work.get(row['figure'], ''))}'>{cells}</tr>"
+            f"data-work='{html.escape(work.get(row['figure'], ''))}' "
+            f"data-diagnosis='{html.escape(diagnosis_kind(str(row['diagnosis'])))}'>{cells}</tr>"
         )
     return (
         "<h2 id='all-claims-section'>Every claim</h2><p class='filters'>"
@@ -179,6 +243,8 @@ def _all_claims(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
         f"{options(list(VERDICTS))}</select></label>"
         "<label>work <select id='work-filter' onchange='filterClaims()'>"
         f"{options(works)}</select></label>"
+        "<label>diagnosis <select id='diagnosis-filter' onchange='filterClaims()'>"
+        f"{options(list(KINDS))}</select></label>"
         f"showing <span id='claims-shown'>{len(claims)}</span> of {len(claims)}</p>"
         f"<details><summary>The table</summary><table id='all-claims'><tr>{head}</tr>"
         f"{''.join(body)}</table></details>"
@@ -193,18 +259,20 @@ def _interval(claims: pd.DataFrame) -> list[str]:
     ]
 
 
-def _readings_section(root: Path) -> str:
+def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | str | None) -> str:
     """ "How the readings move the published numbers", from ``make readings``'s table (empty
-    when it has not run): the readings that decide a verdict, then each reading's largest
-    shift and verdict changes."""
-    import pandas as pd
+    when it has not run): whether it ran on a reduced protocol, each reading that decides a
+    verdict with its basis, the claims it flips and the option giving PASS, then each
+    reading's largest shift and verdict changes."""
+    from boostrank.report.readings import deciding, is_default, load_readings, reduced_protocols
 
-    from boostrank.report.readings import deciding
-
-    path = root / "results/readings.csv"
-    if not path.exists():
+    if table is None:
         return ""
-    table = pd.read_csv(path, keep_default_na=False)
+    basis = (
+        {r.id: r.basis for r in load_readings(registry)}
+        if registry and Path(registry).exists()
+        else {}
+    )
     decided = deciding(table)
     figure = root / "figures/readings.png"
     out = [
@@ -212,19 +280,47 @@ def _readings_section(root: Path) -> str:
         "<p class='meta'><code>make readings</code> reran the claims each reading of "
         "<code>config/readings.yaml</code> can move under every option, on real data only "
         f"(<code>results/readings.csv</code>, {len(table)} rows). A reading <b>decides</b> a "
-        "verdict when one option gives PASS and another FAIL.</p>",
+        "verdict when one option gives PASS and another FAIL. Basis: why the default is the "
+        "default (printed, erratum, inferred, convention, silent; the registry quotes the "
+        "evidence).</p>",
     ]
+    reduced = reduced_protocols(table)
+    if reduced:
+        items = "".join(f"<li>{html.escape(r)}</li>" for r in reduced)
+        out.append(
+            "<div class='reduced' id='readings-reduced'><strong>Reduced protocol: make readings "
+            "ran on a config smaller than the printed one (config/quick.yaml by default), so "
+            "its verdicts show which readings matter, not the reproduction's result.</strong>"
+            f"<ul>{items}</ul></div>"
+        )
     if decided.empty:
         out.append("<p>No reading decides a verdict: every claim keeps its verdict under every "
                    "option, or never passes.</p>")  # fmt: skip
     else:
-        names = ", ".join(dict.fromkeys(decided["reading"]))
+        rows = []
+        for reading, part in decided.groupby("reading", sort=False):
+            flipped = "; ".join(
+                f"{r['claim_id']} (PASS under {r['pass']}, FAIL under {r['fail']})"
+                for _, r in part.iterrows()
+            )
+            rows.append(
+                {
+                    "reading": reading,
+                    "basis": basis.get(reading, ""),
+                    "default": part["default"].iloc[0],
+                    "claims it decides": len(part),
+                    "the claims (the options giving PASS and FAIL)": flipped,
+                }
+            )
+        names = ", ".join(
+            f"{r['reading']} ({r['basis']})" if r["basis"] else r["reading"] for r in rows
+        )
         out.append(f"<p>Readings that decide a verdict: <b>{html.escape(names)}</b>.</p>")
-        out.append(_table_html(decided))
+        out.append(_table_html(pd.DataFrame(rows)))
     if figure.exists():
         png = base64.b64encode(figure.read_bytes()).decode()
         out.append(f"<img alt='readings' src='data:image/png;base64,{png}'>")
-    moved = table[~table["is_default"].astype(str).str.lower().eq("true")]
+    moved = table[~is_default(table)]
     if not moved.empty:
         shifts = pd.to_numeric(moved["shift_in_tolerances"], errors="coerce").abs()
         summary = (
@@ -237,6 +333,7 @@ def _readings_section(root: Path) -> str:
             )
             .reset_index()
         )
+        summary.insert(1, "basis", summary["reading"].map(basis).fillna(""))
         summary["largest_shift"] = summary["largest_shift"].round(2)
         out.append(_table_html(summary))
     return "\n".join(out)
@@ -303,7 +400,16 @@ def _figure_section(figure: Figure, claims: pd.DataFrame, root: Path, cost: pd.S
     if len(mine):
         tally = verdict_tally(mine["verdict"])
         shown = mine.assign(**{"95% interval": _interval(mine)})[
-            ["claim_id", "statement", "published", "reproduced", "95% interval", "verdict", "note"]
+            [
+                "claim_id",
+                "statement",
+                "published",
+                "reproduced",
+                "95% interval",
+                "verdict",
+                "diagnosis",
+                "note",
+            ]
         ]
         out.append(
             f"<details class='claims'><summary><strong>Claims ({len(mine)})</strong>: {tally}"

@@ -10,13 +10,19 @@ one row per (reading, option, claim), on real data only (claims whose value was 
 synthetic stand-in are left out). A shift is measured in the claim's tolerance (``abs``: the
 tolerance; ``rel``: the tolerance times the published value); claims without one (ordinal,
 exact) show only their verdicts. A reading *decides* a claim's verdict when one option gives
-PASS and another FAIL.
+PASS and another FAIL; the claims page and the figure name, for each deciding reading, the
+claims it flips and the option that gives PASS, and a failing claim of the main run that another
+option makes PASS has diagnosis ``reading`` (:mod:`boostrank.report.diagnosis`). ``make
+readings`` runs on config/quick.yaml by default: the column ``protocol`` says, per claim, which
+printed keys of its section the run reduced (:mod:`boostrank.report.protocol`), and the figure's
+title says "reduced protocol" when any are.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
@@ -24,7 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.io import read_yaml
-from boostrank.report.claims import Claim, evaluate
+from boostrank.report.claims import Claim, evaluate, figure_of
+from boostrank.report.diagnosis import Findings
+from boostrank.report.protocol import Reduction, label, reduced_for
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,6 +62,7 @@ COLUMNS = [
     "default_verdict",
     "variant",
     "provenance",
+    "protocol",
 ]
 
 
@@ -218,8 +227,10 @@ def tabulate(
     variants: dict[str, dict[str, str]],
     root: Path | str = ROOT,
     seed: int = 0,
+    reduced: list[Reduction] | None = None,
 ) -> pd.DataFrame:
-    """One row per (reading, option, claim) checked on real data (module docstring)."""
+    """One row per (reading, option, claim) checked on real data (module docstring);
+    ``reduced``: the printed keys the run's config changed (its ``protocol`` column)."""
     import pandas as pd
 
     root = Path(root)
@@ -258,46 +269,80 @@ def tabulate(
                         "default_verdict": base["verdict"],
                         "variant": variants[reading.id][option],
                         "provenance": row["provenance"],
+                        "protocol": label(reduced_for(figure_of(str(claim_id)), reduced or [])),
                     }
                 )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+DECIDING = ["reading", "claim_id", "pass", "fail", "default"]
+
+
 def deciding(table: pd.DataFrame) -> pd.DataFrame:
-    """The (reading, claim) pairs where one option gives PASS and another FAIL."""
+    """The (reading, claim) pairs where one option gives PASS and another FAIL: the options
+    giving each (``pass``, ``fail``, comma-separated) and the reading's ``default``."""
     import pandas as pd
 
+    rows = [
+        {"reading": r, "claim_id": c, "pass": ", ".join(p), "fail": ", ".join(f), "default": d}
+        for r, c, p, f, d in _decided(table)
+    ]
+    return pd.DataFrame(rows, columns=DECIDING)
+
+
+def flips(table: pd.DataFrame) -> dict[str, list[tuple[str, str]]]:
+    """``{claim id: [(reading, option)]}``: the options other than a reading's default that
+    give PASS where the reading decides the claim (a failing claim they would flip)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for reading, claim_id, passing, _, default in _decided(table):
+        for option in passing:
+            if option != default:
+                out.setdefault(claim_id, []).append((reading, option))
+    return out
+
+
+def _decided(table: pd.DataFrame) -> Iterator[tuple[str, str, list[str], list[str], str]]:
+    """(reading, claim id, options giving PASS, options giving FAIL, default option) of each
+    pair the reading decides."""
     if table.empty:
-        return pd.DataFrame(columns=["reading", "claim_id", "pass", "fail"])
-    rows = []
+        return
+    defaults = table[is_default(table)].groupby("reading")["option"].first().astype(str)
     for (reading, claim_id), group in table.groupby(["reading", "claim_id"], sort=False):
-        verdicts = dict(zip(group["option"], group["verdict"], strict=True))
+        verdicts = dict(zip(group["option"].astype(str), group["verdict"], strict=True))
         passing = [o for o, v in verdicts.items() if v == "PASS"]
         failing = [o for o, v in verdicts.items() if v == "FAIL"]
         if passing and failing:
-            rows.append(
-                {
-                    "reading": reading,
-                    "claim_id": claim_id,
-                    "pass": ", ".join(passing),
-                    "fail": ", ".join(failing),
-                }
-            )
-    return pd.DataFrame(rows, columns=["reading", "claim_id", "pass", "fail"])
+            yield str(reading), str(claim_id), passing, failing, defaults.get(reading, "")
+
+
+def is_default(table: pd.DataFrame) -> pd.Series:
+    """The rows of the reading's default option (``is_default`` read back from the CSV too)."""
+    return table["is_default"].astype(str).str.lower().eq("true")
+
+
+def reduced_protocols(table: pd.DataFrame) -> list[str]:
+    """The distinct ``reduced protocol (...)`` labels of the table's claims (empty: every
+    claim ran on the printed protocol)."""
+    column = table["protocol"] if "protocol" in table.columns else []
+    return [p for p in dict.fromkeys(column) if p]
 
 
 def draw(table: pd.DataFrame, prefix: Path | str, provenance: str) -> None:
     """``figures/readings.{png,pdf}``: for each reading and each non-default option, how far it
     moves each claim that has a tolerance (|shift| in tolerances; 1 = the claim's tolerance; red
-    where the claim's verdict changes), with the count of verdicts it changes."""
+    where the claim's verdict changes), with the count of verdicts it changes and the claims it
+    flips between FAIL and PASS (the options that decide a verdict are red on the left). The
+    title says "reduced protocol" when the run changed a printed key."""
     from boostrank.plots import pyplot, save_figure
 
     plt = pyplot()
-    shown = table[~table["is_default"]]
+    shown = table[~is_default(table)]
     keys = list(dict.fromkeys(zip(shown["reading"], shown["option"], strict=True)))
-    fig, ax = plt.subplots(figsize=(9, 0.42 * max(len(keys), 4) + 1.4))
-    for i, (reading, option) in enumerate(keys):
-        part = shown[(shown["reading"] == reading) & (shown["option"] == option)]
+    parts = [shown[(shown["reading"] == r) & (shown["option"] == o)] for r, o in keys]
+    flips_of = [_flipped(part) for part in parts]
+    width = 14 if any(flips_of) else 9  # room for the claims named beside the axes
+    fig, ax = plt.subplots(figsize=(width, 0.55 * max(len(keys), 4) + 1.4))
+    for i, (part, named) in enumerate(zip(parts, flips_of, strict=True)):
         changed = part["verdict"] != part["default_verdict"]
         measured = part["shift_in_tolerances"] != ""
         for flipped, colour in ((False, "#1f77b4"), (True, "#d62728")):
@@ -312,15 +357,21 @@ def draw(table: pd.DataFrame, prefix: Path | str, provenance: str) -> None:
             )
         ax.annotate(
             f"{int(changed.sum())} of {len(part)} verdicts change"
-            + ("" if measured.any() else " (no tolerance: ordinal claims)"),
+            + ("" if measured.any() else " (no tolerance: ordinal claims)")
+            + "".join(f"\n{text}" for text in named),
             (1.0, i),
             xycoords=("axes fraction", "data"),
             xytext=(4, 0),
             textcoords="offset points",
             va="center",
             fontsize=7,
+            color="#d62728" if named else "black",
         )
     ax.set_yticks(range(len(keys)), [f"{r} = {o}" for r, o in keys], fontsize=7)
+    for tick, named in zip(ax.get_yticklabels(), flips_of, strict=True):
+        if named:
+            tick.set_color("#d62728")
+            tick.set_fontweight("bold")
     ax.set_xscale("symlog", linthresh=0.01)  # a claim that does not move sits at 0
     moved = [abs(float(v)) for v in shown["shift_in_tolerances"] if v != ""]
     ax.set_xlim(-0.002, max([2.0, *moved]) * 1.5)
@@ -328,9 +379,37 @@ def draw(table: pd.DataFrame, prefix: Path | str, provenance: str) -> None:
     ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     ax.set_xlabel("|value under the option - value under the default| / the claim's tolerance")
     ax.invert_yaxis()
-    ax.set_title("How each reading moves the published numbers", fontsize=10, pad=22)
+    title = "How each reading moves the published numbers"
+    if reduced_protocols(table):
+        title += "\n(reduced protocol: smaller than the printed one, not the reproduction's result)"
+    ax.set_title(title, fontsize=10, pad=22)
     fig.tight_layout()
     save_figure(fig, prefix, [provenance])
+
+
+def findings(table: pd.DataFrame | None, reduced: list[Reduction]) -> Findings:
+    """What the diagnoses of a run's claims read: make readings' table (None: it has not
+    run) and the printed keys the run reduced."""
+    return Findings(
+        flips={} if table is None else flips(table),
+        readings_run=table is not None,
+        readings_reduced=table is not None and bool(reduced_protocols(table)),
+        reduced=tuple(reduced),
+    )
+
+
+def _flipped(part: pd.DataFrame, shown: int = 3) -> list[str]:
+    """``PASS here, FAIL by default: a, b`` and the reverse, for one option's rows."""
+    import textwrap
+
+    out = []
+    for here, there in (("PASS", "FAIL"), ("FAIL", "PASS")):
+        ids = list(part[(part["verdict"] == here) & (part["default_verdict"] == there)]["claim_id"])
+        if ids:
+            more = f" +{len(ids) - shown} more" if len(ids) > shown else ""
+            text = f"{here} here, {there} by default: {', '.join(ids[:shown])}{more}"
+            out.append(textwrap.fill(text, 90, subsequent_indent="    "))
+    return out
 
 
 def _judged(row: pd.Series) -> Any:
@@ -361,9 +440,13 @@ __all__ = [
     "config_value",
     "deciding",
     "draw",
+    "findings",
+    "flips",
+    "is_default",
     "load_readings",
     "matched_claims",
     "plan",
+    "reduced_protocols",
     "tabulate",
     "tolerance",
     "variant_name",

@@ -1,0 +1,121 @@
+"""Why a claim fails: the ``diagnosis`` column of ``results/claims.csv``.
+
+Every FAIL and INCONCLUSIVE claim gets one, ``<kind>: <text>``, the first that applies of
+
+- ``erratum``: the source contradicts itself or the data (a claim ``erratum`` beginning
+  "Erratum in the source"; a FAIL with one is already ERRATUM, so this names an INCONCLUSIVE);
+- the claim's own ``diagnosis`` in ``config/claims.yaml`` (``approximation``: a named library
+  or algorithm difference; ``open``: no explanation yet, saying what was ruled out;
+  ``data substitute``, ``reading``, ``erratum``), written by someone who looked;
+- ``reading``: ``make readings`` found a reading whose other option makes the claim PASS
+  (``results/readings.csv``; the reading and that option are named);
+- ``data substitute``: the value was measured on data standing in for the published data (the
+  row's ``dataset_label`` or ``provenance`` says so, e.g. MQ2008 for MQ2007, MovieLens 100K
+  for EachMovie);
+- ``reduced protocol``: the run changed a printed key of the claim's section
+  (:mod:`boostrank.report.protocol`), so a failure says nothing about the printed protocol;
+- ``undiagnosed``: none of these; the page lists them and ``boostrank claims --undiagnosed``
+  exits non-zero on them.
+
+A reading or a data substitute that is found but not chosen is added to the text ("also: ...").
+A PASS, ERRATUM or NOT-COMPARABLE claim shows only a diagnosis its registry entry gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from boostrank.report.protocol import Reduction, label, reduced_for
+
+SOURCE_ERRATUM = "Erratum in the source"  # an erratum note that turns FAIL into ERRATUM
+REGISTRY_KINDS = ("approximation", "open", "data substitute", "reading", "erratum")
+UNDIAGNOSED = "undiagnosed"
+KINDS = (*REGISTRY_KINDS, "reduced protocol", UNDIAGNOSED)
+DIAGNOSED_VERDICTS = ("FAIL", "INCONCLUSIVE")  # the verdicts that always get a diagnosis
+_SUBSTITUTE_WORDS = ("substitut", "in place of", "standing in for")
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What the run knows beyond each claim and its results row."""
+
+    # claim id -> [(reading, option)]: the options make readings found to make it PASS
+    flips: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    readings_run: bool = False  # whether a make readings table was read
+    readings_reduced: bool = False  # whether that table was made on a reduced protocol
+    reduced: tuple[Reduction, ...] = ()  # the printed keys this run changed
+
+    def reduced_label(self, figure: str) -> str:
+        """``reduced protocol (...)`` where the run changed a key of ``figure``'s section."""
+        return label(reduced_for(figure, list(self.reduced)))
+
+
+def substitute(row: Any) -> str:
+    """The data-set label or provenance of a results row that says its data stand in for
+    the published data, or ""."""
+    for column in ("dataset_label", "provenance"):
+        text = str(row.get(column, "") or "")
+        if any(word in text.lower() for word in _SUBSTITUTE_WORDS):
+            return text
+    return ""
+
+
+def diagnose(
+    claim_id: str,
+    figure: str,
+    verdict: str,
+    erratum: str,
+    registry: dict[str, Any] | None,
+    substitute_text: str,
+    findings: Findings,
+) -> str:
+    """The claim's diagnosis, ``<kind>: <text>`` (module docstring), or "" where none is due."""
+    own = f"{registry['kind']}: {registry['note']}" if registry else ""
+    if verdict not in DIAGNOSED_VERDICTS:
+        return own
+    flips = findings.flips.get(claim_id, [])
+    readings = (
+        "reading: "
+        + ", ".join(f"{r} = {o} gives PASS" for r, o in flips)
+        + (" (make readings, on a reduced protocol)" if findings.readings_reduced else "")
+        if flips
+        else ""
+    )
+    data = f"data substitute: measured on {substitute_text}" if substitute_text else ""
+    reduced = findings.reduced_label(figure)
+    candidates = [
+        f"erratum: {erratum}" if erratum.startswith(SOURCE_ERRATUM) else "",
+        own,
+        readings,
+        data,
+        reduced,
+    ]
+    chosen = next((c for c in candidates if c), "")
+    if not chosen:
+        checked = "results/readings.csv" if findings.readings_run else "no make readings table"
+        return (
+            f"{UNDIAGNOSED}: no registry diagnosis; no source erratum, data substitute or "
+            f"reading that makes it PASS found ({checked})"
+        )
+    also = [c for c in (readings, data) if c and c != chosen]
+    return chosen + "".join(f"; also {c}" for c in also)
+
+
+def kind(diagnosis: str) -> str:
+    """The kind of a diagnosis text (``approximation`` of ``approximation: ...``; ``reduced
+    protocol`` of ``reduced protocol (chapter3: folds)``)."""
+    return next((k for k in KINDS if diagnosis.startswith(k)), "")
+
+
+__all__ = [
+    "DIAGNOSED_VERDICTS",
+    "KINDS",
+    "REGISTRY_KINDS",
+    "SOURCE_ERRATUM",
+    "UNDIAGNOSED",
+    "Findings",
+    "diagnose",
+    "kind",
+    "substitute",
+]
