@@ -2,8 +2,9 @@
 
 ``config/config.yaml`` holds the protocol the sources print; its schema marks each key of the
 experiment sections ``x-kind: printed`` (the text prints the value), ``reading`` (a choice of
-``config/readings.yaml``, named by ``x-reading``) or ``engineering`` (cannot move a number). A
-run is *reduced* where a key marked ``printed`` holds another value than ``config/config.yaml``
+``config/readings.yaml``, named by ``x-reading``) or ``engineering`` (cannot move a published number, or only picks which and how many random draws
+are made; a count of draws, e.g. replicates, is flagged ``x-size: true``). A run is *reduced*
+where a key marked ``printed`` or ``x-size`` holds another value than ``config/config.yaml``
 (``config/quick.yaml``: one fold of five, fewer repeats, iterations and data sets): its claims
 are not the reproduction's result, and every page and table that shows them says so.
 
@@ -56,7 +57,8 @@ class Reduction:
 
 
 def printed_keys(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """``{dotted key: its schema node}`` for every key marked ``x-kind: printed``."""
+    """``{dotted key: its schema node}`` for every key marked ``x-kind: printed`` or
+    ``x-size: true`` (a count of random draws: fewer is a smaller protocol)."""
     found: dict[str, dict[str, Any]] = {}
 
     def walk(node: dict[str, Any], prefix: str) -> None:
@@ -64,7 +66,7 @@ def printed_keys(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
             if not isinstance(sub, dict):
                 continue
             key = f"{prefix}.{name}" if prefix else name
-            if sub.get("x-kind") == PRINTED:
+            if sub.get("x-kind") == PRINTED or sub.get("x-size") is True:
                 found[key] = sub
             walk(sub, key)
 

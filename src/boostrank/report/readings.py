@@ -80,6 +80,7 @@ class Reading:
     basis: str
     evidence: str
     claims: list[str]
+    covers: tuple[str, ...] = ()  # keys the choice also sets, held as configured
 
     @property
     def keys(self) -> list[str]:
