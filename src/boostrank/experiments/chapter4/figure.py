@@ -92,6 +92,15 @@ def _eval_note(evaluated: str) -> str:
     )
 
 
+def _scope_note(view: pd.DataFrame, alt_names: list[str]) -> str:
+    """Which reading of T (Eq. 4.3) the solid MRR and the dashed one use (the rows'
+    ``variant``, ``t_scope=...``)."""
+    scopes = view.loc[view["algorithm"] == "MRR", "variant"].str.removeprefix("t_scope=")
+    scope = scopes.iloc[0] if len(scopes) else "?"
+    note = f"MRR: T on {scope} pairs (Eq. 4.3)"
+    return note + (f"; dashed: {', '.join(alt_names)}." if alt_names else ".")
+
+
 def _replicates_note(frame: pd.DataFrame) -> str:
     """Which data sets' curves average several replicates (config ``chapter4.replicates``;
     a synthetic stand-in runs once)."""
@@ -212,8 +221,8 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     text = (
         f"NDCG ({view['formula'].iloc[0]} formula) of the {_eval_note(evaluated)}, mean over "
         "all queries (shaded: 95% interval over the queries, mean +- 1.96 sd/sqrt(queries)); "
-        "feedback: true grades of the base ranker's top 20. Dashed: MRR with the other reading "
-        "of T (Eq. 4.3)." + _replicates_note(view)
+        f"feedback: true grades of the base ranker's top 20. {_scope_note(view, alt_names)}"
+        + _replicates_note(view)
     )
     _finish_panels(
         fig,
