@@ -408,3 +408,28 @@ def test_a_replicate_file_round_trips_and_a_bad_one_says_what_to_do(letor, tmp_p
     (tmp_path / "bad.npz").write_bytes(b"not an npz")
     with pytest.raises(BoostrankError, match=r"bad\.npz: not a Chapter 4 replicate file"):
         load_replicate(tmp_path / "bad.npz")
+
+
+@pytest.mark.parametrize("feedback", [6, 3])
+def test_figure4_4_scores_every_feedback_size_on_one_residual(letor, monkeypatch, feedback):
+    """Under ``residual`` every size of Figure 4.4 is scored on the documents after the
+    largest size: a refinement that keeps the base order then scores the same for every size,
+    and what the base ranker scores with the largest feedback set judged."""
+    d, npz, _meta = letor
+    params = {**PARAMS, "feedback": feedback, "feedback_sizes": [3, 6]}
+    base = ch4.select_base_rankers("ohsumed", npz, _meta, 8, "letor", None, d / "b44.json")
+    run = ch4.FeedbackRun("ohsumed", load_letor(npz), base, params, 7, None)
+    monkeypatch.setattr(ch4, "run_mrr", lambda qs, *a, **k: [q.g.copy() for q in qs])
+    items = ch4.FEEDBACK_RUNNERS["mrr_sizes"](run)
+    sizes = [c.columns["feedback"] for c in items]
+    assert sizes == ([3] if feedback == 6 else [3, 6])  # 6 is family mrr's when largest
+    qs = ch4.letor_queries(load_letor(npz), base["best"] - 1, 6)
+    want = ch4.mean_curves(qs, [q.g for q in qs], PARAMS["k_max"], "letor")["residual"]
+    residual6 = qs[0].evaluate["residual"]
+    for c in items:
+        _ids, values = c.per_query["residual"]
+        np.testing.assert_allclose(values.mean(axis=0), want, atol=1e-12)
+    # scored on its own residual (from position 3), size 3 would differ: the check can fail
+    own = ch4.mean_curves(ch4.with_feedback(qs, 3), [q.g for q in qs], 8, "letor")["residual"]
+    assert not np.allclose(own, want) and residual6.sum() == len(residual6) - 6
+

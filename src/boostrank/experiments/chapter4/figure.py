@@ -317,8 +317,14 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     ordered = [handles[k] for k in sorted(handles) if k >= 0] + (
         [handles[-1]] if -1 in handles else []
     )
+    top = int(view["feedback"].max())
+    scored = (
+        f"documents after the largest feedback set ({top}), the same for every size"
+        if evaluated == "residual"
+        else _eval_note(evaluated)
+    )
     text = (
-        f"NDCG of the {_eval_note(evaluated)} (shaded: 95% interval over the queries); "
+        f"NDCG of the {scored} (shaded: 95% interval over the queries); "
         "feedback: the base ranker's top m documents." + _replicates_note(view)
     )
     _finish_panels(
