@@ -433,3 +433,35 @@ def test_figure4_4_scores_every_feedback_size_on_one_residual(letor, monkeypatch
     own = ch4.mean_curves(ch4.with_feedback(qs, 3), [q.g for q in qs], 8, "letor")["residual"]
     assert not np.allclose(own, want) and residual6.sum() == len(residual6) - 6
 
+
+def test_movielens_ties_follow_chapter4_tie_break(movies, tmp_path):
+    """chapter4.tie_break on MovieLens: ``random`` evaluates equal scores in an order seeded
+    by (the replicate's tie seed, the user), the same in every family and feedback size;
+    ``base`` keeps the base ranker's order. MRR's genre stumps tie movies, so they differ."""
+    _d, npz, meta = movies
+    mv = ch4m.load_movies(npz, PARAMS["movies"], 3)
+    kept = ch4m.movie_queries(mv, PARAMS, 4)
+    drawn = ch4m.movie_queries(mv, PARAMS, 4, tie_seed=11)
+    assert all(q.tie_order is None for q in kept)
+    flat = [np.zeros(len(q.y)) for q in kept]  # every movie tied
+    spelt = []  # the drawn order written out as strict scores
+    for q in drawn:
+        s = np.empty(len(q.y))
+        s[q.tie_order] = -np.arange(len(q.y))
+        spelt.append(s)
+    got = ch4.mean_curves(drawn, flat, 5, "letor")["held-out"]
+    np.testing.assert_allclose(got, ch4.mean_curves(kept, spelt, 5, "letor")["held-out"])
+    users = [q.qid for q in drawn][:3]
+    again = ch4m.movie_queries(mv, PARAMS, 2, eval_from=4, users=users, tie_seed=11)
+    for q, r in zip(drawn, again, strict=False):
+        np.testing.assert_array_equal(q.tie_order, r.tie_order)  # per user, any feedback size
+    curves = {}
+    for rule in ("random", "base"):
+        frame = ch4m.movies_job(
+            "mrr", npz, meta, {**PARAMS, "tie_break": rule}, 3, tmp_path / f"{rule}.csv",
+            tmp_path / f"{rule}.json",
+        )  # fmt: skip
+        mrr = frame[frame["algorithm"] == "MRR"]
+        assert (mrr["tied_share"] > 0).all()  # genre stumps tie movies
+        curves[rule] = mrr["ndcg"].to_numpy()
+    assert not np.allclose(curves["random"], curves["base"])
