@@ -178,6 +178,11 @@ class MovieRun:
         """The columns every row of the job carries."""
         return {"feedback": self.feedback, "variant": ""}
 
+    @property
+    def scope(self) -> str:
+        """MRR's rows' variant: the reading of T (Eq. 4.3) it ran with."""
+        return f"t_scope={self.params['refinement']['t_scope']}"
+
     def queries(self) -> list[Query]:
         """Every test user's query with the configured feedback."""
         return movie_queries(self.mv, self.params, self.feedback, tie_seed=self.tie_seed)
@@ -212,7 +217,7 @@ def movies_mrr(run: MovieRun) -> list[MethodCurves]:
     qs = run.queries()
     timings: list[float] = []
     scores = run_mrr(qs, params, ("movies", "mrr"), run.seed, timings=timings)
-    out = [run.measure(qs, scores, LABELS["mrr"], run.common)]
+    out = [run.measure(qs, scores, LABELS["mrr"], {**run.common, "variant": run.scope})]
     if run.timing_out is not None:
         timing = pd.DataFrame(
             {
@@ -242,7 +247,7 @@ def movies_mrr_sizes(run: MovieRun) -> list[MethodCurves]:
         extra = {**run.common, "feedback": size}
         out.append(run.measure(qs, [q.g for q in qs], LABELS["base"], extra))
         scores = run_mrr(qs, params, ("movies", "mrr_sizes", size), run.seed)
-        out.append(run.measure(qs, scores, LABELS["mrr"], extra))
+        out.append(run.measure(qs, scores, LABELS["mrr"], {**extra, "variant": run.scope}))
     return out
 
 
