@@ -207,6 +207,11 @@ def test_letor_figures(letor, families, tmp_path):
         assert set(samples["evaluated"]) == {"all", "residual"}
         assert samples.groupby(["statistic", "evaluated"])["unit"].nunique().max() == 4
         _samples_average_to_the_summary(samples, stats)
+    tidy2 = pd.read_csv(tmp_path / "thesis-fig4_2.csv", keep_default_na=False)
+    assert fig._mrr_label(tidy2) == "MRR (T on all pairs)"  # the legend names each reading
+    assert set(tidy2.loc[tidy2["algorithm"] == "MRR (T on judged pairs)", "variant"]) == {
+        "t_scope=judged"
+    }
     s3 = pd.read_csv(tmp_path / "thesis-fig4_3_s.csv")
     best = s3[s3["statistic"] == "best_feature"]
     assert (best["evaluated"] == "all").all()  # one row each

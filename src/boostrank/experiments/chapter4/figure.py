@@ -92,13 +92,11 @@ def _eval_note(evaluated: str) -> str:
     )
 
 
-def _scope_note(view: pd.DataFrame, alt_names: list[str]) -> str:
-    """Which reading of T (Eq. 4.3) the solid MRR and the dashed one use (the rows'
-    ``variant``, ``t_scope=...``)."""
+def _mrr_label(view: pd.DataFrame) -> str:
+    """The legend name of the configured MRR, with the reading of T (Eq. 4.3) it ran with (its
+    rows' ``variant``, ``t_scope=...``), beside the dashed alternative's."""
     scopes = view.loc[view["algorithm"] == "MRR", "variant"].str.removeprefix("t_scope=")
-    scope = scopes.iloc[0] if len(scopes) else "?"
-    note = f"MRR: T on {scope} pairs (Eq. 4.3)"
-    return note + (f"; dashed: {', '.join(alt_names)}." if alt_names else ".")
+    return f"MRR (T on {scopes.iloc[0]} pairs)" if len(scopes) else "MRR"
 
 
 def _replicates_note(frame: pd.DataFrame) -> str:
@@ -212,7 +210,7 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> None:
                 markersize=3,
                 lw=2.2 if alg == "MRR" else 1.2,
                 ls="--" if alg in alt_names else "-",
-                label=alg,
+                label=_mrr_label(view) if alg == "MRR" else alg,
             )
             if h is not None:
                 handles.setdefault(alg, h)
@@ -221,8 +219,8 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     text = (
         f"NDCG ({view['formula'].iloc[0]} formula) of the {_eval_note(evaluated)}, mean over "
         "all queries (shaded: 95% interval over the queries, mean +- 1.96 sd/sqrt(queries)); "
-        f"feedback: true grades of the base ranker's top 20. {_scope_note(view, alt_names)}"
-        + _replicates_note(view)
+        "feedback: true grades of the base ranker's top 20. Dashed: MRR with the other reading "
+        "of T (Eq. 4.3)." + _replicates_note(view)
     )
     _finish_panels(
         fig,
