@@ -207,6 +207,11 @@ def test_letor_figures(letor, families, tmp_path):
         assert set(samples["evaluated"]) == {"all", "residual"}
         assert samples.groupby(["statistic", "evaluated"])["unit"].nunique().max() == 4
         _samples_average_to_the_summary(samples, stats)
+    tidy2 = pd.read_csv(tmp_path / "thesis-fig4_2.csv", keep_default_na=False)
+    assert fig._mrr_label(tidy2) == "MRR (T on all pairs)"  # the legend names each reading
+    assert set(tidy2.loc[tidy2["algorithm"] == "MRR (T on judged pairs)", "variant"]) == {
+        "t_scope=judged"
+    }
     s3 = pd.read_csv(tmp_path / "thesis-fig4_3_s.csv")
     best = s3[s3["statistic"] == "best_feature"]
     assert (best["evaluated"] == "all").all()  # one row each
@@ -408,3 +413,60 @@ def test_a_replicate_file_round_trips_and_a_bad_one_says_what_to_do(letor, tmp_p
     (tmp_path / "bad.npz").write_bytes(b"not an npz")
     with pytest.raises(BoostrankError, match=r"bad\.npz: not a Chapter 4 replicate file"):
         load_replicate(tmp_path / "bad.npz")
+
+
+@pytest.mark.parametrize("feedback", [6, 3])
+def test_figure4_4_scores_every_feedback_size_on_one_residual(letor, monkeypatch, feedback):
+    """Under ``residual`` every size of Figure 4.4 is scored on the documents after the
+    largest size: a refinement that keeps the base order then scores the same for every size,
+    and what the base ranker scores with the largest feedback set judged."""
+    d, npz, _meta = letor
+    params = {**PARAMS, "feedback": feedback, "feedback_sizes": [3, 6]}
+    base = ch4.select_base_rankers("ohsumed", npz, _meta, 8, "letor", None, d / "b44.json")
+    run = ch4.FeedbackRun("ohsumed", load_letor(npz), base, params, 7, None)
+    monkeypatch.setattr(ch4, "run_mrr", lambda qs, *a, **k: [q.g.copy() for q in qs])
+    items = ch4.FEEDBACK_RUNNERS["mrr_sizes"](run)
+    sizes = [c.columns["feedback"] for c in items]
+    assert sizes == ([3] if feedback == 6 else [3, 6])  # 6 is family mrr's when largest
+    qs = ch4.letor_queries(load_letor(npz), base["best"] - 1, 6)
+    want = ch4.mean_curves(qs, [q.g for q in qs], PARAMS["k_max"], "letor")["residual"]
+    residual6 = qs[0].evaluate["residual"]
+    for c in items:
+        _ids, values = c.per_query["residual"]
+        np.testing.assert_allclose(values.mean(axis=0), want, atol=1e-12)
+    # scored on its own residual (from position 3), size 3 would differ: the check can fail
+    own = ch4.mean_curves(ch4.with_feedback(qs, 3), [q.g for q in qs], 8, "letor")["residual"]
+    assert not np.allclose(own, want) and residual6.sum() == len(residual6) - 6
+
+
+def test_movielens_ties_follow_chapter4_tie_break(movies, tmp_path):
+    """chapter4.tie_break on MovieLens: ``random`` evaluates equal scores in an order seeded
+    by (the replicate's tie seed, the user), the same in every family and feedback size;
+    ``base`` keeps the base ranker's order. MRR's genre stumps tie movies, so they differ."""
+    _d, npz, meta = movies
+    mv = ch4m.load_movies(npz, PARAMS["movies"], 3)
+    kept = ch4m.movie_queries(mv, PARAMS, 4)
+    drawn = ch4m.movie_queries(mv, PARAMS, 4, tie_seed=11)
+    assert all(q.tie_order is None for q in kept)
+    flat = [np.zeros(len(q.y)) for q in kept]  # every movie tied
+    spelt = []  # the drawn order written out as strict scores
+    for q in drawn:
+        s = np.empty(len(q.y))
+        s[q.tie_order] = -np.arange(len(q.y))
+        spelt.append(s)
+    got = ch4.mean_curves(drawn, flat, 5, "letor")["held-out"]
+    np.testing.assert_allclose(got, ch4.mean_curves(kept, spelt, 5, "letor")["held-out"])
+    users = [q.qid for q in drawn][:3]
+    again = ch4m.movie_queries(mv, PARAMS, 2, eval_from=4, users=users, tie_seed=11)
+    for q, r in zip(drawn, again, strict=False):
+        np.testing.assert_array_equal(q.tie_order, r.tie_order)  # per user, any feedback size
+    curves = {}
+    for rule in ("random", "base"):
+        frame = ch4m.movies_job(
+            "mrr", npz, meta, {**PARAMS, "tie_break": rule}, 3, tmp_path / f"{rule}.csv",
+            tmp_path / f"{rule}.json",
+        )  # fmt: skip
+        mrr = frame[frame["algorithm"] == "MRR"]
+        assert (mrr["tied_share"] > 0).all()  # genre stumps tie movies
+        curves[rule] = mrr["ndcg"].to_numpy()
+    assert not np.allclose(curves["random"], curves["base"])

@@ -95,7 +95,7 @@ rule chapter4_objective:
     threads: 1
     params:
         params=ch4_params("objective"),
-        iterations=CH4["objective_iterations"],
+        iterations=CH4["objective_iterations"] or CH4["refinement"]["n_iterations"],
         seed=config["seed"],
     shell:
         "single_threaded"

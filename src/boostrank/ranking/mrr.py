@@ -28,10 +28,9 @@ Theorem 9, which bounds ``L_p`` from above by the *larger* quantity, so Eq. 4.19
 follow; Theorem 9 is what the algorithm guarantees.
 
 ``t_scope``: which pairs ``T``'s ``eta/2`` part covers -- ``all`` (every pair of the n
-documents, the literal sums of Eqs. 4.5-4.10; the class default, needing no mask) or
-``judged`` (the pairs of the judged documents, "the probability of ranking x_i before x_j in
-the training data"; the chapter 4 experiments' default, see
-:mod:`boostrank.experiments.chapter4.jobs`).
+documents: Eq. 4.3's "otherwise" and the sums over i, j = 1..n of Eqs. 4.5-4.10 and the
+Remark; the default) or ``judged`` (the pairs of the judged documents only, "the probability
+of ranking x_i before x_j in the training data" read as a restriction).
 
 ``lam``: ``None`` is the dissertation's choice, ``1 / sd`` of the top 10 base scores
 (section 4.3.2); ``0`` makes ``W = 1/2`` and MRR ignores the base ranker. The final ranking

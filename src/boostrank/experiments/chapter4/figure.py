@@ -92,6 +92,13 @@ def _eval_note(evaluated: str) -> str:
     )
 
 
+def _mrr_label(view: pd.DataFrame) -> str:
+    """The legend name of the configured MRR, with the reading of T (Eq. 4.3) it ran with (its
+    rows' ``variant``, ``t_scope=...``), beside the dashed alternative's."""
+    scopes = view.loc[view["algorithm"] == "MRR", "variant"].str.removeprefix("t_scope=")
+    return f"MRR (T on {scopes.iloc[0]} pairs)" if len(scopes) else "MRR"
+
+
 def _replicates_note(frame: pd.DataFrame) -> str:
     """Which data sets' curves average several replicates (config ``chapter4.replicates``;
     a synthetic stand-in runs once)."""
@@ -203,7 +210,7 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> None:
                 markersize=3,
                 lw=2.2 if alg == "MRR" else 1.2,
                 ls="--" if alg in alt_names else "-",
-                label=alg,
+                label=_mrr_label(view) if alg == "MRR" else alg,
             )
             if h is not None:
                 handles.setdefault(alg, h)
@@ -308,8 +315,14 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     ordered = [handles[k] for k in sorted(handles) if k >= 0] + (
         [handles[-1]] if -1 in handles else []
     )
+    top = int(view["feedback"].max())
+    scored = (
+        f"documents after the largest feedback set ({top}), the same for every size"
+        if evaluated == "residual"
+        else _eval_note(evaluated)
+    )
     text = (
-        f"NDCG of the {_eval_note(evaluated)} (shaded: 95% interval over the queries); "
+        f"NDCG of the {scored} (shaded: 95% interval over the queries); "
         "feedback: the base ranker's top m documents." + _replicates_note(view)
     )
     _finish_panels(

@@ -8,7 +8,10 @@ Diagnosis over the training users ranks all the user's rated movies, and the hel
 dissertation's "1 is the best rating" is an erratum). Movie features: the 19 genre flags (the
 32 IMDB keyword features cannot be rebuilt). Figure 4.5(b) draws the first 25 movies of each
 user's random order, uses the first 5, 10, 15, 20 or 25 as feedback and evaluates on the rest
-(users with at least 25 + 10 ratings), so every size is scored on the same movies.
+(users with at least 25 + 10 ratings), so every size is scored on the same movies. Equal
+scores are evaluated in the order config ``chapter4.tie_break`` names, as on LETOR: a seeded
+random order per user (``random``; MRR's stumps on the genre flags tie every movie with
+another of the same genres) or the base order (``base``).
 
 One Snakemake job per method family and replicate (config ``chapter4.replicates``: each
 replicate its own split, :mod:`.jobs_curves`); seeds derive from the replicate's root seed.
@@ -95,10 +98,12 @@ def movie_queries(
     n_feedback: int,
     eval_from: int | None = None,
     users: Iterable[int] | None = None,
+    tie_seed: int | None = None,
 ) -> list[Query]:
     """One query per test user: all rated movies, PD scores from the first ``n_feedback`` of
     the user's random order, evaluated on the movies from position ``eval_from`` (default:
-    every movie not in the feedback)."""
+    every movie not in the feedback); with ``tie_seed``, equal scores are evaluated in a
+    random order seeded by ``(tie_seed, user)`` (the same for every family and size)."""
     import numpy as np
 
     from boostrank.recommend.personality_diagnosis import PersonalityDiagnosis
@@ -115,6 +120,9 @@ def movie_queries(
         o = sort_by_base(g)  # ties keep the user's random order
         position = np.arange(len(it))[o]
         judged = position < n_feedback
+        ties = None
+        if tie_seed is not None:
+            ties = np.random.default_rng([int(tie_seed), int(u)]).permutation(len(it))
         out.append(
             Query(
                 u,
@@ -123,6 +131,7 @@ def movie_queries(
                 g[o],
                 judged,
                 {"held-out": position >= start},
+                ties,
             )
         )
     return out
@@ -138,6 +147,7 @@ class MovieRun:
     meta: dict[str, Any]  # the data set's sidecar (provenance)
     params: dict[str, Any]
     seed: int
+    tie_seed: int | None = None  # the evaluation order of equal scores (None: the base order)
     timing_out: Path | str | None = None  # MRR's running time per user (Figure 4.6)
     notes: dict[str, Any] = field(default_factory=dict)
 
@@ -148,8 +158,8 @@ class MovieRun:
     def measure(
         self, qs: list[Query], scores: list[np.ndarray], label: str, extra: dict[str, Any]
     ) -> MethodCurves:
-        """One method's per-user curves."""
-        return measured(qs, scores, label, extra, self.k_max, self.formula, share=False)
+        """One method's per-user curves, with its share of tied movies."""
+        return measured(qs, scores, label, extra, self.k_max, self.formula)
 
     @property
     def k_max(self) -> int:
@@ -168,9 +178,14 @@ class MovieRun:
         """The columns every row of the job carries."""
         return {"feedback": self.feedback, "variant": ""}
 
+    @property
+    def scope(self) -> str:
+        """MRR's rows' variant: the reading of T (Eq. 4.3) it ran with."""
+        return f"t_scope={self.params['refinement']['t_scope']}"
+
     def queries(self) -> list[Query]:
         """Every test user's query with the configured feedback."""
-        return movie_queries(self.mv, self.params, self.feedback)
+        return movie_queries(self.mv, self.params, self.feedback, tie_seed=self.tie_seed)
 
 
 def movies_baselines(run: MovieRun) -> list[MethodCurves]:
@@ -179,7 +194,7 @@ def movies_baselines(run: MovieRun) -> list[MethodCurves]:
     qs = run.queries()
     out = [run.measure(qs, [q.g for q in qs], LABELS["base"], common)]
     relevant = int(cfg["relevant_rating"]) - int(cfg["grade_offset"])
-    out.append(rocchio_curves(qs, params, run.k_max, run.formula, common, relevant, share=False))
+    out.append(rocchio_curves(qs, params, run.k_max, run.formula, common, relevant))
     sscores, fallback = run_svm(qs, params, derive_seed(run.seed, SEED_KEY, "movies", "svm"))
     run.notes["svm_users_without_pairs"] = fallback
     out.append(run.measure(qs, sscores, LABELS["svm"], common))
@@ -202,7 +217,7 @@ def movies_mrr(run: MovieRun) -> list[MethodCurves]:
     qs = run.queries()
     timings: list[float] = []
     scores = run_mrr(qs, params, ("movies", "mrr"), run.seed, timings=timings)
-    out = [run.measure(qs, scores, LABELS["mrr"], run.common)]
+    out = [run.measure(qs, scores, LABELS["mrr"], {**run.common, "variant": run.scope})]
     if run.timing_out is not None:
         timing = pd.DataFrame(
             {
@@ -228,11 +243,11 @@ def movies_mrr_sizes(run: MovieRun) -> list[MethodCurves]:
     users = [u for u in mv.test_users if len(mv.items[u]) >= top + k_max]
     run.notes["users_sizes"] = len(users)
     for size in sizes:
-        qs = movie_queries(mv, params, size, eval_from=top, users=users)
+        qs = movie_queries(mv, params, size, eval_from=top, users=users, tie_seed=run.tie_seed)
         extra = {**run.common, "feedback": size}
         out.append(run.measure(qs, [q.g for q in qs], LABELS["base"], extra))
         scores = run_mrr(qs, params, ("movies", "mrr_sizes", size), run.seed)
-        out.append(run.measure(qs, scores, LABELS["mrr"], extra))
+        out.append(run.measure(qs, scores, LABELS["mrr"], {**extra, "variant": run.scope}))
     return out
 
 
@@ -270,7 +285,9 @@ def movies_job(
     meta = read_json(meta_path)
     root = replicate_seed(seed, replicate)
     mv = load_movies(npz, params["movies"], root)
-    run = MovieRun(mv, meta, params, root, timing_out)
+    random_ties = params.get("tie_break", "random") == "random"
+    tie_seed = derive_seed(root, SEED_KEY, "movies", "ties") if random_ties else None
+    run = MovieRun(mv, meta, params, root, tie_seed, timing_out)
     run.notes.update({"test_users": len(mv.test_users), "train_users": mv.train_users.tolist()})
     items = MOVIE_RUNNERS[family](run)
     if replicate > 1:

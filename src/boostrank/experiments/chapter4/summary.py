@@ -587,8 +587,15 @@ def view4_4(frame: pd.DataFrame, evaluated: str) -> tuple[pd.DataFrame, pd.DataF
 
 def sizes_of(view: pd.DataFrame, base_rows: pd.DataFrame, ds: str) -> dict[str, Any]:
     """One data set of Figure 4.4: MRR's rows (families mrr and mrr_sizes), its feedback
-    sizes, and the base ranker's rows (family baselines)."""
-    part = view[(view["dataset"] == ds) & view["family"].isin(["mrr", "mrr_sizes"])]
+    sizes, and the base ranker's rows (family baselines). A size family mrr_sizes ran itself
+    (the configured one when it is not the largest, so that every size is scored on the same
+    residual) is taken from it."""
+    import pandas as pd
+
+    rows = view[view["dataset"] == ds]
+    own = rows[rows["family"] == "mrr_sizes"]
+    main = rows[(rows["family"] == "mrr") & ~rows["feedback"].isin(set(own["feedback"]))]
+    part = pd.concat([main, own])
     sizes = sorted(int(s) for s in part["feedback"].unique())
     base = base_rows[(base_rows["dataset"] == ds) & (base_rows["family"] == "baselines")]
     return {"part": part, "sizes": sizes, "base": base}
