@@ -84,10 +84,13 @@ def test_algorithm_table_names_the_eight_and_imports_lazily():
 
 
 @pytest.mark.parametrize("algorithm", c3s.available(), ids=lambda a: a.key)
-def test_each_available_class_instantiates_with_its_seed(algorithm):
-    model = c3.make_model(algorithm, TINY[algorithm.key], seed=123)
+def test_each_available_class_instantiates_with_its_seed_if_it_draws_random_numbers(algorithm):
+    params = TINY[algorithm.key]
+    model = c3.make_model(algorithm, params, seed=123)
     assert not hasattr(model, "seed")  # one name for a seed: random_state
-    assert getattr(model, "random_state", 123) == 123
+    default = type(model)().random_state if hasattr(model, "random_state") else 123
+    expected = 123 if c3s.seeded(algorithm, params) else default  # else the class default
+    assert getattr(model, "random_state", 123) == expected
     assert f"ranking.{algorithm.module}" in c3s.code_modules(algorithm)
 
 
@@ -126,9 +129,11 @@ def test_one_training_job_writes_a_run_of_the_test_part_deterministically(letor_
     text, rec = run.read_text(), record.read_text()
     c3.train_fold("ohsumed", "regression", 2, npz, meta, {"l2": 1e-10}, 5, run, record)
     assert run.read_text() == text and record.read_text() == rec
-    assert json.loads(record.read_text())["seed"] == derive_seed(
-        5, c3s.FIGURE_ID, "ohsumed", "regression", 2
+    assert json.loads(record.read_text())["seed"] is None  # deterministic: no seed taken
+    seeded = c3.train_fold(
+        "ohsumed", "ndcg_boost", 2, npz, meta, TINY["ndcg_boost"], 5, run, record
     )
+    assert seeded["seed"] == derive_seed(5, c3s.FIGURE_ID, "ohsumed", "ndcg_boost", 2)
 
 
 def test_validation_reaches_the_rankers_that_use_it(letor_tiny, tmp_path):
@@ -186,15 +191,30 @@ def test_evaluation_of_a_hand_made_run(letor_tiny, tmp_path):
 
 
 def test_only_algorithms_that_draw_random_numbers_are_replicated():
-    """A replicate of a deterministic ranker would repeat the same run: FRank on every pair
-    (the config's default), AdaRank, ListNet, SVM_MAP, Regression and LambdaMART are trained
-    once; NDCG_Boost, RankSVM and FRank on sampled pairs once per replicate."""
+    """A replicate of a deterministic ranker would repeat the same run: FRank and RankSVM on
+    every pair (the config's defaults), AdaRank, ListNet, SVM_MAP, Regression and LambdaMART
+    are trained once; NDCG_Boost, and RankSVM and FRank on sampled pairs, once per replicate."""
     every_pair = {"max_pairs_per_query": None}
-    assert not c3s.seeded(c3s.BY_KEY["frank"], every_pair)
-    assert c3s.seeded(c3s.BY_KEY["frank"], {"max_pairs_per_query": 50})
-    assert c3s.seeded(c3s.BY_KEY["ndcg_boost"], {}) and c3s.seeded(c3s.BY_KEY["ranksvm"], {})
+    for key in ("frank", "ranksvm"):
+        assert not c3s.seeded(c3s.BY_KEY[key], every_pair), key
+        assert c3s.seeded(c3s.BY_KEY[key], {"max_pairs_per_query": 50}), key
+    assert c3s.seeded(c3s.BY_KEY["ranksvm"], {"kernel_map": "rff"})  # a random feature map
+    assert c3s.seeded(c3s.BY_KEY["ndcg_boost"], {})
     for key in ("adarank_ndcg", "listnet", "svm_map", "regression", "lambdamart"):
         assert not c3s.seeded(c3s.BY_KEY[key], {}), key
+
+
+def test_ranksvm_on_every_pair_does_not_depend_on_the_seed(letor_tiny, tmp_path):
+    """Unseeded, RankSVM's solver runs in one fixed coordinate order: the config's seed (any
+    root seed) gives the same run."""
+    npz, meta = letor_tiny / "ohsumed.npz", letor_tiny / "ohsumed.json"
+    runs = []
+    for seed in (1, 2):
+        run = tmp_path / f"s{seed}" / "fold1.run"
+        c3.train_fold("ohsumed", "ranksvm", 1, npz, meta, {"C_grid": [0.1, 10.0]}, seed, run,
+                      run.with_suffix(".json"))  # fmt: skip
+        runs.append(run.read_text())
+    assert runs[0] == runs[1]
 
 
 def test_replicates_average_each_query_over_distinct_stable_seeds(letor_tiny, tmp_path):

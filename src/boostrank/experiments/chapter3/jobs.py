@@ -86,8 +86,10 @@ def load_class(algorithm: Algorithm) -> type:
 
 
 def make_model(algorithm: Algorithm, params: dict[str, Any], seed: int) -> Any:
-    """Instantiate the algorithm with its config arguments; a stochastic one (it takes
-    ``random_state``, the package's one name for a seed) gets ``seed``."""
+    """Instantiate the algorithm with its config arguments; one that draws random numbers
+    under them (:func:`~boostrank.experiments.chapter3.spec.seeded`) gets ``seed`` as
+    ``random_state`` (the package's one name for a seed), any other keeps its class default, so
+    its run does not depend on the config's seed."""
     cls = load_class(algorithm)
     accepted = inspect.signature(cls).parameters
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
@@ -103,7 +105,7 @@ def make_model(algorithm: Algorithm, params: dict[str, Any], seed: int) -> Any:
             "config 'seed' only"
         )
     kwargs = dict(params)
-    if "random_state" in accepted:
+    if "random_state" in accepted and seeded(algorithm, params):
         kwargs["random_state"] = seed
     return cls(**kwargs)
 
@@ -214,7 +216,7 @@ def train_fold(
         "fold": fold,
         "replicate": replicate,
         "params": params,
-        "seed": s,
+        "seed": s if seeded(algorithm, params) else None,
         "validation_used": used is not None,
         "rows": {
             k: int(m.sum()) for k, m in (("train", train), ("validation", valid), ("test", test))
@@ -225,13 +227,13 @@ def train_fold(
     }
     write_json(record_path, record)  # deterministic: the timings go to the log
     log.info(
-        "%s on %s fold %d: fit %.2f s, predict and write %.2f s (seed %d)",
+        "%s on %s fold %d: fit %.2f s, predict and write %.2f s (seed %s)",
         algorithm.label,
         dataset,
         fold,
         fitted - started,
         time.perf_counter() - fitted,
-        s,
+        record["seed"],
     )
     return record
 
