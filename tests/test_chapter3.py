@@ -354,8 +354,15 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
         root / "results/thesis-fig3_1_summary.csv",
         root / "figures/thesis-fig3_1",
         root / "figures/tables/thesis-fig3_1",
+        compared="retrained",
+        compared_csv=root / "results/thesis-fig3_1_compared.csv",
     )
     assert len(tidy) == 2 * len(c3s.ALGORITHMS) * 10
+    cells = pd.read_csv(root / "results/thesis-fig3_1_compared.csv")
+    assert len(cells) == 2 * (len(c3s.ALGORITHMS) - 1) * 10  # LambdaMART is no baseline
+    assert cells["rank"].isna().all()  # SVM_MAP and others not run: no cell is complete
+    stats = pd.read_csv(root / "results/thesis-fig3_1_summary.csv")
+    assert (stats.loc[stats["statistic"] == "best_or_tied_fraction", "value"].isna()).all()
     ran = tidy[tidy["ndcg"].notna()]
     assert set(ran["algorithm_id"]) == set(algorithms)
     assert (ran["n_folds"] == 2).all() and ran["sd"].notna().all()
@@ -425,3 +432,81 @@ def test_letor_published_values_one_per_cell_in_source_order(tmp_path):
         ("td2003", "svm_map", 10): (0.3, "tax2015"),
     }
     assert letor_published(None).empty
+
+
+def _tidy_cells(kind_boost: str) -> pd.DataFrame:
+    """A tidy frame of one data set at k = 3 and k = 5: ours for every algorithm (NDCG_Boost's
+    data of ``kind_boost``), LETOR's published value for the baselines at k = 3 only (and
+    none for SVM_MAP at k = 5, as LETOR leaves cells out)."""
+    ours = {"NDCG_Boost": 0.50, "AdaRank-NDCG": 0.45, "Regression": 0.44, "RankSVM": 0.48,
+            "FRank": 0.43, "ListNet": 0.47, "SVM_MAP": 0.46, "LambdaMART": 0.60}  # fmt: skip
+    published = {"AdaRank-NDCG": 0.479, "Regression": 0.4426, "RankSVM": 0.4207,
+                 "FRank": 0.4812, "ListNet": 0.4732, "SVM_MAP": 0.4663}  # fmt: skip
+    rows = []
+    for alg in c3s.ALGORITHMS:
+        for k in (3, 5):
+            pub = published.get(alg.label) if k == 3 or alg.key != "svm_map" else None
+            rows.append(
+                {
+                    "dataset": "ohsumed",
+                    "dataset_label": "OHSUMED",
+                    "algorithm": alg.label,
+                    "algorithm_id": alg.key,
+                    "reference": alg.reference,
+                    "k": k,
+                    "ndcg": ours[alg.label] - (k == 5) * 0.01,
+                    "data_kind": kind_boost if alg.key == "ndcg_boost" else "mirror",
+                    "provenance": "ours",
+                    "note": "",
+                    "letor_published": np.nan if pub is None else pub - (k == 5) * 0.01,
+                    "letor_source": "" if pub is None else "tax2015",
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_compared_cells_rank_our_ndcg_boost_among_the_published_or_retrained_baselines():
+    tidy = _tidy_cells("mirror")
+    line = ("mirror", "mirror: letor3_baselines")
+    published = c3sum.compared_cells(tidy, "published", *line).set_index(["k", "algorithm"])
+    assert "LambdaMART" not in published.index.get_level_values("algorithm")  # a reference
+    at3 = published.loc[3]
+    assert at3.loc["FRank", "ndcg"] == 0.4812 and at3.loc["FRank", "rank"] == 2
+    assert at3.loc["NDCG_Boost", "rank"] == 1 and at3.loc["NDCG_Boost", "source"] == "ours"
+    assert at3.loc["RankSVM", "rank"] == 7  # LETOR's 0.4207, not our 0.48
+    assert at3.loc["FRank", "data_kind"] == "mirror" and "tax2015" in at3.loc["FRank", "source"]
+    at5 = published.loc[5]  # SVM_MAP has no published NDCG@5: no rank in that cell
+    assert at5["rank"].isna().all() and "no value of SVM_MAP" in at5.loc["FRank", "note"]
+    assert "has no NDCG@5 of SVM_MAP" in at5.loc["SVM_MAP", "note"]
+    retrained = c3sum.compared_cells(tidy, "retrained").set_index(["k", "algorithm"])
+    assert retrained.loc[(3, "RankSVM"), "rank"] == 2 and retrained.loc[(3, "FRank"), "rank"] == 7
+    assert retrained.loc[5, "rank"].notna().all()  # every ranker ran at every k
+    with pytest.raises(BoostrankError, match="baselines_compared"):
+        c3sum.compared_cells(tidy, "letor")
+
+
+def test_a_published_only_claim_is_judged_where_our_ndcg_boost_is_a_stand_in(tmp_path):
+    """'FRank is second best' on a stand-in set: the rank counts LETOR's published baselines
+    behind NDCG_Boost (a statement about LETOR's numbers), while 'NDCG_Boost beats FRank'
+    needs our number and stays NOT-COMPARABLE."""
+    cells = c3sum.compared_cells(_tidy_cells("synthetic"), "published", "mirror", "mirror: x")
+    at3 = cells[cells["k"] == 3].set_index("algorithm")
+    assert at3.loc["FRank", "rank"] == 2 and at3.loc["Regression", "rank"] == 6
+    assert "among LETOR's published baselines only" in at3.loc["FRank", "note"]
+    (tmp_path / "results").mkdir()
+    cells.to_csv(tmp_path / "results/thesis-fig3_1_compared.csv", index=False)
+    row = "{dataset: ohsumed, algorithm: %s, k: 3}"
+    ref = "{file: results/thesis-fig3_1_compared.csv, row: %s, column: %s}"
+    (tmp_path / "claims.yaml").write_text(
+        "claims:\n"
+        "  - {id: thesis.fig3_1.second, source: s, statement: s, published: 2,"
+        f" reproduce: {ref % (row % 'FRank', 'rank')}, rule: {{type: equal}}}}\n"
+        "  - {id: thesis.fig3_1.beats, source: s, statement: s, published: x,"
+        f" reproduce: {ref % (row % 'NDCG_Boost', 'ndcg')},"
+        f" rule: {{type: ordinal, relation: '>', other: {ref % (row % 'FRank', 'ndcg')}}}}}\n"
+    )
+    verdicts = evaluate(load_claims(tmp_path / "claims.yaml"), tmp_path)
+    assert verdicts.set_index("claim_id")["verdict"].to_dict() == {
+        "thesis.fig3_1.second": "PASS",
+        "thesis.fig3_1.beats": "NOT-COMPARABLE",
+    }

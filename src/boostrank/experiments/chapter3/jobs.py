@@ -28,16 +28,18 @@ Protocol (section 3.4.1):
   the baselines LETOR publishes, which that script scored, so its measure keeps the comparison
   like for like; ``report`` is the ``1/log2(1 + p)`` form ``trec_eval`` computes.
 - Ties: stump ensembles and threshold rankers give many equal scores. Each run is scored twice,
-  with ties in file order (LETOR's script) and with a seeded random order of equal scores
-  (``tie_break`` column), and carries the share of tied documents (``tied_share``); config
-  ``chapter3.tie_break`` (default ``random``) is the one drawn and claimed.
-- Seeds: every job's seed derives from its replicate's root seed and (data set, algorithm,
-  fold) (:func:`boostrank.seeds.derive_seed`); the same config gives the same numbers.
+  with ties in file order (LETOR's script: a stable sort by score of the test file's lines)
+  and with a seeded random order of equal scores (``tie_break`` column), and carries the share
+  of tied documents (``tied_share``); config ``chapter3.tie_break`` (default ``file_order``)
+  is the one drawn and claimed.
+- Seeds: the seed of a job whose training draws random numbers derives from its replicate's
+  root seed and (data set, algorithm, fold) (:func:`boostrank.seeds.derive_seed`); the same
+  config gives the same numbers. A deterministic ranker takes no seed.
 - Replicates: config ``chapter3.replicates`` runs every algorithm whose training draws random
-  numbers under its arguments (:func:`~boostrank.experiments.chapter3.spec.seeded`: NDCG_Boost,
-  RankSVM, FRank when it subsamples pairs) that many times, each replicate its own training job
-  with the root seed :func:`boostrank.seeds.replicate_seed` (replicate 1 is the config's seed,
-  so one replicate is the single run); a deterministic one is trained once. The evaluation
+  numbers under its arguments (:func:`~boostrank.experiments.chapter3.spec.seeded`: NDCG_Boost;
+  RankSVM and FRank when they subsample pairs) that many times, each replicate its own training
+  job with the root seed :func:`boostrank.seeds.replicate_seed` (replicate 1 is the config's
+  seed, so one replicate is the single run); a deterministic one is trained once. The evaluation
   scores each replicate (its own random tie break) and averages each query's NDCG over the
   replicates: the fold means, the samples of the claims' intervals and the paired tests are
   over those averages.
