@@ -84,10 +84,13 @@ def test_algorithm_table_names_the_eight_and_imports_lazily():
 
 
 @pytest.mark.parametrize("algorithm", c3s.available(), ids=lambda a: a.key)
-def test_each_available_class_instantiates_with_its_seed(algorithm):
-    model = c3.make_model(algorithm, TINY[algorithm.key], seed=123)
+def test_each_available_class_instantiates_with_its_seed_if_it_draws_random_numbers(algorithm):
+    params = TINY[algorithm.key]
+    model = c3.make_model(algorithm, params, seed=123)
     assert not hasattr(model, "seed")  # one name for a seed: random_state
-    assert getattr(model, "random_state", 123) == 123
+    default = type(model)().random_state if hasattr(model, "random_state") else 123
+    expected = 123 if c3s.seeded(algorithm, params) else default  # else the class default
+    assert getattr(model, "random_state", 123) == expected
     assert f"ranking.{algorithm.module}" in c3s.code_modules(algorithm)
 
 
@@ -126,9 +129,11 @@ def test_one_training_job_writes_a_run_of_the_test_part_deterministically(letor_
     text, rec = run.read_text(), record.read_text()
     c3.train_fold("ohsumed", "regression", 2, npz, meta, {"l2": 1e-10}, 5, run, record)
     assert run.read_text() == text and record.read_text() == rec
-    assert json.loads(record.read_text())["seed"] == derive_seed(
-        5, c3s.FIGURE_ID, "ohsumed", "regression", 2
+    assert json.loads(record.read_text())["seed"] is None  # deterministic: no seed taken
+    seeded = c3.train_fold(
+        "ohsumed", "ndcg_boost", 2, npz, meta, TINY["ndcg_boost"], 5, run, record
     )
+    assert seeded["seed"] == derive_seed(5, c3s.FIGURE_ID, "ohsumed", "ndcg_boost", 2)
 
 
 def test_validation_reaches_the_rankers_that_use_it(letor_tiny, tmp_path):
@@ -186,15 +191,30 @@ def test_evaluation_of_a_hand_made_run(letor_tiny, tmp_path):
 
 
 def test_only_algorithms_that_draw_random_numbers_are_replicated():
-    """A replicate of a deterministic ranker would repeat the same run: FRank on every pair
-    (the config's default), AdaRank, ListNet, SVM_MAP, Regression and LambdaMART are trained
-    once; NDCG_Boost, RankSVM and FRank on sampled pairs once per replicate."""
+    """A replicate of a deterministic ranker would repeat the same run: FRank and RankSVM on
+    every pair (the config's defaults), AdaRank, ListNet, SVM_MAP, Regression and LambdaMART
+    are trained once; NDCG_Boost, and RankSVM and FRank on sampled pairs, once per replicate."""
     every_pair = {"max_pairs_per_query": None}
-    assert not c3s.seeded(c3s.BY_KEY["frank"], every_pair)
-    assert c3s.seeded(c3s.BY_KEY["frank"], {"max_pairs_per_query": 50})
-    assert c3s.seeded(c3s.BY_KEY["ndcg_boost"], {}) and c3s.seeded(c3s.BY_KEY["ranksvm"], {})
+    for key in ("frank", "ranksvm"):
+        assert not c3s.seeded(c3s.BY_KEY[key], every_pair), key
+        assert c3s.seeded(c3s.BY_KEY[key], {"max_pairs_per_query": 50}), key
+    assert c3s.seeded(c3s.BY_KEY["ranksvm"], {"kernel_map": "rff"})  # a random feature map
+    assert c3s.seeded(c3s.BY_KEY["ndcg_boost"], {})
     for key in ("adarank_ndcg", "listnet", "svm_map", "regression", "lambdamart"):
         assert not c3s.seeded(c3s.BY_KEY[key], {}), key
+
+
+def test_ranksvm_on_every_pair_does_not_depend_on_the_seed(letor_tiny, tmp_path):
+    """Unseeded, RankSVM's solver runs in one fixed coordinate order: the config's seed (any
+    root seed) gives the same run."""
+    npz, meta = letor_tiny / "ohsumed.npz", letor_tiny / "ohsumed.json"
+    runs = []
+    for seed in (1, 2):
+        run = tmp_path / f"s{seed}" / "fold1.run"
+        c3.train_fold("ohsumed", "ranksvm", 1, npz, meta, {"C_grid": [0.1, 10.0]}, seed, run,
+                      run.with_suffix(".json"))  # fmt: skip
+        runs.append(run.read_text())
+    assert runs[0] == runs[1]
 
 
 def test_replicates_average_each_query_over_distinct_stable_seeds(letor_tiny, tmp_path):
@@ -334,8 +354,15 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
         root / "results/thesis-fig3_1_summary.csv",
         root / "figures/thesis-fig3_1",
         root / "figures/tables/thesis-fig3_1",
+        compared="retrained",
+        compared_csv=root / "results/thesis-fig3_1_compared.csv",
     )
     assert len(tidy) == 2 * len(c3s.ALGORITHMS) * 10
+    cells = pd.read_csv(root / "results/thesis-fig3_1_compared.csv")
+    assert len(cells) == 2 * (len(c3s.ALGORITHMS) - 1) * 10  # LambdaMART is no baseline
+    assert cells["rank"].isna().all()  # SVM_MAP and others not run: no cell is complete
+    stats = pd.read_csv(root / "results/thesis-fig3_1_summary.csv")
+    assert (stats.loc[stats["statistic"] == "best_or_tied_fraction", "value"].isna()).all()
     ran = tidy[tidy["ndcg"].notna()]
     assert set(ran["algorithm_id"]) == set(algorithms)
     assert (ran["n_folds"] == 2).all() and ran["sd"].notna().all()
@@ -405,3 +432,81 @@ def test_letor_published_values_one_per_cell_in_source_order(tmp_path):
         ("td2003", "svm_map", 10): (0.3, "tax2015"),
     }
     assert letor_published(None).empty
+
+
+def _tidy_cells(kind_boost: str) -> pd.DataFrame:
+    """A tidy frame of one data set at k = 3 and k = 5: ours for every algorithm (NDCG_Boost's
+    data of ``kind_boost``), LETOR's published value for the baselines at k = 3 only (and
+    none for SVM_MAP at k = 5, as LETOR leaves cells out)."""
+    ours = {"NDCG_Boost": 0.50, "AdaRank-NDCG": 0.45, "Regression": 0.44, "RankSVM": 0.48,
+            "FRank": 0.43, "ListNet": 0.47, "SVM_MAP": 0.46, "LambdaMART": 0.60}  # fmt: skip
+    published = {"AdaRank-NDCG": 0.479, "Regression": 0.4426, "RankSVM": 0.4207,
+                 "FRank": 0.4812, "ListNet": 0.4732, "SVM_MAP": 0.4663}  # fmt: skip
+    rows = []
+    for alg in c3s.ALGORITHMS:
+        for k in (3, 5):
+            pub = published.get(alg.label) if k == 3 or alg.key != "svm_map" else None
+            rows.append(
+                {
+                    "dataset": "ohsumed",
+                    "dataset_label": "OHSUMED",
+                    "algorithm": alg.label,
+                    "algorithm_id": alg.key,
+                    "reference": alg.reference,
+                    "k": k,
+                    "ndcg": ours[alg.label] - (k == 5) * 0.01,
+                    "data_kind": kind_boost if alg.key == "ndcg_boost" else "mirror",
+                    "provenance": "ours",
+                    "note": "",
+                    "letor_published": np.nan if pub is None else pub - (k == 5) * 0.01,
+                    "letor_source": "" if pub is None else "tax2015",
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_compared_cells_rank_our_ndcg_boost_among_the_published_or_retrained_baselines():
+    tidy = _tidy_cells("mirror")
+    line = ("mirror", "mirror: letor3_baselines")
+    published = c3sum.compared_cells(tidy, "published", *line).set_index(["k", "algorithm"])
+    assert "LambdaMART" not in published.index.get_level_values("algorithm")  # a reference
+    at3 = published.loc[3]
+    assert at3.loc["FRank", "ndcg"] == 0.4812 and at3.loc["FRank", "rank"] == 2
+    assert at3.loc["NDCG_Boost", "rank"] == 1 and at3.loc["NDCG_Boost", "source"] == "ours"
+    assert at3.loc["RankSVM", "rank"] == 7  # LETOR's 0.4207, not our 0.48
+    assert at3.loc["FRank", "data_kind"] == "mirror" and "tax2015" in at3.loc["FRank", "source"]
+    at5 = published.loc[5]  # SVM_MAP has no published NDCG@5: no rank in that cell
+    assert at5["rank"].isna().all() and "no value of SVM_MAP" in at5.loc["FRank", "note"]
+    assert "has no NDCG@5 of SVM_MAP" in at5.loc["SVM_MAP", "note"]
+    retrained = c3sum.compared_cells(tidy, "retrained").set_index(["k", "algorithm"])
+    assert retrained.loc[(3, "RankSVM"), "rank"] == 2 and retrained.loc[(3, "FRank"), "rank"] == 7
+    assert retrained.loc[5, "rank"].notna().all()  # every ranker ran at every k
+    with pytest.raises(BoostrankError, match="baselines_compared"):
+        c3sum.compared_cells(tidy, "letor")
+
+
+def test_a_published_only_claim_is_judged_where_our_ndcg_boost_is_a_stand_in(tmp_path):
+    """'FRank is second best' on a stand-in set: the rank counts LETOR's published baselines
+    behind NDCG_Boost (a statement about LETOR's numbers), while 'NDCG_Boost beats FRank'
+    needs our number and stays NOT-COMPARABLE."""
+    cells = c3sum.compared_cells(_tidy_cells("synthetic"), "published", "mirror", "mirror: x")
+    at3 = cells[cells["k"] == 3].set_index("algorithm")
+    assert at3.loc["FRank", "rank"] == 2 and at3.loc["Regression", "rank"] == 6
+    assert "among LETOR's published baselines only" in at3.loc["FRank", "note"]
+    (tmp_path / "results").mkdir()
+    cells.to_csv(tmp_path / "results/thesis-fig3_1_compared.csv", index=False)
+    row = "{dataset: ohsumed, algorithm: %s, k: 3}"
+    ref = "{file: results/thesis-fig3_1_compared.csv, row: %s, column: %s}"
+    (tmp_path / "claims.yaml").write_text(
+        "claims:\n"
+        "  - {id: thesis.fig3_1.second, source: s, statement: s, published: 2,"
+        f" reproduce: {ref % (row % 'FRank', 'rank')}, rule: {{type: equal}}}}\n"
+        "  - {id: thesis.fig3_1.beats, source: s, statement: s, published: x,"
+        f" reproduce: {ref % (row % 'NDCG_Boost', 'ndcg')},"
+        f" rule: {{type: ordinal, relation: '>', other: {ref % (row % 'FRank', 'ndcg')}}}}}\n"
+    )
+    verdicts = evaluate(load_claims(tmp_path / "claims.yaml"), tmp_path)
+    assert verdicts.set_index("claim_id")["verdict"].to_dict() == {
+        "thesis.fig3_1.second": "PASS",
+        "thesis.fig3_1.beats": "NOT-COMPARABLE",
+    }

@@ -127,3 +127,17 @@ def test_a_threshold_claim_tests_its_units_against_the_threshold(tmp_path):
     assert "Wilcoxon" in table.loc["w.t.below", "note"]
     write([-0.09, -0.05, -0.01, -0.02, -0.08])  # five repeats: p >= 2/32, never significant
     assert evaluate([below], tmp_path).iloc[0]["verdict"] == "INCONCLUSIVE"
+
+
+def test_an_ordinal_claim_against_one_number_tests_its_units_against_it(run):
+    """The other side without samples (a published baseline's one value) is a threshold: the
+    units decide, not the difference of two means."""
+    pd.DataFrame({"method": ["a", "b", "pub"], "ndcg": [0.52, 0.50, 0.519]}).to_csv(
+        run / "results/r.csv", index=False
+    )
+    published = {"file": "results/r.csv", "row": {"method": "pub"}, "column": "ndcg"}
+    rule = {"type": "ordinal", "relation": ">", "other": published}
+    row = evaluate([_claim("w.t.beats", "", "a", rule)], run).iloc[0]
+    assert row["verdict"] == "INCONCLUSIVE" and "Wilcoxon" in row["note"]  # 0.52 vs 0.519
+    (run / "results/r.samples.csv").unlink()  # without samples: the two values compared
+    assert evaluate([_claim("w.t.beats", "", "a", rule)], run).iloc[0]["verdict"] == "PASS"

@@ -94,6 +94,8 @@ rule chapter3_figure:
         csv="results/thesis-fig3_1.csv",
         samples="results/thesis-fig3_1.samples.csv",
         summary="results/thesis-fig3_1_summary.csv",
+        compared="results/thesis-fig3_1_compared.csv",
+        compared_samples="results/thesis-fig3_1_compared.samples.csv",
         figure=reported(multiext("figures/thesis-fig3_1", ".png", ".pdf")),
         table=reported(multiext("figures/tables/thesis-fig3_1", ".csv", ".md", ".tex")),
     log:
@@ -105,11 +107,13 @@ rule chapter3_figure:
         figure_prefix=output_stem("figure"),
         tolerance=CH3["best_tolerance"],
         tie_break=CH3["tie_break"],
+        compared=CH3["baselines_compared"],
         seed=config["seed"],
         letor=lambda w, input: f"--letor-published {input.letor}" if input.letor else "",
     shell:
         "boostrank chapter3-figure --evaluations {input.evaluations} --claims {input.claims}"
         " --tolerance {params.tolerance} --tie-break {params.tie_break}"
+        " --baselines-compared {params.compared} --compared {output.compared}"
         " --csv {output.csv} --summary {output.summary}"
         " --figure-prefix {params.figure_prefix} --table-prefix {params.table_prefix}"
         " --samples {input.samples} --samples-out {output.samples} --seed {params.seed}"

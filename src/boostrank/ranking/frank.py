@@ -30,9 +30,10 @@ Readings, recorded:
 - The paper derives an approximate closed form for alpha; here alpha comes from Newton steps on
   the exact fidelity loss (a fixed step of 1 where its curvature is negative, every step halved
   until the loss decreases). Minimising over every candidate is too costly, so candidates are
-  screened: the ``n_candidates`` (default 8) with the largest |dJ/dalpha| at alpha = 0 (a
-  per-document gradient summed over each threshold's documents, one sparse product for all
-  candidates) get one Newton step each on the pairs they split; the least exact loss wins,
+  screened: the ``n_candidates`` (default 8; None: every one) with the largest |dJ/dalpha| at
+  alpha = 0 (a per-document gradient summed over each threshold's documents, one sparse
+  product for all candidates) get one Newton step each on the pairs they split; the least
+  exact loss wins,
   and its alpha is refined to ``newton_steps`` (default 4) steps in all.
 - The number of weak learners: at most ``n_rounds`` (default 100); with ``validation`` the
   prefix with the best validation score (default NDCG@10) is kept, as LETOR's baselines chose
@@ -173,7 +174,7 @@ class FRank:
         n_rounds: int = 100,
         *,
         n_thresholds: int = 16,
-        n_candidates: int = 8,
+        n_candidates: int | None = 8,
         newton_steps: int = 4,
         max_alpha: float = 10.0,
         max_pairs_per_query: int | None = None,

@@ -37,6 +37,9 @@ each choice below was derived from the dissertation's own proofs and checked num
    (Eq. 3.1 is untruncated), gain ``2^r - 1``, discount ``1 / log2(1 + p)``. The log base
    scales every Z_k alike and changes neither alpha nor sign(w). Queries with Z_k = 0 (no
    relevant document) add exactly 0 to Mbar, w and alpha and are skipped; n counts all queries.
+   ``ideal_dcg_cutoff=c`` takes instead the ideal DCG of the top c ("NDCG is usually truncated
+   at a particular rank level (e.g. the first 10 retrieved documents)", section 3.3.1): Z_k
+   only weighs the queries against each other, so this changes which queries dominate.
 3. **Theorem 6's sign.** Inequality (A.4) bounds ``theta [exp(alpha (f_j - f_i)) - 1]`` with the
    term ``(exp(3 alpha) - 1)/3 (f_j - f_i)``; the next line of A.7 writes ``(f_i - f_j)``. With
    the sign of (A.4) (gamma_ij is symmetric) the bound reads
@@ -69,9 +72,11 @@ each choice below was derived from the dissertation's own proofs and checked num
    first one ended the boosting after 8-29 iterations (five folds, random_state 0). All
    w = 0 stops.
 7. **Sampling.** Chapter 3 samples "according to |w_i|" without a size; the size
-   ``s = max(20, n/5)`` (n training documents, n/5 rounded down) is the dissertation's rule of
-   chapter 4 (Algorithm 6). Documents are drawn with replacement (as AdaBoost's resampling)
-   from all training documents pooled over queries.
+   ``s = max(20, n/5)`` (n training documents, n/5 rounded down; ``sample_fraction`` 0.2) is
+   the dissertation's rule of chapter 4 (Algorithm 6) and of chapter 2 (section 2.3.4).
+   Documents are drawn with replacement (as AdaBoost's resampling) from all training
+   documents pooled over queries; ``sample_fraction=1`` draws as many as there are, as
+   boosting by resampling does.
 8. **Weak learner.** A depth-1 Gini decision tree on the sample (scikit-learn's
    ``DecisionTreeClassifier(max_depth=1)`` criterion, reimplemented by :func:`fit_stump`: on the
    TD2003-shaped sample of 5,900 x 64 scikit-learn took 38 ms per fit, 3.8 s of 100 iterations,
@@ -142,10 +147,11 @@ _FEATURE_THRESHOLD = 1e-7  # scikit-learn's tree: feature values closer than thi
 # Per-query data and the pair passes
 
 
-def _ideal_dcg(r: np.ndarray) -> float:
-    """Z_k of Eq. 3.1: DCG of the ideal ordering of the whole list, discount 1/log2(1 + p)."""
-    gain = np.exp2(np.sort(r.astype(np.float64))[::-1]) - 1.0
-    return float((gain / np.log2(np.arange(2, len(r) + 2))).sum())
+def _ideal_dcg(r: np.ndarray, cutoff: int | None = None) -> float:
+    """Z_k of Eq. 3.1: DCG of the ideal ordering of the whole list (``cutoff``: of its top
+    ``cutoff``), discount 1/log2(1 + p)."""
+    gain = (np.exp2(np.sort(r.astype(np.float64))[::-1]) - 1.0)[:cutoff]
+    return float((gain / np.log2(np.arange(2, len(gain) + 2))).sum())
 
 
 def _exps(s: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray] | None:
@@ -273,7 +279,12 @@ class _Pairs:
     """
 
     def __init__(
-        self, y: np.ndarray, qid: np.ndarray, block: int | None, dtype: str | np.dtype
+        self,
+        y: np.ndarray,
+        qid: np.ndarray,
+        block: int | None,
+        dtype: str | np.dtype,
+        cutoff: int | None = None,
     ) -> None:
         self.dtype = np.dtype(dtype)
         if self.dtype not in _EXP_HALF_RANGE:
@@ -289,7 +300,7 @@ class _Pairs:
         self.spans: list[slice] = []
         for k in range(len(bounds) - 1):
             sl = slice(int(bounds[k]), int(bounds[k + 1]))
-            z = _ideal_dcg(r_sorted[sl])
+            z = _ideal_dcg(r_sorted[sl], cutoff)
             if sl.stop - sl.start < 2 or z <= 0.0:
                 continue  # no pair, or no relevant document: adds 0 to Mbar, w and alpha
             g = np.exp2(r_sorted[sl])
@@ -489,8 +500,10 @@ class NDCGBoost:
     """NDCG_Boost (dissertation chapter 3, Algorithm 5; Valizadegan et al., NIPS 2009);
     ``fit(X, y, qid)``, ``predict(X)``.
 
-    ``sample_size``: documents sampled per iteration (default ``max(20, n // 5)``, n training
-    documents). Keyword options (module docstring): ``block``, the largest tile side of a
+    ``sample_size``: documents sampled per iteration (default ``max(20, int(n *
+    sample_fraction))``, n training documents; reading 7). ``ideal_dcg_cutoff``: Z_k over the
+    whole list (None) or its top c (reading 2). Keyword options (module docstring): ``block``,
+    the largest tile side of a
     query's pair matrix (``None``: whole queries at once); ``dtype`` of the pair terms;
     ``max_alpha`` (reading 6); ``refresh``, iterations between full recomputations of the
     pair sums (``None``: never); ``on_nonpositive_alpha``, ``"flip"`` (default), ``"redraw"``,
@@ -516,6 +529,8 @@ class NDCGBoost:
         refresh: int | None = 25,
         on_nonpositive_alpha: Literal["flip", "redraw", "stop", "skip"] = "flip",
         max_redraws: int = 100,
+        sample_fraction: float = 0.2,
+        ideal_dcg_cutoff: int | None = None,
     ) -> None:
         self.n_iterations = n_iterations
         self.sample_size = sample_size
@@ -526,6 +541,8 @@ class NDCGBoost:
         self.refresh = refresh
         self.on_nonpositive_alpha = on_nonpositive_alpha
         self.max_redraws = max_redraws
+        self.sample_fraction = sample_fraction
+        self.ideal_dcg_cutoff = ideal_dcg_cutoff
 
     def fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, *, validation: Any = None
@@ -539,7 +556,11 @@ class NDCGBoost:
         if (y < 0).any():
             raise BoostrankError("relevance labels must be >= 0")
         n = len(y)
-        size = max(20, n // 5) if self.sample_size is None else int(self.sample_size)
+        size = (
+            max(20, int(n * self.sample_fraction))
+            if self.sample_size is None
+            else int(self.sample_size)
+        )
         if size < 1:
             raise BoostrankError(f"sample_size must be >= 1, got {self.sample_size}")
         mode = self.on_nonpositive_alpha
@@ -549,7 +570,11 @@ class NDCGBoost:
             )
         full_run = mode in ("flip", "redraw")  # every iteration adds a stump (reading 10)
         rng = np.random.default_rng(self.random_state)
-        pairs = _Pairs(y, qid, self.block, self.dtype)
+        if self.ideal_dcg_cutoff is not None and self.ideal_dcg_cutoff < 1:
+            raise BoostrankError(
+                f"ideal_dcg_cutoff must be >= 1 or None, not {self.ideal_dcg_cutoff}"
+            )
+        pairs = _Pairs(y, qid, self.block, self.dtype, self.ideal_dcg_cutoff)
         Xs = X[pairs.order]
         s = np.zeros(n)  # F_i = 2F(d_i), sorted by query; Algorithm 5 step 1: F = 0
         sums = pairs.sums(s)  # R, T, A of every document

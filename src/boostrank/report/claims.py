@@ -68,7 +68,7 @@ VERDICT_RULES = (
     "samples is decided by a two-sided Wilcoxon signed-rank test at 0.05: PASS when significant "
     "in the claimed direction, FAIL when significant in the other, INCONCLUSIVE when neither "
     "(a threshold claim, e.g. 'MCSSB's error minus Tree's < 0', tests its units against the "
-    "threshold); "
+    "threshold, and so does one whose other value has no samples, e.g. a published baseline); "
     "ERRATUM where a claim fails because the source contradicts itself or the data (the note "
     "says how); NOT-COMPARABLE where the value was made from a synthetic stand-in or the data "
     "cannot establish it. Every FAIL and INCONCLUSIVE has a diagnosis: erratum, data "
@@ -484,12 +484,22 @@ def _apply_rule(
                 return "NOT-COMPARABLE", ""
             if other is None or other[claim.rule["other"]["column"]] == "":
                 return "NOT-COMPARABLE", ""
-            paired = _paired(samples, _samples(claim.rule["other"], cache, root))
-            if paired is not None:
-                from boostrank.report.spread import paired_verdict
+            from boostrank.report.spread import paired_verdict
 
+            other_value = float(other[claim.rule["other"]["column"]])
+            theirs = _samples(claim.rule["other"], cache, root)
+            paired = _paired(samples, theirs)
+            if paired is not None:
                 return paired_verdict(*paired, claim.rule["relation"])
-            ok = relation(float(value), float(other[claim.rule["other"]["column"]]))
+            if theirs is None and samples is not None and len(samples) > 1:
+                # The other value is one number (e.g. a published baseline): a threshold.
+                import numpy as np
+
+                units = samples["value"].astype(float).to_numpy()
+                return paired_verdict(
+                    units, np.full(len(units), other_value), claim.rule["relation"]
+                )
+            ok = relation(float(value), other_value)
     else:
         raise BoostrankError(f"claim {claim.id}: unknown rule type {kind!r}")
     return ("PASS" if ok else "FAIL"), ""

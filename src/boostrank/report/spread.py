@@ -17,7 +17,8 @@ The rules (the README and the report's head say the same):
 - an ordinal claim ("A > B") is decided by a two-sided Wilcoxon signed-rank test on the paired
   units at level 0.05: PASS when significant in the claimed direction, FAIL when significant
   in the other, INCONCLUSIVE when neither (also when every pair is tied); a threshold claim
-  ("A - B < 0") with samples tests its units against the threshold the same way. With 5 or
+  ("A - B < 0") with samples tests its units against the threshold the same way, as does an
+  ordinal claim whose other side has no samples (one published number). With 5 or
   fewer units no two-sided signed-rank p-value can fall below 0.05 (the smallest is 2/2^n),
   so such claims are INCONCLUSIVE at best.
 """

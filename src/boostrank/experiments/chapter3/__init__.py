@@ -5,7 +5,7 @@ baselines (+ LambdaMART as a dashed reference) on the seven LETOR 3.0 data sets
 
 Parts: :mod:`.spec` (the algorithm table, data sets, ids, each job's config keys and code
 roots), :mod:`.jobs` (training one algorithm on one fold, the folds' qrels, the evaluation of a
-data set's run files), :mod:`.summary` (the tidy results, LETOR's published values, the claim
-statistics and the table's numbers), :mod:`.figure` (Figure 3.1 and its table files) and
-:mod:`.cli` (the ``chapter3-*`` sub-commands).
+data set's run files), :mod:`.summary` (the tidy results, LETOR's published values, the cells
+the comparative claims rank, the claim statistics and the table's numbers), :mod:`.figure`
+(Figure 3.1 and its table files) and :mod:`.cli` (the ``chapter3-*`` sub-commands).
 """

@@ -6,7 +6,15 @@ from __future__ import annotations
 import argparse
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter3.spec import BY_KEY, EVALUATE, FIGURE, QRELS, TIE_BREAKS, TRAIN
+from boostrank.experiments.chapter3.spec import (
+    BASELINES_COMPARED,
+    BY_KEY,
+    EVALUATE,
+    FIGURE,
+    QRELS,
+    TIE_BREAKS,
+    TRAIN,
+)
 
 
 def _train(a: argparse.Namespace) -> None:
@@ -70,6 +78,8 @@ def _figure(a: argparse.Namespace) -> None:
         a.samples,
         a.samples_out,
         a.seed,
+        a.baselines_compared,
+        a.compared,
     )
 
 
@@ -112,7 +122,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--evaluations", nargs="+", required=True)
     p.add_argument("--claims", default="config/claims.yaml")
     p.add_argument("--tolerance", type=float, default=0.005)
-    p.add_argument("--tie-break", choices=TIE_BREAKS, default="random", help="drawn and claimed")
+    p.add_argument(
+        "--tie-break", choices=TIE_BREAKS, default="file_order", help="drawn and claimed"
+    )
+    p.add_argument(
+        "--baselines-compared",
+        choices=BASELINES_COMPARED,
+        default="published",
+        help="the baseline values the comparative claims rank NDCG_Boost among",
+    )
+    p.add_argument("--compared", help="CSV of the compared cells (samples beside it)")
     p.add_argument("--csv", required=True)
     p.add_argument("--summary", required=True)
     p.add_argument("--figure-prefix", required=True)

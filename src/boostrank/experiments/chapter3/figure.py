@@ -75,10 +75,12 @@ def draw_figure(
     formula: str,
     sources: Sequence[str] = (),
     bands: dict[str, pd.DataFrame] | None = None,
+    compared: str = "published",
 ) -> None:
     """Figure 3.1: one panel per data set, NDCG@k against k, one line per algorithm;
     ``sources``: more provenance lines for the footer (LETOR's published values); ``bands``:
-    NDCG_Boost's interval per data set (:func:`ndcg_boost_bands`), drawn shaded."""
+    NDCG_Boost's interval per data set (:func:`ndcg_boost_bands`), drawn shaded; ``compared``:
+    which baseline values the comparative claims rank (named in the caption)."""
     from boostrank.plots import pyplot, save_figure, shade_band
 
     plt = pyplot()
@@ -172,7 +174,7 @@ def draw_figure(
     if "letor" in handles:
         ordered.append(handles["letor"])
     missing = [a.label for a in ALGORITHMS if a.key not in handles]
-    tie = str(tidy["tie_break"].iloc[0]) if "tie_break" in tidy else "random"
+    tie = str(tidy["tie_break"].iloc[0]) if "tie_break" in tidy else "file_order"
     replicates = int(tidy["replicates"].max()) if "replicates" in tidy else 1
     single = sorted(tidy.loc[tidy["replicates"] == 1, "dataset"].unique()) if replicates > 1 else []
     text = (
@@ -180,15 +182,19 @@ def draw_figure(
         + "; mean over each fold's test queries, then over the folds"
         + (
             f" (each query's NDCG averaged over {replicates} replicates: NDCG_Boost and the"
-            " rankers that draw random numbers retrained with each replicate's seed, every"
-            " ranker under each replicate's tie break"
+            " rankers that draw random numbers retrained with each replicate's seed"
+            + (", every ranker under each replicate's tie break" if tie == "random" else "")
             + (f"; one run on the stand-ins {', '.join(single)}" if single else "")
             + ")"
             if replicates > 1
             else ""
         )
         + "; equal scores in "
-        + ("a seeded random order." if tie == "random" else "file order.")
+        + (
+            "a seeded random order."
+            if tie == "random"
+            else "the test file's order (LETOR's evaluation script)."
+        )
     )
     if "band" in handles:
         text += (
@@ -198,7 +204,13 @@ def draw_figure(
     if "letor" in handles:
         text += (
             " Open markers: the NDCG LETOR 3.0 published for its baselines (the reference the "
-            "dissertation compares with); lines: our retrained baselines."
+            "dissertation compares with); lines: our retrained baselines. The comparative "
+            "claims (second best, leads, below Regression) rank NDCG_Boost among "
+            + (
+                "LETOR's published values (open markers)."
+                if compared == "published"
+                else "our retrained baselines (lines)."
+            )
         )
         if (tidy["data_kind"] == "synthetic").any():
             text += (
@@ -251,35 +263,56 @@ def make_figure(
     figure_prefix: Path | str,
     table_prefix: Path | str,
     letor_provenance: Path | str | None = None,
-    tie_break: str = "random",
+    tie_break: str = "file_order",
     samples: Sequence[Path | str] = (),
     samples_out: Path | str | None = None,
     seed: int = 0,
+    compared: str = "published",
+    compared_csv: Path | str | None = None,
 ) -> pd.DataFrame:
     """Merge the data sets' evaluations into the results CSVs, Figure 3.1 and its table;
     ``letor_provenance``: the fetched ``letor3_baselines`` (LETOR's published values);
-    ``samples`` (per-query NDCG) are merged into ``samples_out`` beside the results CSV."""
+    ``samples`` (per-query NDCG) are merged into ``samples_out`` beside the results CSV.
+    ``compared_csv``: the cells the comparative claims read (``compared``: ``published`` or
+    ``retrained`` baselines), with the samples of its rows that are ours beside it."""
     from boostrank.io import write_text
 
+    letor = letor_published(letor_provenance)
+    kind_line = ("", "")
+    if letor_provenance is not None:
+        from boostrank.data.provenance import Provenance
+
+        prov = Provenance.load(letor_provenance)
+        kind_line = (prov.kind, prov.describe())
+    tidy, stats, cells = summarise(
+        evaluations,
+        claims_path,
+        tolerance,
+        letor=letor,
+        tie_break=tie_break,
+        compared=compared,
+        letor_provenance=kind_line,
+    )
     bands = None
     if samples:
         merged = query_samples(samples, tie_break)
         bands = ndcg_boost_bands(merged, seed)
         if samples_out is not None:
             write_text(samples_out, merged.to_csv(index=False))
-    letor = letor_published(letor_provenance)
-    tidy, stats = summarise(evaluations, claims_path, tolerance, letor=letor, tie_break=tie_break)
+        if compared_csv is not None:
+            ours = cells.loc[cells["source"] == "ours", ["dataset", "algorithm"]]
+            keep = merged.merge(ours.drop_duplicates(), on=["dataset", "algorithm"])
+            write_text(Path(compared_csv).with_suffix(".samples.csv"), keep.to_csv(index=False))
     formula = str(tidy["formula"].iloc[0])
     write_text(results_csv, tidy.to_csv(index=False))
     write_text(summary_csv, stats.to_csv(index=False))
+    if compared_csv is not None:
+        write_text(compared_csv, cells.to_csv(index=False))
     write_results_table(tidy, table_prefix)
     sources = []
     if letor_provenance is not None:
-        from boostrank.data.provenance import Provenance
-
-        line = Provenance.load(letor_provenance).describe()
-        sources.append(f"published baselines (open markers): {line}")
-    draw_figure(tidy, figure_prefix, formula, sources, bands)
+        sources.append(f"published baselines (open markers): {kind_line[1]}")
+    draw_figure(tidy, figure_prefix, formula, sources, bands, compared)
     return tidy
 
 

@@ -28,16 +28,18 @@ Protocol (section 3.4.1):
   the baselines LETOR publishes, which that script scored, so its measure keeps the comparison
   like for like; ``report`` is the ``1/log2(1 + p)`` form ``trec_eval`` computes.
 - Ties: stump ensembles and threshold rankers give many equal scores. Each run is scored twice,
-  with ties in file order (LETOR's script) and with a seeded random order of equal scores
-  (``tie_break`` column), and carries the share of tied documents (``tied_share``); config
-  ``chapter3.tie_break`` (default ``random``) is the one drawn and claimed.
-- Seeds: every job's seed derives from its replicate's root seed and (data set, algorithm,
-  fold) (:func:`boostrank.seeds.derive_seed`); the same config gives the same numbers.
+  with ties in file order (LETOR's script: a stable sort by score of the test file's lines)
+  and with a seeded random order of equal scores (``tie_break`` column), and carries the share
+  of tied documents (``tied_share``); config ``chapter3.tie_break`` (default ``file_order``)
+  is the one drawn and claimed.
+- Seeds: the seed of a job whose training draws random numbers derives from its replicate's
+  root seed and (data set, algorithm, fold) (:func:`boostrank.seeds.derive_seed`); the same
+  config gives the same numbers. A deterministic ranker takes no seed.
 - Replicates: config ``chapter3.replicates`` runs every algorithm whose training draws random
-  numbers under its arguments (:func:`~boostrank.experiments.chapter3.spec.seeded`: NDCG_Boost,
-  RankSVM, FRank when it subsamples pairs) that many times, each replicate its own training job
-  with the root seed :func:`boostrank.seeds.replicate_seed` (replicate 1 is the config's seed,
-  so one replicate is the single run); a deterministic one is trained once. The evaluation
+  numbers under its arguments (:func:`~boostrank.experiments.chapter3.spec.seeded`: NDCG_Boost;
+  RankSVM and FRank when they subsample pairs) that many times, each replicate its own training
+  job with the root seed :func:`boostrank.seeds.replicate_seed` (replicate 1 is the config's
+  seed, so one replicate is the single run); a deterministic one is trained once. The evaluation
   scores each replicate (its own random tie break) and averages each query's NDCG over the
   replicates: the fold means, the samples of the claims' intervals and the paired tests are
   over those averages.
@@ -86,8 +88,10 @@ def load_class(algorithm: Algorithm) -> type:
 
 
 def make_model(algorithm: Algorithm, params: dict[str, Any], seed: int) -> Any:
-    """Instantiate the algorithm with its config arguments; a stochastic one (it takes
-    ``random_state``, the package's one name for a seed) gets ``seed``."""
+    """Instantiate the algorithm with its config arguments; one that draws random numbers
+    under them (:func:`~boostrank.experiments.chapter3.spec.seeded`) gets ``seed`` as
+    ``random_state`` (the package's one name for a seed), any other keeps its class default, so
+    its run does not depend on the config's seed."""
     cls = load_class(algorithm)
     accepted = inspect.signature(cls).parameters
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
@@ -103,7 +107,7 @@ def make_model(algorithm: Algorithm, params: dict[str, Any], seed: int) -> Any:
             "config 'seed' only"
         )
     kwargs = dict(params)
-    if "random_state" in accepted:
+    if "random_state" in accepted and seeded(algorithm, params):
         kwargs["random_state"] = seed
     return cls(**kwargs)
 
@@ -214,7 +218,7 @@ def train_fold(
         "fold": fold,
         "replicate": replicate,
         "params": params,
-        "seed": s,
+        "seed": s if seeded(algorithm, params) else None,
         "validation_used": used is not None,
         "rows": {
             k: int(m.sum()) for k, m in (("train", train), ("validation", valid), ("test", test))
@@ -225,13 +229,13 @@ def train_fold(
     }
     write_json(record_path, record)  # deterministic: the timings go to the log
     log.info(
-        "%s on %s fold %d: fit %.2f s, predict and write %.2f s (seed %d)",
+        "%s on %s fold %d: fit %.2f s, predict and write %.2f s (seed %s)",
         algorithm.label,
         dataset,
         fold,
         fitted - started,
         time.perf_counter() - fitted,
-        s,
+        record["seed"],
     )
     return record
 
