@@ -2,8 +2,9 @@
 
 ``config/config.yaml`` holds the protocol the sources print; its schema marks each key of the
 experiment sections ``x-kind: printed`` (the text prints the value), ``reading`` (a choice of
-``config/readings.yaml``, named by ``x-reading``) or ``engineering`` (cannot move a published number, or only picks which and how many random draws
-are made; a count of draws, e.g. replicates, is flagged ``x-size: true``). A run is *reduced*
+``config/readings.yaml``, named by ``x-reading``) or ``engineering`` (cannot move a published
+number, or only picks which and how many random draws are made; a count of draws, e.g.
+replicates, is flagged ``x-size: true``). A run is *reduced*
 where a key marked ``printed`` or ``x-size`` holds another value than ``config/config.yaml``
 (``config/quick.yaml``: one fold of five, fewer repeats, iterations and data sets): its claims
 are not the reproduction's result, and every page and table that shows them says so.
