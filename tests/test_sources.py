@@ -587,6 +587,10 @@ def test_the_rerun_key_follows_the_sources_for_a_stand_in_only(
     assert rerun_key(spec, with_mirror, raw_dir) != rerun_key(spec, none, raw_dir)
     assert rerun_key(spec, replace(none, strict=True), raw_dir) != rerun_key(spec, none, raw_dir)
 
+    # a mirror that lacks the data set is no reason to fetch its stand-in again
+    lacking = replace(none, mirror=str(tmp_path))
+    assert rerun_key(spec, lacking, raw_dir) == rerun_key(spec, none, raw_dir)
+
     given = rerun_key(spec, with_mirror, raw_dir)
     fetch_dataset(spec, raw_dir, with_mirror, key=given)  # real data now
     for later in (none, replace(with_mirror, mirror=mirror + "/"), replace(none, strict=True)):

@@ -156,16 +156,17 @@ def _tree(repo: Path, *folders: str) -> dict[str, bytes]:
 @pytest.mark.e2e
 @pytest.mark.skipif(not MIRROR, reason="no data mirror (set BOOSTRANK_DATA_MIRROR)")
 def test_real_data_and_their_results_are_kept_in_a_shell_without_the_mirror(tmp_path):
-    """Real data made with the mirror, then a shell without it: nothing is planned, and a fetch
-    forced to run stops with one line; no stand-in is written over the real data or over
-    what was made from them."""
+    """Real data made with the mirror, then a shell without it: nothing is planned (nor for a
+    stand-in of a data set the mirror lacks), and a fetch forced to run stops with one line;
+    no stand-in is written over the real data or over what was made from them."""
     repo = _copy_repo(tmp_path)
-    raw = "data/raw/nursery/provenance.json"
-    targets = [raw, "results/chapter5_6/thesis-fig5_1/nursery/perceptron.csv"]
+    raw, standin = "data/raw/nursery/provenance.json", "data/raw/td2003/provenance.json"
+    targets = [raw, standin, "results/chapter5_6/thesis-fig5_1/nursery/perceptron.csv"]
     out = _run_ok(repo, *targets, mirror=MIRROR)
     assert f"data mirror: {MIRROR} (from $BOOSTRANK_DATA_MIRROR)" in out
     made = _tree(repo, "data", "results/chapter5_6")
     assert '"kind": "mirror"' in made[raw].decode()
+    assert '"kind": "synthetic"' in made[standin].decode()  # not in the mirror
 
     out = _run_ok(repo, "-n", *targets)  # a new shell: no variable
     assert "data mirror: none (data.mirror is null" in out
