@@ -25,7 +25,7 @@ def test_unknown_figure_name_lists_the_known_ones(capsys):
 
 
 def test_unknown_data_set_is_a_clear_error(capsys, tmp_path):
-    code = main(["fetch", "ohsumd", "--raw-dir", str(tmp_path / "x"), "--seed", "1"])
+    code = main(["fetch", "ohsumd", "--raw-dir", str(tmp_path / "x")])
     assert code == 1
     assert "unknown data set 'ohsumd'" in capsys.readouterr().err
 

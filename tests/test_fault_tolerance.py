@@ -328,10 +328,7 @@ def test_corrupted_mirror_file_names_it_and_caches_nothing(tmp_path):
     for name in ("emotions.arff", "emotions.xml", "emotions-train.arff", "emotions-test.arff"):
         (folder / name).write_text("@relation corrupted\n")
     raw = tmp_path / "data" / "raw"
-    proc = _cli(
-        "fetch", "emotions", "--raw-dir", str(raw / "emotions"), "--mirror", str(mirror),
-        "--seed", "1",
-    )  # fmt: skip
+    proc = _cli("fetch", "emotions", "--raw-dir", str(raw / "emotions"), "--mirror", str(mirror))
     assert proc.returncode == 1
     line = _one_error_line(proc.stderr, "fetch")
     assert "checksum mismatch" in line and "emotions/emotions" in line
@@ -464,7 +461,7 @@ def test_snakemake_stops_on_a_config_mistake_with_one_line(
 
 
 def test_unknown_data_set_in_the_registry_lookup_is_one_line(tmp_path):
-    proc = _cli("fetch", "ohsumd", "--raw-dir", str(tmp_path / "x"), "--seed", "1")
+    proc = _cli("fetch", "ohsumd", "--raw-dir", str(tmp_path / "x"))
     assert proc.returncode == 1
     assert "unknown data set 'ohsumd' (did you mean 'ohsumed'?)" in _one_error_line(
         proc.stderr, "fetch"

@@ -120,20 +120,19 @@ def test_mnist_without_training_images_uses_the_test_split_and_counts_training_l
     assert meta["stats"]["split_rows"] == {"test": 3, "train": 5}
 
 
-def test_synthetic_stand_in_is_generated_from_the_recorded_seed(tmp_path):
-    raw = _raw(
-        tmp_path,
-        "synthetic",
-        seed=9,
-        parameters={"generator": "classification", "rows": 60, "features": 3, "classes": 3},
-    )
-    spec = _spec("s", "classification", published={"split": "train"})
-    first, meta = _prepare(spec, raw, tmp_path)
-    again, _ = _prepare(spec, raw, tmp_path)
+def test_synthetic_stand_in_comes_from_the_registry_shape_and_the_jobs_seed(tmp_path):
+    raw = _raw(tmp_path, "synthetic")
+    shape = {"generator": "classification", "rows": 60, "features": 3, "classes": 3}
+    spec = _spec("s", "classification", published={"split": "train"}, synthetic=shape)
+    first, meta = _prepare(spec, raw, tmp_path, seed=9)
+    again, _ = _prepare(spec, raw, tmp_path, seed=9)
     assert np.array_equal(first["X"], again["X"])
     assert meta["stats"]["split_rows"] == {"train": 60}
     assert meta["provenance_line"].startswith("synthetic stand-in (seed 9")
-    other, _ = _prepare(_spec("t", "classification"), raw, tmp_path)
+    assert meta["provenance"]["detail"]["parameters"] == shape
+    other_seed, _ = _prepare(spec, raw, tmp_path, seed=10)
+    assert not np.array_equal(first["X"], other_seed["X"])
+    other, _ = _prepare(_spec("t", "classification", synthetic=shape), raw, tmp_path, seed=9)
     assert not np.array_equal(first["X"], other["X"])  # each data set has its own stream
 
 

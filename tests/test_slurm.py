@@ -1,7 +1,8 @@
 """The cluster profile on a real single-node SLURM: the same results as a local run.
 
 tests/slurm/start_slurm.sh installs slurm-wlm and munge (Debian packages) when missing, writes
-the munge key and /etc/slurm/slurm.conf, and starts munged, slurmctld and slurmd; the fixture
+the munge key and /etc/slurm/slurm.conf (with a TaskProlog that takes $BOOSTRANK_DATA_MIRROR out
+of every job's environment), and starts munged, slurmctld and slurmd; the fixture
 stops exactly those daemons (by PID) afterwards and puts back the slurm.conf it found (or
 removes its own: one naming a stopped controller makes every Snakemake start wait 9 s).
 Needs root; skipped elsewhere, except under CI (CI=true), where a set-up failure fails the
@@ -18,7 +19,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_helpers import ROOT, TINY_TARGETS, assert_same_csvs, copy_repo, run
+from e2e_helpers import (
+    ROOT,
+    TINY_TARGETS,
+    assert_same_csvs,
+    copy_repo,
+    run,
+    snakemake_cmd,
+    snakemake_env,
+)
+
+from boostrank.data.provenance import Provenance
+from boostrank.data.sources import MIRROR_ENV
 
 SLURM_DIR = ROOT / "tests" / "slurm"
 # Without accounting (no sacct), squeue reports job status; MinJobAge=600 in slurm.conf keeps
@@ -87,3 +99,44 @@ def test_slurm_profile_gives_the_local_results(slurm_cluster, tiny_reference, tm
     # The daemons we started are still ours to stop: their PIDs are alive.
     pids = (slurm_cluster / "pids").read_text().split()
     assert all(Path(f"/proc/{pid}").exists() for pid in pids)
+
+
+MIRROR = os.environ.get(MIRROR_ENV) or (
+    str(ROOT.parent / "shared" / "data") if (ROOT.parent / "shared" / "data").is_dir() else ""
+)
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not MIRROR, reason="no data mirror (set BOOSTRANK_DATA_MIRROR)")
+@pytest.mark.parametrize("setting", ["config", "environment"])
+def test_a_fetch_on_a_node_gets_the_mirror_its_environment_lacks(slurm_cluster, tmp_path, setting):
+    """The mirror set in the config (data.mirror), or only in the submitting shell's
+    environment, reaches the fetch job on a node whose environment lacks the variable."""
+    probe = subprocess.run(
+        ["srun", "-n1", "sh", "-c", f"echo ${{{MIRROR_ENV}:-absent}}"],
+        env={**os.environ, MIRROR_ENV: MIRROR},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert probe.stdout.strip() == "absent", probe.stdout + probe.stderr  # a node's job lacks it
+    repo = copy_repo(tmp_path)
+    if setting == "config":
+        (repo / "mirror.yaml").write_text(f"data:\n  mirror: {MIRROR}\n")
+        args, env = ["mirror.yaml"], snakemake_env()  # after quick.yaml and tiny.yaml
+        origin = "data.mirror in the config files"
+    else:
+        args, env = [], snakemake_env(MIRROR)
+        origin = f"${MIRROR_ENV}"
+    targets = ["data/raw/nursery/provenance.json", "data/processed/nursery.json"]
+    cmd = snakemake_cmd(*SLURM_ARGS, *targets, profile="profiles/slurm")
+    proc = subprocess.run(
+        cmd + args, cwd=repo, env=env, capture_output=True, text=True, timeout=900
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-6000:]
+    assert f"data mirror: {MIRROR} (from {origin})" in out
+    assert out.count("has been submitted with SLURM jobid") == 2, out[-3000:]
+    prov = Provenance.load(repo / "data/raw/nursery/provenance.json")
+    assert prov.kind == "mirror" and prov.location == f"{MIRROR}/uci_nursery"
+    assert [f["check"] for f in prov.files.values()] == ["verified"]

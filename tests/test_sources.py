@@ -22,7 +22,16 @@ import pytest
 
 from boostrank.data.provenance import Provenance
 from boostrank.data.registry import DatasetSpec, Download
-from boostrank.data.sources import MIRROR_ENV, FetchSettings, fetch_dataset, resolve_mirror
+from boostrank.data.sources import (
+    MIRROR_ENV,
+    FetchSettings,
+    fetch_dataset,
+    identity,
+    mirror_line,
+    mirror_setting,
+    rerun_key,
+    sources_key,
+)
 from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable
 
 TRAIN = b"1 qid:1 1:0.5 2:0.25\n0 qid:1 1:0.1 2:0.75\n"
@@ -118,30 +127,37 @@ def test_mirror_directory_fills_raw_dir(tmp_path: Path, raw_dir: Path) -> None:
     assert leftovers(raw_dir.parent) == []
 
 
-def test_resolve_mirror_env_and_config(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_mirror_setting_says_where_it_was_set(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(MIRROR_ENV, raising=False)
-    assert resolve_mirror(None) is None
+    assert mirror_setting(None) == (None, "")
+    assert "none (data.mirror is null and $BOOSTRANK_DATA_MIRROR is unset)" in mirror_line(None, "")
     monkeypatch.setenv(MIRROR_ENV, "/from/env")
-    assert resolve_mirror(None) == "/from/env"
-    assert resolve_mirror("/from/config") == "/from/config"
+    assert mirror_setting(None) == ("/from/env", "$BOOSTRANK_DATA_MIRROR")
+    # the config beats the environment
+    assert mirror_setting("/from/config") == ("/from/config", "data.mirror in the config files")
+    assert mirror_line("/m", "$X") == "data mirror: /m (from $X)"
     monkeypatch.setenv(MIRROR_ENV, "")
-    assert resolve_mirror(None) is None
+    assert mirror_setting(None) == (None, "")
 
 
-def test_mirror_from_environment_variable(
+def test_the_fetch_command_asks_the_environment_only_without_mirror(
     tmp_path: Path, raw_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``boostrank fetch`` without --mirror reads $BOOSTRANK_DATA_MIRROR; the workflow always
+    passes --mirror (empty for none), so a job's environment never decides."""
+    import yaml
+
+    from boostrank.cli import main
+
+    registry = tmp_path / "registry.yaml"
+    entry = {k: v for k, v in make_spec().__dict__.items() if k != "name" and v}
+    registry.write_text(yaml.safe_dump({"datasets": {"toy": entry}}))
     mirror = write_mirror(tmp_path / "env_mirror")
     monkeypatch.setenv(MIRROR_ENV, str(mirror))
-    prov = fetch_dataset(make_spec(), raw_dir, FetchSettings(sources=("mirror",)))
-    assert prov.kind == "mirror"
-    assert prov.location == f"{mirror}/{FOLDER}"
-    # the configured mirror beats the environment
-    other = write_mirror(tmp_path / "cfg_mirror")
-    prov = fetch_dataset(
-        make_spec(), raw_dir, FetchSettings(sources=("mirror",), mirror=str(other))
-    )
-    assert prov.location == f"{other}/{FOLDER}"
+    fetch = ["fetch", "toy", "--registry", str(registry), "--raw-dir", str(raw_dir)]
+    assert main([*fetch, "--sources", "mirror"]) == 0
+    assert Provenance.load(raw_dir / "provenance.json").location == f"{mirror}/{FOLDER}"
+    assert main([*fetch, "--sources", "mirror", "--mirror", ""]) == 1  # none: not the env's
 
 
 # --------------------------------------------------------------------------- mirror: base URL
@@ -321,16 +337,14 @@ def test_embedded_module_not_installed_is_skipped(raw_dir: Path) -> None:
 
 @pytest.mark.usefixtures("no_env_mirror")
 def test_synthetic_when_no_mirror(raw_dir: Path) -> None:
-    settings = FetchSettings(sources=("mirror", "synthetic"), seed=17)
+    settings = FetchSettings(sources=("mirror", "synthetic"))
     prov = fetch_dataset(make_spec(), raw_dir, settings)
-    assert prov.kind == "synthetic"
-    assert prov.detail["seed"] == 17
-    assert prov.detail["parameters"] == SYNTH
+    assert prov.kind == "synthetic"  # made at the prepare step, from its seed
     assert prov.files == {}
     assert len(prov.detail["sources_skipped"]) == 1
     assert prov.detail["sources_skipped"][0].startswith("mirror: no mirror configured")
     assert sorted(p.name for p in raw_dir.iterdir()) == ["provenance.json"]
-    assert Provenance.load(raw_dir / "provenance.json").detail["seed"] == 17
+    assert Provenance.load(raw_dir / "provenance.json").to_dict() == prov.to_dict()
 
 
 @pytest.mark.usefixtures("no_env_mirror")
@@ -515,3 +529,81 @@ def test_a_run_with_stand_ins_names_them(tmp_path: Path, raw_dir: Path) -> None:
     fetch_dataset(make_spec(), raw_dir, FetchSettings(sources=("synthetic",)))
     text = standin_summary(raw_dir.parent)
     assert "synthetic stand-ins" in text and make_spec().name in text and "data.mirror" in text
+
+
+# --------------------------------------------------------------------------- real data stay
+
+
+def tree_bytes(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.mark.usefixtures("no_env_mirror")
+def test_real_data_are_not_replaced_by_a_stand_in(tmp_path: Path, raw_dir: Path) -> None:
+    mirror = write_mirror(tmp_path / "mirror")
+    with_mirror = FetchSettings(mirror=str(mirror))
+    fetch_dataset(make_spec(), raw_dir, with_mirror)
+    before = tree_bytes(raw_dir)
+
+    without = FetchSettings()  # no mirror, no URL, no package: only the stand-in is left
+    with pytest.raises(BoostrankError) as info:
+        fetch_dataset(make_spec(), raw_dir, without)
+    message = str(info.value)
+    assert "\n" not in message
+    assert "data set 'toy' came from a real source (mirror: toy_folder (3 files" in message
+    assert f"set data.mirror (or $BOOSTRANK_DATA_MIRROR) to {mirror} again" in message
+    assert "--config replace_real=true" in message
+    assert tree_bytes(raw_dir) == before and leftovers(raw_dir.parent) == []
+
+    # asked for by name, a stand-in may take its place
+    prov = fetch_dataset(make_spec(), raw_dir, replace(without, replace_real=True))
+    assert prov.kind == "synthetic" and tree_bytes(raw_dir).keys() == {"provenance.json"}
+    # a stand-in gives way to real data as soon as a source has them
+    assert fetch_dataset(make_spec(), raw_dir, with_mirror).kind == "mirror"
+
+
+def test_an_embedded_copy_is_not_replaced_either(
+    fake_embedded: dict[str, str], raw_dir: Path
+) -> None:
+    spec = make_spec(embedded=fake_embedded)
+    fetch_dataset(spec, raw_dir, FetchSettings(sources=("embedded", "synthetic")))
+    with pytest.raises(BoostrankError, match=r"install boostrank-test-fake-embedded-dist 1\.2\.3"):
+        fetch_dataset(make_spec(), raw_dir, FetchSettings(sources=("synthetic",)))
+
+
+@pytest.mark.usefixtures("no_env_mirror")
+def test_the_rerun_key_follows_the_sources_for_a_stand_in_only(
+    tmp_path: Path, raw_dir: Path
+) -> None:
+    """The fetch job's params: its identity and this key. A stand-in is fetched again when a
+    real source may now have it (or strict=true refuses it); real data never for where they
+    were found: their key is the one their fetch was given, read back from the provenance."""
+    mirror = str(write_mirror(tmp_path / "mirror"))
+    none, with_mirror = FetchSettings(), FetchSettings(mirror=mirror)
+    spec = make_spec()
+    assert rerun_key(spec, none, raw_dir) == sources_key(spec, none)  # not fetched yet
+    fetch_dataset(spec, raw_dir, none, key=rerun_key(spec, none, raw_dir))  # a stand-in
+    assert rerun_key(spec, none, raw_dir) == sources_key(spec, none)
+    assert rerun_key(spec, with_mirror, raw_dir) != rerun_key(spec, none, raw_dir)
+    assert rerun_key(spec, replace(none, strict=True), raw_dir) != rerun_key(spec, none, raw_dir)
+
+    # a mirror that lacks the data set is no reason to fetch its stand-in again
+    lacking = replace(none, mirror=str(tmp_path))
+    assert rerun_key(spec, lacking, raw_dir) == rerun_key(spec, none, raw_dir)
+
+    given = rerun_key(spec, with_mirror, raw_dir)
+    fetch_dataset(spec, raw_dir, with_mirror, key=given)  # real data now
+    for later in (none, replace(with_mirror, mirror=mirror + "/"), replace(none, strict=True)):
+        assert rerun_key(spec, later, raw_dir) == given
+    moved = replace(spec, mirror_folder="elsewhere", downloads=(Download("http://x/y"),))
+    assert rerun_key(moved, none, raw_dir) == given
+
+
+def test_identity_is_the_files_hashes_not_where_they_are() -> None:
+    spec = make_spec()
+    assert identity(replace(spec, mirror_folder="moved", homepage="h")) == identity(spec)
+    assert identity(replace(spec, downloads=(Download("http://x/toy.zip", "zip"),))) == identity(
+        spec
+    )
+    assert identity(replace(spec, files={**spec.files, "train.txt": sha(b"v2")})) != identity(spec)
+    assert identity(replace(spec, optional_files={})) != identity(spec)

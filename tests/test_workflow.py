@@ -142,6 +142,59 @@ def test_with_mirror_real_data_sets_come_from_it_and_verify(tmp_path):
         assert ohsumed[col] == ohsumed[f"published_{col}"], col
 
 
+def _tree(repo: Path, *folders: str) -> dict[str, bytes]:
+    """Every file under ``folders`` by path, as bytes (not the hidden fingerprints that tell an
+    edit by hand from a touch: they keep the mtime too)."""
+    return {
+        str(p.relative_to(repo)): p.read_bytes()
+        for folder in folders
+        for p in sorted((repo / folder).rglob("*"))
+        if p.is_file() and not p.name.endswith(".fingerprint")
+    }
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not MIRROR, reason="no data mirror (set BOOSTRANK_DATA_MIRROR)")
+def test_real_data_and_their_results_are_kept_in_a_shell_without_the_mirror(tmp_path):
+    """Real data made with the mirror, then a shell without it: nothing is planned (nor for a
+    stand-in of a data set the mirror lacks), and a fetch forced to run stops with one line;
+    no stand-in is written over the real data or over what was made from them."""
+    repo = _copy_repo(tmp_path)
+    raw, standin = "data/raw/nursery/provenance.json", "data/raw/td2003/provenance.json"
+    targets = [raw, standin, "results/chapter5_6/thesis-fig5_1/nursery/perceptron.csv"]
+    out = _run_ok(repo, *targets, mirror=MIRROR)
+    assert f"data mirror: {MIRROR} (from $BOOSTRANK_DATA_MIRROR)" in out
+    made = _tree(repo, "data", "results/chapter5_6")
+    assert '"kind": "mirror"' in made[raw].decode()
+    assert '"kind": "synthetic"' in made[standin].decode()  # not in the mirror
+
+    out = _run_ok(repo, "-n", *targets)  # a new shell: no variable
+    assert "data mirror: none (data.mirror is null" in out
+    assert "Nothing to be done" in out and "checkpoint fetch" not in out
+    assert "Nothing to be done" in _run_ok(repo, *targets)
+    other = tmp_path / "moved"
+    other.symlink_to(MIRROR)
+    out = _run_ok(repo, "-n", *targets, "--config", f'data={{"mirror": "{other}"}}')
+    assert f"data mirror: {other} (from data.mirror in --config)" in out
+    assert "Nothing to be done" in out  # a mirror that moved: no fetch either
+
+    proc = _run(repo, *targets, "--forcerun", raw)  # made to fetch again
+    assert proc.returncode != 0
+    stop = [line for line in (proc.stdout + proc.stderr).splitlines() if "came from a real" in line]
+    assert len(stop) == 1 and "data set 'nursery'" in stop[0], proc.stderr[-3000:]
+    assert f"set data.mirror (or $BOOSTRANK_DATA_MIRROR) to {MIRROR} again" in stop[0]
+    assert _tree(repo, "data", "results/chapter5_6") == made
+    assert "Nothing to be done" in _run_ok(repo, "-n", *targets)
+
+    # What a data set is, is its files' hashes: editing one in the registry fetches it again.
+    from boostrank.data.registry import load_registry
+
+    registry = repo / "config/datasets.yaml"
+    (sha,) = load_registry(registry)["nursery"].files.values()
+    registry.write_text(registry.read_text().replace(sha, "0" * 64))
+    assert "checkpoint fetch:" in _run_ok(repo, "-n", *targets)
+
+
 @pytest.mark.e2e
 def test_snakemake_report_shows_every_figure_made_with_its_run_caption(offline_run):
     from boostrank.catalog import load_catalog

@@ -23,19 +23,22 @@ log = logging.getLogger("boostrank")
 
 def _cmd_fetch(args: argparse.Namespace) -> None:
     from boostrank.data.registry import get_spec, load_registry
-    from boostrank.data.sources import FetchSettings, fetch_dataset
+    from boostrank.data.sources import FetchSettings, fetch_dataset, mirror_setting
 
     spec = get_spec(load_registry(args.registry), args.dataset)
+    # --mirror, as the workflow passes it (even empty), is the whole answer; without it the
+    # environment is asked.
+    mirror = args.mirror if args.mirror is not None else mirror_setting(None)[0]
     settings = FetchSettings(
         sources=tuple(args.sources.split(",")),
-        mirror=args.mirror or None,
+        mirror=mirror or None,
         allow_synthetic=args.allow_synthetic == "true",
         strict=args.strict == "true",
-        seed=args.seed,
+        replace_real=args.replace_real == "true",
         timeout=args.timeout,
         retries=args.retries,
     )
-    fetch_dataset(spec, Path(args.raw_dir), settings)
+    fetch_dataset(spec, Path(args.raw_dir), settings, key=args.rerun_key)
 
 
 def _cmd_prepare(args: argparse.Namespace) -> None:
@@ -279,11 +282,17 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("dataset")
     p.add_argument("--registry", default="config/datasets.yaml")
     p.add_argument("--raw-dir", required=True)
-    p.add_argument("--mirror", default="")
+    p.add_argument("--mirror", help="default: $BOOSTRANK_DATA_MIRROR; '' for none")
     p.add_argument("--sources", default="mirror,download,embedded,synthetic")
     p.add_argument("--allow-synthetic", choices=["true", "false"], default="true")
     p.add_argument("--strict", choices=["true", "false"], default="false")
-    p.add_argument("--seed", type=int, required=True)
+    p.add_argument(
+        "--replace-real",
+        choices=["true", "false"],
+        default="false",
+        help="let a stand-in replace real data no source can provide any more",
+    )
+    p.add_argument("--rerun-key", help="the job's rerun key, kept in the provenance")
     p.add_argument("--timeout", type=float, default=30.0)
     p.add_argument("--retries", type=int, default=3)
     p.set_defaults(func=_cmd_fetch)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A throw-away single-node SLURM for the cluster test (tests/test_slurm.py): installs slurm-wlm
-# and munge from Debian's packages when missing (needs root), writes the munge key and
-# /etc/slurm/slurm.conf, and starts munged, slurmctld and slurmd. Everything the daemons write
+# and munge from Debian's packages when missing (needs root), writes the munge key,
+# /etc/slurm/slurm.conf and a TaskProlog (jobs run without $BOOSTRANK_DATA_MIRROR), and starts
+# munged, slurmctld and slurmd. Everything the daemons write
 # (state, spool, pid and log files) goes under STATE_DIR; their PIDs are printed as
 # "pids: <munged> <slurmctld> <slurmd>" and written to STATE_DIR/pids, so
 # tests/slurm/stop_slurm.sh STATE_DIR stops exactly these processes.
@@ -60,6 +61,14 @@ munge -n | unmunge >/dev/null
 # removes ours: a slurm.conf naming a controller that no longer runs makes every `scontrol`
 # (and so every Snakemake start, whose SLURM plugin asks it at import) wait 9 s.
 HOST=$(hostname -s)
+# The nodes' tasks do not get the submitting shell's $BOOSTRANK_DATA_MIRROR (a TaskProlog's
+# "unset" clears it), as on a cluster whose jobs are not given the user's environment: the
+# workflow must hand the data mirror to its jobs itself.
+cat > "$STATE_DIR/task_prolog.sh" <<'PROLOG'
+#!/bin/sh
+echo "unset BOOSTRANK_DATA_MIRROR"
+PROLOG
+chmod 755 "$STATE_DIR/task_prolog.sh"
 CPUS=$(nproc)
 MEM_MB=$(awk '/MemTotal/ {print int($2 / 1024 * 0.9)}' /proc/meminfo)
 mkdir -p /etc/slurm "$STATE_DIR"/{state,spool,log}
@@ -84,6 +93,7 @@ SlurmdPidFile=$STATE_DIR/slurmd.pid
 SlurmctldLogFile=$STATE_DIR/log/slurmctld.log
 SlurmdLogFile=$STATE_DIR/log/slurmd.log
 ProctrackType=proctrack/linuxproc
+TaskProlog=$STATE_DIR/task_prolog.sh
 TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core

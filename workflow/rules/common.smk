@@ -4,6 +4,7 @@ import functools
 import hashlib
 import json
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -19,7 +20,15 @@ from boostrank.config_check import check_config, check_registry
 from boostrank.data.inventory import standin_summary
 from boostrank.data.provenance import Provenance
 from boostrank.data.registry import load_registry
-from boostrank.data.sources import check_mirror, resolve_mirror
+from boostrank.data.sources import (
+    MIRROR_ENV,
+    FetchSettings,
+    announce_mirror,
+    check_mirror,
+    identity,
+    mirror_setting,
+    rerun_key,
+)
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.experiments.chapter2 import spec as CH2_SPEC
 from boostrank.experiments.chapter3 import spec as CH3_SPEC
@@ -48,6 +57,7 @@ def _bool_from_cli(section, key):
 
 
 _bool_from_cli(config, "strict")
+_bool_from_cli(config, "replace_real")
 _bool_from_cli(config.get("data", {}), "allow_synthetic")
 # The repository: two levels above this file (workflow.basedir is the directory of the
 # Snakefile run, which is workflow/ when make readings imports this workflow as a module).
@@ -80,9 +90,44 @@ shell.prefix(
 )
 REGISTRY = load_registry(config["registry"])
 CATALOG = load_catalog(config["catalog"])
-MIRROR = resolve_mirror(config["data"]["mirror"]) or ""
+# The data mirror: data.mirror (a config file, or --config), else $BOOSTRANK_DATA_MIRROR.
+MIRROR, MIRROR_ORIGIN = mirror_setting(
+    config["data"]["mirror"],
+    (
+        "data.mirror in --config"
+        if "mirror" in (workflow.config_settings.config.get("data") or {})
+        else "data.mirror in the config files"
+    ),
+)
+MIRROR = MIRROR or ""
 # A mistyped mirror must not quietly turn the run into synthetic stand-ins.
 check_mirror(MIRROR, [s.mirror_folder for s in REGISTRY.values() if s.mirror_folder])
+if workflow.is_main_process:
+    announce_mirror(MIRROR, MIRROR_ORIGIN)
+    # A job on a cluster node parses this workflow again with the run's config, but its
+    # environment may lack the variable (sbatch --export, a login shell, a node's prolog): a
+    # mirror set only there reaches the jobs as config.
+    _mirror_arg = f"data={json.dumps({'mirror': MIRROR})}"
+    _config_args = list(workflow.config_settings.config_args or ())
+    if MIRROR_ORIGIN == f"${MIRROR_ENV}" and _mirror_arg not in _config_args:
+        workflow.config_settings.config_args = [*_config_args, _mirror_arg]
+# How a fetch job looks for data: options read where the job runs, no reason to rerun it
+# (where a data set is found is not what it is; download.smk says what reruns a fetch).
+FETCH = FetchSettings(
+    sources=tuple(config["data"]["sources"]),
+    mirror=MIRROR or None,
+    allow_synthetic=config["data"]["allow_synthetic"],
+    strict=config["strict"],
+    replace_real=config["replace_real"],
+    timeout=config["data"]["download_timeout"],
+    retries=config["data"]["download_retries"],
+)
+FETCH_OPTIONS = (
+    f"--registry {shlex.quote(config['registry'])} --mirror {shlex.quote(MIRROR)}"
+    f" --sources {','.join(FETCH.sources)} --allow-synthetic {str(FETCH.allow_synthetic).lower()}"
+    f" --strict {str(FETCH.strict).lower()} --replace-real {str(FETCH.replace_real).lower()}"
+    f" --timeout {FETCH.timeout} --retries {FETCH.retries}"
+)
 # A results file edited by hand is set aside before any job can read it, so the claims and the
 # report show the pipeline's numbers, never the edit; the default target (rule all) makes it
 # again. Snakemake alone would rerun only what depends on the edited file.
@@ -173,9 +218,23 @@ def ranking_npz(dataset):
 
 
 def spec_digest(dataset):
-    """Changes when the data set's registry entry changes, so only its jobs rerun."""
-    entry = json.dumps(REGISTRY[dataset].__dict__, sort_keys=True, default=str)
-    return hashlib.sha256(entry.encode()).hexdigest()[:16]
+    """Changes when the data set's registry entry changes, so only its jobs rerun; where its
+    files are found (mirror folder, URLs, home page) is left out."""
+    where = ("mirror_folder", "downloads", "homepage")
+    entry = {k: v for k, v in REGISTRY[dataset].__dict__.items() if k not in where}
+    text = json.dumps(entry, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def fetch_identity(dataset):
+    """What the data set is (its files' sha256): a params entry of its fetch job."""
+    return identity(REGISTRY[dataset])
+
+
+def fetch_rerun_key(dataset):
+    """The other params entry of a fetch job: for a stand-in, the sources that could replace
+    it now; for real data, fixed when it was fetched (boostrank.data.sources.rerun_key)."""
+    return rerun_key(REGISTRY[dataset], FETCH, Path("data/raw", dataset))
 
 
 def can_prepare(dataset):
@@ -186,23 +245,23 @@ def can_prepare(dataset):
 def inventory_inputs():
     """Processed sidecars where a loader exists; else the raw provenance (text data sets).
 
-    A data set with neither a loader nor a stand-in enters the inventory only when the mirror
-    holds it, so a machine without the mirror still completes the run.
+    A data set with neither a loader nor a stand-in enters the inventory only when it can be
+    had (data_available), so a machine without the mirror still completes the run.
     """
-    inputs = []
-    for ds in config["data"]["inventory"]:
-        if can_prepare(ds):
-            inputs.append(processed_meta(ds))
-        elif MIRROR and Path(MIRROR, REGISTRY[ds].mirror_folder).is_dir():
-            inputs.append(raw_provenance(ds))
-    return inputs
+    return [
+        processed_meta(ds) if can_prepare(ds) else raw_provenance(ds)
+        for ds in config["data"]["inventory"]
+        if data_available(ds)
+    ]
 
 
 def data_available(dataset):
     """A data set with a loader or a stand-in can always be made; one with neither (a text
-    corpus such as reuters21578) only when the mirror holds it (as in inventory_inputs)."""
-    return can_prepare(dataset) or bool(
-        MIRROR and Path(MIRROR, REGISTRY[dataset].mirror_folder).is_dir()
+    corpus such as reuters21578) only when it was fetched before or the mirror holds it."""
+    return (
+        can_prepare(dataset)
+        or Path(raw_provenance(dataset)).exists()
+        or bool(MIRROR and Path(MIRROR, REGISTRY[dataset].mirror_folder).is_dir())
     )
 
 

