@@ -587,9 +587,15 @@ def test_the_rerun_key_follows_the_sources_for_a_stand_in_only(
     assert rerun_key(spec, with_mirror, raw_dir) != rerun_key(spec, none, raw_dir)
     assert rerun_key(spec, replace(none, strict=True), raw_dir) != rerun_key(spec, none, raw_dir)
 
-    # a mirror that lacks the data set is no reason to fetch its stand-in again
+    # a mirror that lacks the data set is no reason to fetch its stand-in again, even where it
+    # has the data set's folder (one folder may hold several data sets, as MULAN's does)
     lacking = replace(none, mirror=str(tmp_path))
     assert rerun_key(spec, lacking, raw_dir) == rerun_key(spec, none, raw_dir)
+    shared = tmp_path / "shared"
+    (shared / FOLDER).mkdir(parents=True)
+    (shared / FOLDER / "another_data_set.arff").write_text("@relation other\n")
+    folder_only = replace(none, mirror=str(shared))
+    assert rerun_key(spec, folder_only, raw_dir) == rerun_key(spec, none, raw_dir)
 
     given = rerun_key(spec, with_mirror, raw_dir)
     fetch_dataset(spec, raw_dir, with_mirror, key=given)  # real data now

@@ -106,12 +106,17 @@ def identity(spec: DatasetSpec) -> str:
 
 def sources_key(spec: DatasetSpec, settings: FetchSettings) -> str:
     """The real sources a fetch of ``spec`` may draw on, and whether a stand-in is allowed. The
-    mirror counts only where it may hold the data set (a URL, or a directory with its folder):
-    a stand-in made while the mirror lacked it is not fetched again when the mirror goes."""
+    mirror counts only where it may hold the data set (a URL, or a directory with one of its
+    files, plain or .gz; a folder shared with other data sets is not enough): a stand-in made
+    while the mirror lacked it is not fetched again when the mirror goes."""
     emb = spec.embedded or {}
     mirror = f"{settings.mirror.rstrip('/')}/{spec.mirror_folder}" if settings.mirror else ""
     if mirror and urllib.parse.urlparse(mirror).scheme not in ("http", "https", "file"):
-        mirror = mirror if Path(mirror).is_dir() else ""
+        folder = Path(mirror)
+        held = any(
+            (folder / name).is_file() or (folder / f"{name}.gz").is_file() for name in spec.files
+        )
+        mirror = mirror if held else ""
     return json.dumps(
         {
             "mirror": mirror,
