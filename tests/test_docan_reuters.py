@@ -198,7 +198,7 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
     claims = [c for c in load_claims(claims_path) if c.id.startswith(mine)]
     verdicts = evaluate(claims, tmp_path)
     assert len(verdicts) == 5
-    assert set(verdicts["verdict"]) <= {"PASS", "FAIL", "INCONCLUSIVE"}  # each found its row
+    assert "NOT-COMPARABLE" not in set(verdicts["verdict"])  # each found its row
     spread_n = verdicts.set_index("claim_id")["n"]
     assert spread_n["docan.table1.rf_test_accuracy"] == forest.loc["test", "documents"]
     knn = pd.read_csv("results/docan-fig6.csv", dtype=str, keep_default_na=False).set_index("k")
