@@ -177,6 +177,9 @@ def test_real_data_and_their_results_are_kept_in_a_shell_without_the_mirror(tmp_
     out = _run_ok(repo, "-n", *targets, "--config", f'data={{"mirror": "{other}"}}')
     assert f"data mirror: {other} (from data.mirror in --config)" in out
     assert "Nothing to be done" in out  # a mirror that moved: no fetch either
+    with (repo / "src/boostrank/data/sources.py").open("a") as code:
+        code.write("\n# an edit to the fetching code\n")
+    assert "Nothing to be done" in _run_ok(repo, "-n", *targets)  # the same verified files
 
     proc = _run(repo, *targets, "--forcerun", raw)  # made to fetch again
     assert proc.returncode != 0

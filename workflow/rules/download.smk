@@ -7,9 +7,9 @@
 # replace it). Real data are never replaced by a stand-in (boostrank.data.sources).
 
 
+# The fetching code is not an input: an edit to it would rewrite every provenance and so rerun
+# the whole pipeline on the same verified files (force one with --forcerun fetch).
 checkpoint fetch:
-    input:
-        code("data.sources", "data.download", "data.provenance"),
     output:
         # update: Snakemake keeps the provenance while the job runs (the fetch reads which
         # source served the data before) and puts it back if the job fails.
