@@ -6,8 +6,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.boostrank-installed
 SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 
-.PHONY: install lock reproduce quick readings report test test-slurm lint bench dry-run figure \
-  list-figures slurm-resources clean
+.PHONY: help install lock reproduce quick readings report test test-slurm lint bench dry-run \
+  figure list-figures readme-results slurm-resources clean
+
+help:  ## this list
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:[^#]*## /\t/' | expand -t 18
 
 # Exact versions with hashes (requirements.lock, from pyproject.toml by `make lock`), then the
 # package itself without dependencies.
@@ -27,11 +30,18 @@ lock:  ## refresh requirements.lock and environment.yml from pyproject.toml (uv 
 	  --python-platform x86_64-manylinux_2_28 --no-header -o requirements.lock
 	$(BIN)/python tools/environment_from_lock.py requirements.lock environment.yml
 
-reproduce: $(STAMP)  ## the full reproduction with config/config.yaml
-	$(SNAKEMAKE)
+reproduce: $(STAMP)  ## the full reproduction with config/config.yaml [ARGS=...]
+	$(SNAKEMAKE) $(ARGS)
 
-quick: $(STAMP)  ## the same DAG, smaller (config/quick.yaml)
-	$(SNAKEMAKE) --configfile config/quick.yaml
+quick: $(STAMP)  ## the same DAG, smaller (config/quick.yaml) [ARGS=...]
+	$(SNAKEMAKE) --configfile config/quick.yaml $(ARGS)
+
+# The README's claim tally (and docs/last-run.json) from a full run's results/claims.csv:
+# RUN is the run's directory, whose checked-out commit is recorded.
+RUN ?= .
+readme-results: $(STAMP)  ## the README's claim tally from a full run [RUN=<run dir>]
+	$(BIN)/python -m boostrank headline $(RUN)/results/claims.csv \
+	  --commit $$(git -C $(RUN) rev-parse --short HEAD)
 
 # Every reading of config/readings.yaml under each of its options, on real data: a copy of the
 # workflow per (reading, option) under results/readings/; results/readings.csv and

@@ -82,53 +82,6 @@ def test_a_misspelt_config_key_is_one_clear_line():
     assert "\n" not in str(caught.value)
 
 
-def _paths(node: object, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    if not isinstance(node, dict):
-        return [prefix]
-    out = [prefix] if prefix else []
-    for key, value in node.items():
-        out += _paths(value, (*prefix, str(key)))
-    return out
-
-
-def _readme_option_examples() -> list[tuple[tuple[str, ...], str]]:
-    """(config path, value) for every `key: a | b` or `key: a` the README's configuration
-    table names, the key resolved under its row's section."""
-    import re
-
-    examples = []
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
-        row = re.match(r"\| `([a-z0-9_]+)\.\*` \|", line)
-        if not row:
-            continue
-        section = row.group(1)
-        for key, values in re.findall(r"`([a-z_.A-Z0-9]+): ([^`]+)`", line):
-            parts = tuple(key.split("."))
-            matches = [p for p in _paths(CONFIG[section], (section,)) if p[-len(parts) :] == parts]
-            assert matches, f"README names {section}.*{key}, which config/config.yaml lacks"
-            for value in values.split("|"):
-                examples.append((matches[0], value.strip()))
-    return examples
-
-
-def test_every_option_the_readme_names_is_accepted_by_the_config_schema():
-    """The README once offered on_nonpositive_alpha: skip, which the schema refused."""
-    import copy
-
-    from boostrank.config_check import check_config
-
-    examples = _readme_option_examples()
-    assert len(examples) >= 10
-    for path, text in examples:
-        value = yaml.safe_load(text)
-        config = copy.deepcopy(CONFIG)
-        node = config
-        for part in path[:-1]:
-            node = node[part]
-        node[path[-1]] = value
-        check_config(config, ROOT / "workflow/schemas/config.schema.yaml")
-
-
 # ------------------------------------------------------------------ the sensitivity run
 def _toy_readings(tmp_path: Path) -> tuple[Path, Path]:
     """A registry of one reading with two options, and two claims (a value with a tolerance,

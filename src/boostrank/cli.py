@@ -169,6 +169,12 @@ def _cmd_claims(args: argparse.Namespace) -> None:
         )
 
 
+def _cmd_headline(args: argparse.Namespace) -> None:
+    from boostrank.report.headline import write
+
+    write(Path(args.csv), Path(args.summary), Path(args.readme), args.commit)
+
+
 def _cmd_figures(args: argparse.Namespace) -> None:
     from boostrank.catalog import get_figure, load_catalog, producing_rules
 
@@ -336,6 +342,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         help="list the FAIL/INCONCLUSIVE claims without a diagnosis; exit 1 if there are any",
     )
     p.set_defaults(func=_cmd_claims)
+
+    p = sub.add_parser("headline", help="the README's claim tally from a run's claims.csv")
+    p.add_argument("csv", help="results/claims.csv of a full run")
+    p.add_argument("--commit", required=True, help="the commit that evaluated the claims")
+    p.add_argument("--summary", default="docs/last-run.json")
+    p.add_argument("--readme", default="README.md")
+    p.set_defaults(func=_cmd_headline)
 
     p = sub.add_parser("readings", help="each reading's claims under every option (make readings)")
     p.add_argument("--readings", default="config/readings.yaml")
