@@ -1,4 +1,5 @@
-"""The catalogue of figures and tables (``config/figures.yaml``): id, title, source, outputs."""
+"""The catalogue of figures and tables (``config/figures.yaml``): id, title, source, the rules
+and functions that make each, outputs."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ class Figure:
     outputs: tuple[str, ...]
     datasets: tuple[str, ...] = ()
     description: str = ""
+    rules: tuple[str, ...] = ()  # the Snakemake rules of its jobs
+    entries: tuple[str, ...] = ()  # ``module:function`` that compute and draw it
 
     @property
     def work(self) -> str:
@@ -59,6 +62,8 @@ def load_catalog(path: Path | str) -> dict[str, Figure]:
                 outputs=tuple(entry["outputs"]),
                 datasets=tuple(entry.get("datasets", ())),
                 description=entry.get("description", ""),
+                rules=tuple(entry["rules"]),
+                entries=tuple(entry["entries"]),
             )
         except (KeyError, TypeError) as exc:
             raise BoostrankError(f"{path}: figure '{fid}' is missing key {exc}") from None
