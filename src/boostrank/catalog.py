@@ -79,25 +79,3 @@ def get_figure(catalog: dict[str, Figure], name: str) -> Figure:
             f"unknown figure or table '{name}'{did_you_mean(name, catalog)}; use one of the "
             "ids `make list-figures` shows: " + ", ".join(catalog)
         ) from None
-
-
-def producing_rules(outputs: list[str], workdir: Path | str = ".") -> dict[str, str]:
-    """The Snakemake rule that makes each output file, from ``snakemake --summary``.
-
-    Files Snakemake cannot place (e.g. the workflow does not parse) map to ``"?"``.
-    """
-    import subprocess
-    import sys
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--summary", "--nolock", *outputs],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-    )
-    rules = {}
-    for line in proc.stdout.splitlines():
-        fields = line.split("\t")
-        if len(fields) >= 3 and fields[0] != "output_file":
-            rules[fields[0]] = fields[2]
-    return {out: rules.get(out, "?") for out in outputs}
