@@ -7,7 +7,7 @@ STAMP := $(VENV)/.boostrank-installed
 SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 
 .PHONY: install lock reproduce quick readings report test test-slurm lint bench dry-run figure \
-  list-figures docs-figures slurm-resources clean
+  list-figures slurm-resources clean
 
 # Exact versions with hashes (requirements.lock, from pyproject.toml by `make lock`), then the
 # package itself without dependencies.
