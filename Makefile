@@ -70,8 +70,13 @@ bench: $(STAMP)  ## speed benchmarks (pytest-benchmark); prints the figures
 dry-run: $(STAMP)  ## show the DAG without running it
 	$(SNAKEMAKE) -n
 
-list-figures: $(STAMP)  ## every figure and table: source (paper, number), rule, targets
+list-figures: $(STAMP)  ## every figure and table: source, rules, functions, targets
 	@$(BIN)/python -m boostrank figures --rules
+
+# The figure-to-code table, from config/figures.yaml (tests/test_figure_code.py checks that the
+# committed file is what this writes now).
+docs-figures: $(STAMP)  ## regenerate docs/figures.md from config/figures.yaml
+	$(BIN)/python -m boostrank figures --markdown > docs/figures.md.tmp && mv docs/figures.md.tmp docs/figures.md
 
 # One figure or table, from cached results: only its own jobs and what they need that is out of
 # date run (not the report, which needs every figure). FIG=<id> (NAME=<id> also works);

@@ -1,4 +1,5 @@
-"""The catalogue of figures and tables (``config/figures.yaml``): id, title, source, outputs."""
+"""The catalogue of figures and tables (``config/figures.yaml``): id, title, source, the rules
+and functions that make each, outputs."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ class Figure:
     outputs: tuple[str, ...]
     datasets: tuple[str, ...] = ()
     description: str = ""
+    rules: tuple[str, ...] = ()  # the Snakemake rules of its jobs
+    entries: tuple[str, ...] = ()  # ``module:function`` that compute and draw it
 
     @property
     def work(self) -> str:
@@ -59,6 +62,8 @@ def load_catalog(path: Path | str) -> dict[str, Figure]:
                 outputs=tuple(entry["outputs"]),
                 datasets=tuple(entry.get("datasets", ())),
                 description=entry.get("description", ""),
+                rules=tuple(entry["rules"]),
+                entries=tuple(entry["entries"]),
             )
         except (KeyError, TypeError) as exc:
             raise BoostrankError(f"{path}: figure '{fid}' is missing key {exc}") from None
@@ -74,25 +79,3 @@ def get_figure(catalog: dict[str, Figure], name: str) -> Figure:
             f"unknown figure or table '{name}'{did_you_mean(name, catalog)}; use one of the "
             "ids `make list-figures` shows: " + ", ".join(catalog)
         ) from None
-
-
-def producing_rules(outputs: list[str], workdir: Path | str = ".") -> dict[str, str]:
-    """The Snakemake rule that makes each output file, from ``snakemake --summary``.
-
-    Files Snakemake cannot place (e.g. the workflow does not parse) map to ``"?"``.
-    """
-    import subprocess
-    import sys
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--summary", "--nolock", *outputs],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-    )
-    rules = {}
-    for line in proc.stdout.splitlines():
-        fields = line.split("\t")
-        if len(fields) >= 3 and fields[0] != "output_file":
-            rules[fields[0]] = fields[2]
-    return {out: rules.get(out, "?") for out in outputs}

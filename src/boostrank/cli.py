@@ -176,20 +176,24 @@ def _cmd_headline(args: argparse.Namespace) -> None:
 
 
 def _cmd_figures(args: argparse.Namespace) -> None:
-    from boostrank.catalog import get_figure, load_catalog, producing_rules
+    from boostrank.catalog import get_figure, load_catalog
 
     catalog = load_catalog(args.catalog)
     if args.name:
         print(" ".join(get_figure(catalog, args.name).outputs))
         return
-    rules = producing_rules([f.outputs[0] for f in catalog.values()]) if args.rules else {}
+    if args.markdown:
+        from boostrank.report.figure_index import figure_index
+
+        print(figure_index(catalog.values()), end="")
+        return
     width = max(map(len, catalog), default=0)
     pad = " " * width
     for figure in catalog.values():
         print(f"{figure.id:<{width}}  {figure.title}\n{pad}  source: {figure.source}")
         if args.rules:
-            rule = rules[figure.outputs[0]]
-            print(f"{pad}  rule:   {rule}   (make figure FIG={figure.id})")
+            print(f"{pad}  rules:  {', '.join(figure.rules)}   (make figure FIG={figure.id})")
+            print(f"{pad}  code:   {', '.join(figure.entries)}")
         print(f"{pad}  snakemake " + " ".join(figure.outputs))
 
 
@@ -363,7 +367,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     p = sub.add_parser("figures", help="list every figure and table with its Snakemake target")
     p.add_argument("name", nargs="?", help="print only this figure's target files")
-    p.add_argument("--rules", action="store_true", help="also name the rule that makes each")
+    p.add_argument(
+        "--rules", action="store_true", help="also name the rules and functions that make each"
+    )
+    p.add_argument(
+        "--markdown", action="store_true", help="the figure-to-code table of docs/figures.md"
+    )
     p.add_argument("--catalog", default="config/figures.yaml")
     p.set_defaults(func=_cmd_figures)
 

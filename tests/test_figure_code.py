@@ -1,0 +1,86 @@
+"""Each figure of the catalogue (config/figures.yaml) declares its code: every entry function
+imports and is callable, every rule is a rule of the workflow, and docs/figures.md is what the
+catalogue generates now (`make docs-figures`), so it cannot go stale."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from boostrank.catalog import load_catalog
+from boostrank.cli import main
+from boostrank.report.figure_index import entry_file
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOG = load_catalog(ROOT / "config/figures.yaml")
+
+
+def workflow_rules(root: Path) -> set[str]:
+    """The names of the rules and checkpoints of the Snakefile and workflow/rules/*.smk."""
+    files = [root / "Snakefile", *sorted((root / "workflow/rules").glob("*.smk"))]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in files)
+    return set(re.findall(r"^(?:rule|checkpoint) (\w+):", text, re.M))
+
+
+def entry_problem(entry: str) -> str | None:
+    """Why ``module:function`` is not a callable of the package, or None."""
+    module, _, name = entry.partition(":")
+    try:
+        target = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        return f"{entry}: {exc}"
+    return None if callable(target) else f"{entry}: not callable"
+
+
+def test_every_entry_imports_and_is_callable():
+    problems = [p for f in CATALOG.values() for e in f.entries if (p := entry_problem(e))]
+    assert not problems, problems
+    # docs/figures.md links each entry to its file
+    files = {entry_file(e) for f in CATALOG.values() for e in f.entries}
+    missing = sorted(file for file in files if not (ROOT / file).is_file())
+    assert not missing, missing
+
+
+def test_every_rule_is_a_rule_of_the_workflow():
+    rules = workflow_rules(ROOT)
+    unknown = {f.id: sorted(set(f.rules) - rules) for f in CATALOG.values() if set(f.rules) - rules}
+    assert not unknown, unknown
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ("boostrank.experiments.chapter2.jobs:run_job", None),
+        ("boostrank.experiments.chapter2.jbos:run_job", "No module named"),
+        ("boostrank.experiments.chapter2.jobs:run_jobs", "has no attribute 'run_jobs'"),
+        ("boostrank.experiments.common:STANDIN_MARK", "not callable"),
+    ],
+)
+def test_the_entry_check_finds_a_wrong_entry(entry, problem):
+    found = entry_problem(entry)
+    assert found is None if problem is None else problem in found
+
+
+def test_the_rule_check_finds_a_wrong_rule(tmp_path):
+    (tmp_path / "workflow/rules").mkdir(parents=True)
+    (tmp_path / "Snakefile").write_text('include: "workflow/rules/a.smk"\n\n\nrule all:\n')
+    (tmp_path / "workflow/rules/a.smk").write_text(
+        "# rule in_a_comment:\nrule fit:\n    shell:\n        'x'\n\n\ncheckpoint fetch:\n"
+    )
+    assert workflow_rules(tmp_path) == {"all", "fit", "fetch"}
+    rules = workflow_rules(ROOT)
+    assert {"prepare", "chapter3_train", "chapter4_figure", "report"} <= rules
+    assert "chapter3_trian" not in rules
+
+
+def test_docs_figures_md_is_what_the_catalogue_generates(capsys):
+    assert main(["figures", "--markdown", "--catalog", str(ROOT / "config/figures.yaml")]) == 0
+    generated = capsys.readouterr().out
+    committed = (ROOT / "docs/figures.md").read_text(encoding="utf-8")
+    assert committed == generated, "docs/figures.md is stale: run `make docs-figures`"
+    for figure in CATALOG.values():
+        row = next(line for line in generated.splitlines() if line.startswith(f"| `{figure.id}`"))
+        assert all(f"`{x}`" in row for x in (*figure.rules, *figure.entries, *figure.outputs))
