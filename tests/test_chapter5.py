@@ -210,7 +210,7 @@ def test_unknown_method_and_missing_grid():
 
 
 def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor(tmp_path):
-    """The supplementary sweep (issue 15, item 6): one row per (input scale, factor, gamma);
+    """The supplementary sweep: one row per (input scale, factor, gamma);
     theta moves further with a larger factor, and raw inputs move it further than scaled."""
     npz, meta = _dataset(tmp_path, "pendigits", n=300, d=6, K=4, seed=2)
     table = jobs.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],

@@ -1,4 +1,4 @@
-"""Property-based tests (hypothesis), issue 20:
+"""Property-based tests (hypothesis):
 
 - NDCG@k (trec form), P@k and MAP agree with trec_eval (pytrec_eval) on random rankings, ties
   and queries with no relevant document included;

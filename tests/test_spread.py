@@ -1,4 +1,4 @@
-"""Claims with their spread (issue 17): a 95% bootstrap interval over the units a value
+"""Claims with their spread: a 95% bootstrap interval over the units a value
 averages, value claims judged on the mean, ordinal claims by a paired Wilcoxon test."""
 
 import numpy as np

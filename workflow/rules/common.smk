@@ -604,7 +604,7 @@ def ch5_figure_inputs(wildcards):
     )
 
 
-# Supplementary to Figures 5.1/5.2 (issue 15): the exponential gradient's step factor against
+# Supplementary to Figures 5.1/5.2: the exponential gradient's step factor against
 # the input scale; one job per data set, one figure.
 CH5_ETA = CH5["eta_sweep"]
 

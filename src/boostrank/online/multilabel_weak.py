@@ -10,12 +10,10 @@ OnlineBMR, reused by the top-k paper) uses VFDT Hoeffding trees, each on a rando
 threshold 10^U(-3, 0) and a weight constant w ~ U(10, 200), fed each relevant label l as an
 example of class l with weight w (max c - c_l), predicting the leaf's class distribution.
 Ours differs: a small linear softmax model on its own random feature subset, fed the same
-reduction with ``update: weighted_ce``. A Hoeffding-tree option is not offered because it is
-not cheap here: 20 of river's HoeffdingTreeClassifier (0.26) take 96-117 ms per round with
-the authors' grace periods (18 ms with river's default of 200), against a whole Table 1 run
-of 10^5-10^6 rounds in the 10-minute budget (measured on this 2-core machine, 1,000 rounds of
-random 20-feature rows, two weighted examples per learner per round). All N softmax learners
-are vectorised: weights (N, m, d + 1).
+reduction with ``update: weighted_ce``. A Hoeffding-tree option is not offered: 20 of
+river's Hoeffding trees take about a tenth of a second per round with the authors' grace
+periods, too slow for a Table 1 run of 10^5-10^6 rounds within its budget. All N softmax
+learners are vectorised: weights (N, m, d + 1).
 
 Updates (config ``weak.update``):
 

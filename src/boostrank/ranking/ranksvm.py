@@ -9,9 +9,8 @@ The ranking function is ``f(x) = w . phi(x)``; ``w`` is a linear SVM (scikit-lea
 ``(phi(x_i) - phi(x_j), sign(y_i - y_j))`` of the within-query pairs with different labels.
 ``kernel_map=None`` is the linear RankSVM (``phi(x) = x``).
 
-``LinearSVC`` solves the hinge loss in the dual (liblinear's coordinate descent); on MQ2008 with
-up to 2000 components it was 3-10x faster than the primal squared-hinge solver (``dual=False``,
-which liblinear only offers for the squared hinge). The pair count can be capped per query
+``LinearSVC`` solves the hinge loss in the dual (liblinear's coordinate descent), the faster
+solver here (the primal, ``dual=False``, liblinear offers only for the squared hinge). The pair count can be capped per query
 (seeded subsample) for the time budget. Only the documents that occur in a pair are mapped for
 training; Nystroem scores are computed as ``k(x, landmarks) . (M^T w)`` with M the map's
 normalisation, which equals ``phi(x) . w`` without forming ``phi`` for every document.

@@ -1,5 +1,5 @@
 """How far a reproduced number can be trusted: its spread over the units it averages (queries,
-folds or replicates), a 95% interval, and a paired test for "A beats B" claims (issue 17).
+folds or replicates), a 95% interval, and a paired test for "A beats B" claims.
 
 A results file ``X.csv`` may come with ``X.samples.csv``: one row per (results row, measure,
 unit) with the columns of the results rows it belongs to, ``measure`` (the results column),
