@@ -7,7 +7,7 @@ STAMP := $(VENV)/.boostrank-installed
 SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 
 .PHONY: install lock reproduce quick readings report test test-slurm lint bench dry-run figure \
-  list-figures slurm-resources docs-config clean
+  list-figures slurm-resources clean
 
 # Exact versions with hashes (requirements.lock, from pyproject.toml by `make lock`), then the
 # package itself without dependencies.
@@ -75,6 +75,7 @@ figure: $(STAMP)  ## regenerate one figure or table: make figure FIG=thesis-fig3
 
 # docs/configuration.md from the config schema's descriptions and config/config.yaml's values;
 # tests/test_config_doc.py fails until it is regenerated after either changes.
+.PHONY: docs-config
 docs-config: $(STAMP)  ## regenerate the configuration reference docs/configuration.md
 	$(BIN)/python -m boostrank config-doc --out docs/configuration.md
 
