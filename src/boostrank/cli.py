@@ -197,6 +197,17 @@ def _cmd_figures(args: argparse.Namespace) -> None:
         print(f"{pad}  snakemake " + " ".join(figure.outputs))
 
 
+def _cmd_config_doc(args: argparse.Namespace) -> None:
+    from boostrank.io import write_text
+    from boostrank.report.config_doc import config_reference
+
+    text = config_reference(args.schema, args.config)
+    if args.out:
+        write_text(args.out, text)
+    else:
+        sys.stdout.write(text)
+
+
 def _cmd_registry_hashes(args: argparse.Namespace) -> None:
     from boostrank.data.download import sha256_payload
     from boostrank.data.registry import load_registry
@@ -268,6 +279,7 @@ ROOT_COMMANDS = frozenset(
         "claims",
         "figures",
         "registry-hashes",
+        "config-doc",
     )
 )
 
@@ -380,6 +392,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("mirror")
     p.add_argument("--registry", default="config/datasets.yaml")
     p.set_defaults(func=_cmd_registry_hashes)
+
+    p = sub.add_parser("config-doc", help="the configuration reference (docs/configuration.md)")
+    p.add_argument("--schema", default="workflow/schemas/config.schema.yaml")
+    p.add_argument("--config", default="config/config.yaml")
+    p.add_argument("--out", help="write it here (default: standard output)")
+    p.set_defaults(func=_cmd_config_doc)
 
     for name in _plugins_for(command):
         try:
