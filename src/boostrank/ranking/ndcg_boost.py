@@ -78,12 +78,12 @@ each choice below was derived from the dissertation's own proofs and checked num
    documents pooled over queries; ``sample_fraction=1`` draws as many as there are, as
    boosting by resampling does.
 8. **Weak learner.** A depth-1 Gini decision tree on the sample (scikit-learn's
-   ``DecisionTreeClassifier(max_depth=1)`` criterion, reimplemented by :func:`fit_stump`, several
-   times faster per fit; ``make bench`` times both). Splits are midpoints between consecutive distinct sample values
-   (values within 1e-7 count as equal), duplicated sample rows count twice, each leaf predicts
-   its majority class (ties: -1, i.e. f = 0), and among equally good splits the lowest feature
-   index and then the lowest threshold wins (scikit-learn breaks such ties by a random
-   feature order). f = 1 where the stump predicts +1.
+   ``DecisionTreeClassifier(max_depth=1)`` criterion, reimplemented by :func:`fit_stump` for row
+   multiplicities and a fixed tie rule; ``make bench`` times both). Splits are midpoints between
+   consecutive distinct sample values (values within 1e-7 count as equal), duplicated sample
+   rows count twice, each leaf predicts its majority class (ties: -1, i.e. f = 0), and among
+   equally good splits the lowest feature index and then the lowest threshold wins (scikit-learn
+   breaks such ties by a random feature order). f = 1 where the stump predicts +1.
 9. **No validation set**, 100 iterations (section 3.4.1); ``validation`` is accepted and ignored.
 10. **alpha <= 0.** Algorithm 5 has no exit: it loops "until reach the maximum number of
    iterations" (step 10) and section 3.4.1 sets "the maximum number of iteration to 100". Eq.

@@ -10,10 +10,11 @@ The ranking function is ``f(x) = w . phi(x)``; ``w`` is a linear SVM (scikit-lea
 ``kernel_map=None`` is the linear RankSVM (``phi(x) = x``).
 
 ``LinearSVC`` solves the hinge loss in the dual (liblinear's coordinate descent), the faster
-solver here (the primal, ``dual=False``, liblinear offers only for the squared hinge). The pair count can be capped per query
-(seeded subsample) for the time budget. Only the documents that occur in a pair are mapped for
-training; Nystroem scores are computed as ``k(x, landmarks) . (M^T w)`` with M the map's
-normalisation, which equals ``phi(x) . w`` without forming ``phi`` for every document.
+solver here (the primal, ``dual=False``, liblinear offers only for the squared hinge). The pair
+count can be capped per query (seeded subsample) for the time budget. Only the documents that
+occur in a pair are mapped for training; Nystroem scores are computed as ``k(x, landmarks) .
+(M^T w)`` with M the map's normalisation, which equals ``phi(x) . w`` without forming ``phi``
+for every document.
 
 C on a validation fold (LETOR 3.0's RankSVM baseline, Figure 3.1 of the dissertation): with a
 ``C_grid`` and ``fit(..., validation=(X_val, y_val, qid_val))``, the SVM is fitted on one pair
