@@ -74,7 +74,7 @@ figure: $(STAMP)  ## regenerate one figure or table: make figure FIG=thesis-fig3
 	  $(SNAKEMAKE) $(if $(FORCE),--force,) $$targets $(ARGS)
 
 slurm-resources: $(STAMP)  ## per-rule mem_mb/runtime for profiles/slurm from benchmarks/
-	$(BIN)/python -m boostrank.cluster_resources
+	$(BIN)/python -m boostrank.workflow.cluster_resources
 
 test-slurm: $(STAMP)  ## the cluster test alone (root: installs and starts a one-node SLURM)
 	$(BIN)/pytest tests/test_slurm.py -v

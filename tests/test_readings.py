@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from boostrank.config_check import check_registry
 from boostrank.errors import BoostrankError
 from boostrank.report.claims import load_claims
+from boostrank.workflow.config_check import check_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 READINGS = yaml.safe_load((ROOT / "config/readings.yaml").read_text(encoding="utf-8"))["readings"]
@@ -115,7 +115,7 @@ def test_every_option_the_readme_names_is_accepted_by_the_config_schema():
     """The README once offered on_nonpositive_alpha: skip, which the schema refused."""
     import copy
 
-    from boostrank.config_check import check_config
+    from boostrank.workflow.config_check import check_config
 
     examples = _readme_option_examples()
     assert len(examples) >= 10

@@ -7,7 +7,7 @@ import importlib
 import re
 from pathlib import Path
 
-from boostrank.catalog import load_catalog
+from boostrank.workflow.catalog import load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,8 +1,8 @@
-"""Issue 18: Snakemake's scheduler wake-ups, one pending at a time (boostrank.scheduler_wakes)."""
+"""Snakemake's scheduler wake-ups, one pending at a time (boostrank.workflow.scheduler_wakes)."""
 
 import threading
 
-from boostrank.scheduler_wakes import one_pending_wake
+from boostrank.workflow.scheduler_wakes import one_pending_wake
 
 
 class _Scheduler:
