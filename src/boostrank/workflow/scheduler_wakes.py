@@ -49,8 +49,9 @@ def check_snakemake_version(version: str | None = None) -> str:
             "private JobScheduler._schedule_reevalutation. Install the pinned release "
             "(make install, or pip install --require-hashes -r requirements.lock); or read that "
             f"method in Snakemake {version}'s snakemake/scheduling/job_scheduler.py, run "
-            f"tests/test_scheduler_wakes.py, and add {version} to TESTED_SNAKEMAKE there and to "
-            "the snakemake range in pyproject.toml"
+            f"tests/test_scheduler_wakes.py, add {version} to TESTED_SNAKEMAKE in "
+            "src/boostrank/workflow/scheduler_wakes.py and to the snakemake pin in "
+            "pyproject.toml, and run make lock"
         )
     return version
 
