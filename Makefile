@@ -95,7 +95,7 @@ docs-config: $(STAMP)  ## regenerate the configuration reference docs/configurat
 	$(BIN)/python -m boostrank config-doc --out docs/configuration.md
 
 slurm-resources: $(STAMP)  ## per-rule mem_mb/runtime for profiles/slurm from benchmarks/
-	$(BIN)/python -m boostrank.cluster_resources
+	$(BIN)/python -m boostrank.workflow.cluster_resources
 
 test-slurm: $(STAMP)  ## the cluster test alone (root: installs and starts a one-node SLURM)
 	$(BIN)/pytest tests/test_slurm.py -v

@@ -1,11 +1,12 @@
 """The package's import graph (every ``boostrank`` import, lazy ones inside functions too, read
-from the sources by boostrank.code_deps): no cycles, and the layers point one way -- the
-algorithms, metrics and data code never import the experiments, the report or the CLI."""
+from the sources by boostrank.workflow.code_deps): no cycles, and the layers point one way -- the
+algorithms, metrics and data code never import the workflow's plumbing, the experiments, the
+report or the CLI."""
 
 from pathlib import Path
 
-from boostrank.code_deps import _imports as imports_of
-from boostrank.code_deps import imported_modules, module_file
+from boostrank.workflow.code_deps import _imports as imports_of
+from boostrank.workflow.code_deps import imported_modules, module_file
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "boostrank"
 MODULES = sorted(
@@ -15,24 +16,17 @@ MODULES = sorted(
 )
 # Lower layers first; a module may import its own layer or a lower one, never a higher one.
 LAYERS = [
-    (
-        "errors",
-        "io",
-        "seeds",
-        "replicates",
-        "stamp_cache",
-        "code_deps",
-        "py",
-        "config_check",
-        "cluster_resources",
-        "job_resources",
-    ),
+    ("errors", "io", "seeds", "replicates", "py"),
     ("report.render",),  # table writers (Markdown, CSV), shared by preprocess and report
     ("metrics", "data", "preprocess", "boosting", "ranking", "online", "recommend", "plots"),
-    ("report", "catalog"),
+    ("workflow",),  # the plumbing that runs the jobs: checks, catalogue, code inputs, resources
+    ("report",),
     ("experiments",),
     ("cli",),
 ]
+# The algorithms, the metrics and the data preparation compute the numbers; the workflow's
+# plumbing only runs them.
+SCIENCE = ("boosting", "ranking", "online", "metrics", "preprocess")
 
 
 def _graph() -> dict[str, set[str]]:
@@ -83,6 +77,18 @@ def test_layers_point_down():
     assert not wrong, f"imports of a higher layer: {wrong}"
 
 
+def test_the_science_never_imports_the_workflow_plumbing():
+    """No module of the science packages imports ``boostrank.workflow``, directly or through
+    another module (a job's numbers never depend on how the workflow runs it)."""
+    wrong = {
+        m: reached
+        for m in MODULES
+        if m.split(".")[0] in SCIENCE
+        if (reached := [d for d in imported_modules(m, src=SRC) if d.split(".")[0] == "workflow"])
+    }
+    assert not wrong, f"science modules that import boostrank.workflow: {wrong}"
+
+
 def test_no_dynamic_imports_of_package_modules():
     """importlib.import_module("boostrank....") hides an edge from the scanner (and from each
     job's Snakemake inputs); plugins are listed by name in cli.py only."""
@@ -103,7 +109,7 @@ def test_the_scanner_follows_lazy_and_parenthesised_imports(tmp_path):
 
 
 def test_the_disk_cache_keeps_imports_until_a_file_changes(tmp_path, monkeypatch):
-    from boostrank import code_deps, stamp_cache
+    from boostrank.workflow import code_deps, stamp_cache
 
     monkeypatch.setattr(stamp_cache, "_ENTRIES", {})
     monkeypatch.setattr(stamp_cache, "_STATE", {"path": None, "dirty": False})

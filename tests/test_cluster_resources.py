@@ -5,7 +5,7 @@ from __future__ import annotations
 import yaml
 from e2e_helpers import ROOT
 
-from boostrank.cluster_resources import measure, render, update_profile
+from boostrank.workflow.cluster_resources import measure, render, update_profile
 
 DRY_RUN = """\
 [Sun Nov 22 03:59:11 2026]

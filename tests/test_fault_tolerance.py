@@ -427,8 +427,8 @@ CONFIG_MISTAKES = [
 def test_config_check_names_the_key_and_the_fix(config, expected, fix):
     from snakemake.utils import update_config
 
-    from boostrank.config_check import check_config
     from boostrank.errors import BoostrankError
+    from boostrank.workflow.config_check import check_config
 
     merged = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     update_config(merged, yaml.safe_load(config))
@@ -491,8 +491,8 @@ def test_numbers_nested_in_config_on_the_command_line_are_numbers():
     words stay words and still fail."""
     from snakemake.utils import update_config
 
-    from boostrank.config_check import check_config
     from boostrank.errors import BoostrankError
+    from boostrank.workflow.config_check import check_config
 
     merged = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     nested = {"runs": "2", "eta_factor": "1e-5", "max_trials": "null", "gammas": ["0.1", "0.2"]}

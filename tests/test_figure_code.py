@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from boostrank.catalog import load_catalog
 from boostrank.cli import main
 from boostrank.report.figure_index import entry_file
+from boostrank.workflow.catalog import load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOG = load_catalog(ROOT / "config/figures.yaml")

@@ -137,7 +137,7 @@ def test_the_quick_config_is_a_reduced_protocol_and_the_printed_one_is_not():
 
 @pytest.mark.parametrize("section", sorted(SECTION_FIGURES))
 def test_each_mapped_section_is_a_config_section_that_makes_figures(section):
-    from boostrank.catalog import load_catalog
+    from boostrank.workflow.catalog import load_catalog
 
     assert section in CONFIG
     catalog = load_catalog(ROOT / "config/figures.yaml")
@@ -146,7 +146,7 @@ def test_each_mapped_section_is_a_config_section_that_makes_figures(section):
 
 
 def test_each_figure_belongs_to_at_most_one_section():
-    from boostrank.catalog import load_catalog
+    from boostrank.workflow.catalog import load_catalog
 
     for figure in load_catalog(ROOT / "config/figures.yaml"):
         owners = [

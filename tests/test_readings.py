@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from boostrank.config_check import check_registry
 from boostrank.errors import BoostrankError
 from boostrank.report.claims import load_claims
+from boostrank.workflow.config_check import check_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 READINGS = yaml.safe_load((ROOT / "config/readings.yaml").read_text(encoding="utf-8"))["readings"]

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from boostrank.config_check import check_registry
 from boostrank.errors import BoostrankError
+from boostrank.workflow.config_check import check_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTRIES = [("datasets", "datasets"), ("claims", "claims"), ("figures", "figures")]
@@ -64,7 +64,7 @@ def test_a_mistake_names_the_file_the_place_and_the_fix(tmp_path, registry, chan
 
 
 def test_a_checked_registry_is_checked_again_only_once_it_changes(tmp_path, monkeypatch):
-    from boostrank import config_check, stamp_cache
+    from boostrank.workflow import config_check, stamp_cache
 
     monkeypatch.setattr(stamp_cache, "_ENTRIES", {})
     monkeypatch.setattr(stamp_cache, "_STATE", {"path": None, "dirty": False})

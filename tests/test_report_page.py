@@ -8,11 +8,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from boostrank.catalog import Figure
 from boostrank.report.claims import Claim, evaluate
 from boostrank.report.html import write_report
 from boostrank.report.protocol import Reduction
 from boostrank.report.readings import COLUMNS, findings
+from boostrank.workflow.catalog import Figure
 
 FIGURE = Figure(
     id="thesis-fig3_1",

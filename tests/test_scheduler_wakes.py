@@ -1,8 +1,19 @@
-"""Issue 18: Snakemake's scheduler wake-ups, one pending at a time (boostrank.scheduler_wakes)."""
+"""Snakemake's scheduler wake-ups, one pending at a time (boostrank.workflow.scheduler_wakes)."""
 
 import threading
+import tomllib
+from pathlib import Path
 
-from boostrank.scheduler_wakes import one_pending_wake
+import pytest
+from packaging.requirements import Requirement
+from packaging.version import Version
+
+from boostrank.errors import BoostrankError
+from boostrank.workflow.scheduler_wakes import (
+    TESTED_SNAKEMAKE,
+    check_snakemake_version,
+    one_pending_wake,
+)
 
 
 class _Scheduler:
@@ -60,3 +71,36 @@ def test_snakemakes_scheduler_is_patched_once_and_a_missing_method_is_left_alone
     patched = JobScheduler._schedule_reevalutation
     assert one_pending_wake() and JobScheduler._schedule_reevalutation is patched
     assert not one_pending_wake(type("NoSuchMethod", (), {}))
+
+
+def test_an_untested_snakemake_stops_with_its_version_and_the_fix(monkeypatch):
+    import snakemake
+    from snakemake.scheduling.job_scheduler import JobScheduler
+
+    before = JobScheduler.__dict__["_schedule_reevalutation"]
+    monkeypatch.setattr(snakemake, "__version__", "9.99.0")
+    with pytest.raises(BoostrankError, match=r"Snakemake 9\.99\.0 is not a release") as error:
+        one_pending_wake()
+    assert "9.27.1" in str(error.value) and "TESTED_SNAKEMAKE" in str(error.value)
+    assert "requirements.lock" in str(error.value)
+    assert JobScheduler.__dict__["_schedule_reevalutation"] is before  # left as it was
+    assert check_snakemake_version(TESTED_SNAKEMAKE[0]) == TESTED_SNAKEMAKE[0]
+
+
+def test_pyproject_admits_the_tested_snakemake_releases_and_no_neighbour():
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    deps = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
+    spec = next(r.specifier for r in map(Requirement, deps) if r.name == "snakemake")
+    assert all(spec.contains(v) for v in TESTED_SNAKEMAKE)
+    neighbours = set()
+    for v in map(Version, TESTED_SNAKEMAKE):
+        major, minor, micro = v.major, v.minor, v.micro
+        neighbours |= {
+            f"{major}.{minor}.{micro + 1}",
+            f"{major}.{minor + 1}.0",
+            f"{major + 1}.0.0",
+            *([f"{major}.{minor}.{micro - 1}"] if micro else []),
+            *([f"{major}.{minor - 1}.0"] if minor else []),
+        }
+    admitted = {n for n in neighbours - set(TESTED_SNAKEMAKE) if spec.contains(n)}
+    assert not admitted, f"pyproject.toml admits untested Snakemake releases {sorted(admitted)}"

@@ -4,7 +4,7 @@ to the values the experiments have always used, so that results stay byte-identi
 import numpy as np
 import pytest
 
-from boostrank.seeds import derive_seed, derive_seeds
+from boostrank.seeds import derive_seed, derive_seeds, standin_seed, tree_seeds
 
 
 def test_derive_seed_is_stable_and_distinct_per_label():
@@ -32,6 +32,19 @@ def test_seeds_are_the_ones_the_results_were_made_with():
     assert derive_seeds(3, ["chapter5-orders", "pendigits"], 2).tolist() == runs[:2].tolist()
     with pytest.raises(ValueError, match="bits"):
         derive_seed(1, "x", bits=16)
+
+
+def test_the_stand_in_and_tree_seeds_are_the_ones_the_results_were_made_with():
+    # values of the schemes these replaced (data.prepare's stand-in stream, ranking.gbt's
+    # tree_seeds), computed before the move
+    assert standin_seed(20100601, "ohsumed") == 472256801
+    assert standin_seed(20100601, "td2003") != standin_seed(20100601, "ohsumed")
+    assert standin_seed(20100602, "ohsumed") != standin_seed(20100601, "ohsumed")
+    trees = tree_seeds(20100601, 4)
+    assert trees.tolist() == [122081859, 925145688, 651462584, 1009870224]
+    assert tree_seeds(np.int64(7), 2).tolist() == [2083679832, 1792079617]
+    assert tree_seeds(20100601, 2).tolist() == trees[:2].tolist()  # more trees, same first ones
+    assert all(0 <= s < 2**31 for s in tree_seeds(3, 1000).tolist())  # scikit-learn's range
 
 
 def test_replicates_run_on_real_data_and_once_on_a_stand_in():

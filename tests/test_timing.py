@@ -84,7 +84,7 @@ def test_a_jobs_own_rusage_replaces_snakemakes_sample(tmp_path):
 
 def test_a_workflow_job_ends_its_log_with_its_resources(monkeypatch, capsys, tmp_path):
     from boostrank.cli import main
-    from boostrank.job_resources import JOB_RESOURCES_ENV, RESOURCES, logged_resources
+    from boostrank.workflow.job_resources import JOB_RESOURCES_ENV, RESOURCES, logged_resources
 
     monkeypatch.delenv(JOB_RESOURCES_ENV, raising=False)
     assert main(["figures", "thesis-fig2_1"]) == 0
@@ -99,7 +99,7 @@ def test_a_workflow_job_ends_its_log_with_its_resources(monkeypatch, capsys, tmp
 
 
 def test_a_jobs_log_sits_at_its_benchmarks_path_under_any_prefix():
-    from boostrank.job_resources import job_log
+    from boostrank.workflow.job_resources import job_log
 
     assert job_log("benchmarks/thesis-fig2_1/run/isolet/mcssb.tsv") == Path(
         "logs/thesis-fig2_1/run/isolet/mcssb.log"

@@ -200,7 +200,7 @@ def test_real_data_and_their_results_are_kept_in_a_shell_without_the_mirror(tmp_
 
 @pytest.mark.e2e
 def test_snakemake_report_shows_every_figure_made_with_its_run_caption(offline_run):
-    from boostrank.catalog import load_catalog
+    from boostrank.workflow.catalog import load_catalog
 
     _run_ok(offline_run, "--report", "results/snakemake-report.zip")
     with zipfile.ZipFile(offline_run / "results/snakemake-report.zip") as report:
@@ -227,7 +227,7 @@ def test_the_report_page_in_a_real_browser(offline_run, tmp_path):
     the claims table has every claim and its filter works; a full-page screenshot is kept."""
     from browser import chromium, probe_page, screenshot
 
-    from boostrank.catalog import load_catalog
+    from boostrank.workflow.catalog import load_catalog
 
     browser = chromium()
     if browser is None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boostrank.errors import BoostrankError
-from boostrank.job_resources import JOB_RESOURCES_ENV, resource_line
+from boostrank.workflow.job_resources import JOB_RESOURCES_ENV, resource_line
 
 if TYPE_CHECKING:
     from boostrank.report.protocol import Reduction
@@ -112,11 +112,11 @@ def _cmd_inventory(args: argparse.Namespace) -> None:
 def _cmd_report(args: argparse.Namespace) -> None:
     import pandas as pd
 
-    from boostrank.catalog import load_catalog
     from boostrank.io import json_object, write_text
     from boostrank.report.claims import evaluate, load_claims
     from boostrank.report.html import write_report
     from boostrank.report.readings import findings
+    from boostrank.workflow.catalog import load_catalog
 
     reduced = _reductions(args)
     table = Path(args.readings_table)
@@ -176,7 +176,7 @@ def _cmd_headline(args: argparse.Namespace) -> None:
 
 
 def _cmd_figures(args: argparse.Namespace) -> None:
-    from boostrank.catalog import get_figure, load_catalog
+    from boostrank.workflow.catalog import get_figure, load_catalog
 
     catalog = load_catalog(args.catalog)
     if args.name:
@@ -277,6 +277,7 @@ ROOT_COMMANDS = frozenset(
         "report",
         "readings",
         "claims",
+        "headline",
         "figures",
         "registry-hashes",
         "config-doc",

@@ -3,7 +3,9 @@ the labels of the step (figure, data set, method, fold, ...), so that the same c
 the same numbers and changing one job's labels does not move another job's seed.
 
 A label is hashed as the CRC-32 of its ``str``; the root and the hashes seed numpy's
-``SeedSequence``.
+``SeedSequence``. Two older schemes keep their own entropy, so their numbers stay as they were:
+a synthetic stand-in's seed (:func:`standin_seed`) and the per-tree seeds of a boosted
+ensemble (:func:`tree_seeds`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,23 @@ def derive_seeds(root: int, keys: Iterable[Any], n: int) -> np.ndarray:
     return _sequence(root, keys).generate_state(n, dtype=np.uint64)
 
 
+def standin_seed(root: int, name: str) -> int:
+    """The 32-bit seed of data set ``name``'s synthetic stand-in: the root seed and the bytes of
+    the name as ``SeedSequence`` entropy (each data set its own stream)."""
+    import numpy as np
+
+    return int(np.random.SeedSequence([int(root), *name.encode()]).generate_state(1)[0])
+
+
+def tree_seeds(random_state: int, n_trees: int) -> np.ndarray:
+    """One ``random_state`` per tree of a boosted ensemble (scikit-learn's trees break ties
+    between equally good splits with it): ``n_trees`` 31-bit seeds drawn from the estimator's
+    own ``random_state``."""
+    import numpy as np
+
+    return np.random.SeedSequence(int(random_state)).generate_state(n_trees) & 0x7FFFFFFF
+
+
 def replicate_seed(root: int, replicate: int) -> int:
     """The root seed of replicate ``replicate`` (1, 2, ...) of a figure family: replicate 1 is
     the config's root seed itself (one replicate is the run as before), replicate r >= 2 the
@@ -52,4 +71,4 @@ def replicate_seed(root: int, replicate: int) -> int:
     return int(root) if int(replicate) == 1 else derive_seed(root, "replicate", int(replicate))
 
 
-__all__ = ["derive_seed", "derive_seeds", "replicate_seed"]
+__all__ = ["derive_seed", "derive_seeds", "replicate_seed", "standin_seed", "tree_seeds"]

@@ -13,10 +13,6 @@ STARTED = time.time()  # the timing record's wall clock starts when the workflow
 
 from snakemake.utils import validate
 
-from boostrank.catalog import load_catalog
-from boostrank import stamp_cache
-from boostrank.code_deps import imported_modules, module_file
-from boostrank.config_check import check_config, check_registry
 from boostrank.data.inventory import standin_summary
 from boostrank.data.provenance import Provenance
 from boostrank.data.registry import load_registry
@@ -42,10 +38,15 @@ from boostrank.experiments.topk import spec as TOPK_SPEC
 from boostrank.io import RESULTS, set_aside_edited
 from boostrank.replicates import replicates_for
 from boostrank.report.timing import write_timing
-from boostrank.scheduler_wakes import one_pending_wake
+from boostrank.workflow import stamp_cache
+from boostrank.workflow.catalog import load_catalog
+from boostrank.workflow.code_deps import imported_modules, module_file
+from boostrank.workflow.config_check import check_config, check_registry
+from boostrank.workflow.scheduler_wakes import one_pending_wake
 
 # Snakemake's job rate limiter piles up scheduler wake-ups, one more per finished job, and
-# those made most of its own CPU; one pending wake-up at a time (boostrank/scheduler_wakes.py).
+# those made most of its own CPU; one pending wake-up at a time
+# (boostrank/workflow/scheduler_wakes.py).
 one_pending_wake()
 
 
@@ -63,7 +64,7 @@ _bool_from_cli(config.get("data", {}), "allow_synthetic")
 # Snakefile run, which is workflow/ when make readings imports this workflow as a module).
 REPO = Path(str(workflow.current_basedir)).parents[1]
 # Each module's imports and each registry's check are kept between starts, worked out again
-# only when a file changes (boostrank/stamp_cache.py).
+# only when a file changes (boostrank/workflow/stamp_cache.py).
 stamp_cache.use(".snakemake/boostrank-cache.json")
 # One line naming the key and the fix (Snakemake's validate would print the whole schema); then
 # Snakemake's validate fills in the schema's defaults.

@@ -19,6 +19,7 @@ from boostrank.data.provenance import Provenance
 from boostrank.data.registry import DatasetSpec
 from boostrank.errors import BoostrankError, FormatError
 from boostrank.io import read_json, save_npz, write_json
+from boostrank.seeds import standin_seed
 
 log = logging.getLogger(__name__)
 _CHECKED = ("rows", "features", "classes", "queries", "grades", "labels", "users", "items")
@@ -101,9 +102,7 @@ def _generate(spec: DatasetSpec, seed: int, scale: float) -> dict[str, np.ndarra
             f"data set '{spec.name}': unknown synthetic generator {params.get('generator')!r}; "
             f"choose from {sorted(synthetic.GENERATORS)}"
         )
-    # Each data set gets its own stream: the global seed combined with the data set's name.
-    stream = np.random.SeedSequence([seed, *spec.name.encode()]).generate_state(1)[0]
-    return generator(params, int(stream), scale)
+    return generator(params, standin_seed(seed, spec.name), scale)
 
 
 def _load(

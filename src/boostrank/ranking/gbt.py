@@ -10,12 +10,12 @@ LS_Boost (Friedman's Algorithm 2): ``F_0 = mean(y)``; for m = 1..M the residuals
 ``rho_m = argmin_rho sum (r - rho g_m)^2 = <r, g_m> / <g_m, g_m>`` (Friedman's Algorithm 1, step
 4; 1 up to rounding for a least-squares tree) and ``F_m = F_{m-1} + eta rho_m g_m``.
 
-The tree-fitting step (:func:`fit_regression_tree`), the per-tree seeds (:func:`tree_seeds`) and
-the additive model (:class:`TreeEnsemble`, with staged predictions: one training run answers
-every number of trees) are shared with QBRank (:mod:`boostrank.ranking.qbrank`), so that QBRank
-without preference pairs is GBT bit for bit (Zheng et al., section 3: "When there is no
-preference data and the weak regression learner produces a regression tree, QBrank is
-identical to Gradient Boosting Trees").
+The tree-fitting step (:func:`fit_regression_tree`), the per-tree seeds
+(:func:`boostrank.seeds.tree_seeds`) and the additive model (:class:`TreeEnsemble`, with staged
+predictions: one training run answers every number of trees) are shared with QBRank
+(:mod:`boostrank.ranking.qbrank`), so that QBRank without preference pairs is GBT bit for bit
+(Zheng et al., section 3: "When there is no preference data and the weak regression learner
+produces a regression tree, QBrank is identical to Gradient Boosting Trees").
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 from boostrank.errors import BoostrankError
+from boostrank.seeds import tree_seeds
 
 
 def as_tree_input(X: np.ndarray) -> np.ndarray:
@@ -36,11 +37,6 @@ def as_tree_input(X: np.ndarray) -> np.ndarray:
     if X.ndim != 2:
         raise BoostrankError(f"X must be 2-D, got shape {X.shape}")
     return X
-
-
-def tree_seeds(seed: int, n_trees: int) -> np.ndarray:
-    """One ``random_state`` per tree (ties between equally good splits), derived from ``seed``."""
-    return np.random.SeedSequence(int(seed)).generate_state(n_trees) & 0x7FFFFFFF
 
 
 def fit_regression_tree(

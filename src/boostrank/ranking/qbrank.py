@@ -49,9 +49,9 @@ from boostrank.ranking.gbt import (
     as_tree_input,
     fit_regression_tree,
     ls_step,
-    tree_seeds,
 )
 from boostrank.ranking.pairs import query_pairs
+from boostrank.seeds import tree_seeds
 
 Duplicates = Literal["single", "count"]
 

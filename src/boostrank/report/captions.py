@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from boostrank.catalog import Figure
 from boostrank.io import write_text
 from boostrank.report.claims import verdict_tally
 from boostrank.report.protocol import Reduction, label, reduced_for
+from boostrank.workflow.catalog import Figure
 
 if TYPE_CHECKING:
     import pandas as pd

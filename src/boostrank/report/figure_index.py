@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from boostrank.catalog import Figure
+    from boostrank.workflow.catalog import Figure
 
 HEADER = """\
 <!-- Generated from config/figures.yaml by `make docs-figures`; do not edit by hand. -->

@@ -10,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 
-from boostrank.catalog import Figure
 from boostrank.data.inventory import standin_note
 from boostrank.io import write_text
 from boostrank.report.claims import VERDICT_RULES, VERDICTS, verdict_tally
@@ -18,6 +17,7 @@ from boostrank.report.diagnosis import DIAGNOSED_VERDICTS, KINDS, UNDIAGNOSED
 from boostrank.report.diagnosis import kind as diagnosis_kind
 from boostrank.report.protocol import Reduction
 from boostrank.report.render import beside
+from boostrank.workflow.catalog import Figure
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}

@@ -4,7 +4,8 @@
   under ``benchmarks/data/``, counted once as ``data``): job count, summed CPU-seconds and
   wall-seconds, the largest peak RSS.
 - A job's CPU-seconds and peak RSS are its own ``getrusage`` (the process and its children),
-  the last line of the job's log (``logs/<same path>.log``, :mod:`boostrank.job_resources`).
+  the last line of the job's log (``logs/<same path>.log``,
+  :mod:`boostrank.workflow.job_resources`).
   Snakemake's ``cpu_time`` and ``max_rss`` are samples that miss up to 30 s of each longer
   job; they serve only for a job whose log has no such line.
 - Per run (written when a run ends, from Snakemake's ``onsuccess``): Snakemake's own CPU
@@ -25,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.job_resources import logged_resources
+from boostrank.workflow.job_resources import logged_resources
 
 if TYPE_CHECKING:
     import pandas as pd

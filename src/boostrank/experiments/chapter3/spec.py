@@ -120,8 +120,8 @@ def available(src: Path | str | None = None) -> list[Algorithm]:
 
 def code_modules(algorithm: Algorithm, src: Path | str | None = None) -> list[str]:
     """The package modules an algorithm's module imports, transitively: the Snakemake inputs
-    of its training jobs (:func:`boostrank.code_deps.imported_modules`)."""
-    from boostrank.code_deps import imported_modules
+    of its training jobs (:func:`boostrank.workflow.code_deps.imported_modules`)."""
+    from boostrank.workflow.code_deps import imported_modules
 
     return imported_modules(f"ranking.{algorithm.module}", src=src)
 

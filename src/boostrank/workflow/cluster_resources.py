@@ -1,9 +1,9 @@
 """Per-rule SLURM resources from the measured ``benchmark:`` files, for profiles/slurm.
 
-``make slurm-resources`` (``python -m boostrank.cluster_resources``) maps every benchmark file
-under ``benchmarks/`` to the rule that wrote it (from a forced dry run of the workflow, which
-prints each job's rule and benchmark path), takes the largest wall time ``s`` and peak memory
-``max_rss`` (MB) of each rule, and rewrites the ``set-resources:`` block of
+``make slurm-resources`` (``python -m boostrank.workflow.cluster_resources``) maps every
+benchmark file under ``benchmarks/`` to the rule that wrote it (from a forced dry run of the
+workflow, which prints each job's rule and benchmark path), takes the largest wall time ``s``
+and peak memory ``max_rss`` (MB) of each rule, and rewrites the ``set-resources:`` block of
 ``profiles/slurm/config.yaml`` between its BEGIN/END marker lines:
 
 - ``mem_mb`` = 2 x the largest max_rss + 500 MB, rounded up to 250 MB (at least 1000);
@@ -96,7 +96,7 @@ def read_benchmark(path: Path) -> tuple[float, float] | None:
 def measure(dry_run_text: str, root: Path) -> dict[str, RuleUsage]:
     """Usage per rule from the benchmark files that exist under ``root`` (and their jobs'
     logs)."""
-    from boostrank.job_resources import job_log, logged_resources
+    from boostrank.workflow.job_resources import job_log, logged_resources
 
     usage: dict[str, RuleUsage] = {}
     for rule, bench, threads in jobs_from_dry_run(dry_run_text):

@@ -12,9 +12,9 @@ from typing import Any
 
 import yaml
 
-from boostrank import stamp_cache
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.io import read_yaml
+from boostrank.workflow import stamp_cache
 
 HINT = "fix it in config/config.yaml or in the --configfile / --config you passed"
 
@@ -102,7 +102,7 @@ def check_registry(path: Path | str, schema_path: Path | str) -> None:
     """Raise :class:`BoostrankError` with a one-line message if the registry file ``path``
     (``config/datasets.yaml``, ``claims.yaml`` or ``figures.yaml``) breaks its schema. A
     registry that passed is not read again until it, its schema or this module changes
-    (:mod:`boostrank.stamp_cache`, when the workflow keeps one)."""
+    (:mod:`boostrank.workflow.stamp_cache`, when the workflow keeps one)."""
     path, schema_path = Path(path), Path(schema_path)
     # Checked before and unchanged since (file, schema and this check): nothing to do.
     checked_from = [path, schema_path, __file__]

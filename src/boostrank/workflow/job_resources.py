@@ -4,8 +4,8 @@ Snakemake's ``benchmark:`` figures are samples (every 0.5 s for a job's first 15
 30 s), so they miss up to 30 s of CPU and any peak between samples. Each job therefore writes
 its own ``getrusage`` (process and waited-for children) as the last line of its log; the
 timing record (:mod:`boostrank.report.timing`) and the cluster resources
-(:mod:`boostrank.cluster_resources`) read it from there. A job's log sits at its benchmark's
-path under ``logs/`` (``benchmarks/<x>.tsv`` -> ``logs/<x>.log``).
+(:mod:`boostrank.workflow.cluster_resources`) read it from there. A job's log sits at its
+benchmark's path under ``logs/`` (``benchmarks/<x>.tsv`` -> ``logs/<x>.log``).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Snakemake rules list these files as inputs (``code()`` in ``workflow/rules/commo
 editing a module reruns exactly the jobs that run it.
 
 Parsing every module costs about half a second at each Snakemake start; with
-:func:`boostrank.stamp_cache.use` each file's imports are kept between runs, keyed by its size
-and modification time, and only changed files are parsed again.
+:func:`boostrank.workflow.stamp_cache.use` each file's imports are kept between runs, keyed by
+its size and modification time, and only changed files are parsed again.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import ast
 from functools import cache
 from pathlib import Path
 
-from boostrank import stamp_cache
+from boostrank.workflow import stamp_cache
 
 PACKAGE = "boostrank"
 
@@ -31,7 +31,7 @@ def module_file(root: Path, name: str) -> Path | None:
 def _file_imports(file: Path) -> tuple[str, ...]:
     """The package modules one source file imports (parsed once per process: the workflow
     asks for the same files for every rule and job; once per change with the disk cache,
-    :mod:`boostrank.stamp_cache`)."""
+    :mod:`boostrank.workflow.stamp_cache`)."""
     key = f"imports:{file}"
     kept = stamp_cache.get(key, [file])
     if kept is not None:
@@ -61,7 +61,7 @@ def _imports(source: str) -> list[str]:
 def imported_modules(*modules: str, src: Path | str | None = None) -> list[str]:
     """``modules`` and every package module they import, transitively, sorted; names that
     are not modules (a class imported from a module) are dropped."""
-    root = Path(src) if src is not None else Path(__file__).resolve().parent
+    root = Path(src) if src is not None else Path(__file__).resolve().parents[1]  # src/boostrank
     seen: set[str] = set()
     todo = list(modules)
     while todo:
