@@ -1,8 +1,9 @@
-"""Every key of the experiment sections of config/config.yaml is marked in the config schema as
-printed (the text prints it: ``x-where``), a reading (``x-reading``: its id in
-config/readings.yaml, whose keys or ``covers`` name it) or engineering (``x-why``: cannot move a
-published number beyond float rounding, or only picks which random draws are made). A key that
-moves a number and is in none of these is a missing reading: this test fails on it."""
+"""Every key of the experiment sections, those config/config.yaml sets and those of the
+config schema it leaves at the class's own default, is marked in the config schema as printed
+(the text prints it: ``x-where``), a reading (``x-reading``: its id in config/readings.yaml,
+whose keys or ``covers`` name it) or engineering (``x-why``: cannot move a published number
+beyond float rounding, or only picks which random draws are made). A key that moves a number
+and is in none of these is a missing reading: this test fails on it."""
 
 from pathlib import Path
 
@@ -45,10 +46,26 @@ def mark(path: tuple[str, ...]) -> tuple[str, dict] | None:
     return found
 
 
+def schema_leaves(node: dict, path: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The dotted paths of a schema's leaf keys, through ``properties`` and through an
+    ``additionalProperties`` schema (its key written ``*``)."""
+    found = [p for key, child in node.get("properties", {}).items()
+             for p in schema_leaves(child, (*path, key))]  # fmt: skip
+    if isinstance(node.get("additionalProperties"), dict):
+        found += schema_leaves(node["additionalProperties"], (*path, "*"))
+    return found or [path]
+
+
 KEYS = [p for section in SECTIONS for p in leaves(CONFIG[section], (section,))]
+SCHEMA_KEYS = [
+    p
+    for section in SECTIONS
+    for p in schema_leaves(SCHEMA["properties"][section], (section,))
+    if p not in KEYS
+]
 
 
-@pytest.mark.parametrize("path", KEYS, ids=".".join)
+@pytest.mark.parametrize("path", KEYS + SCHEMA_KEYS, ids=".".join)
 def test_every_experiment_key_is_printed_a_reading_or_engineering(path):
     found = mark(path)
     assert found, f"{'.'.join(path)}: mark it x-kind printed, reading or engineering"
@@ -73,6 +90,15 @@ def test_every_key_a_reading_names_is_marked_with_it(reading):
     for key in [*keys, *reading.get("covers", [])]:
         found = mark(tuple(key.split(".")))
         assert found and found[1].get("x-reading") == reading["id"], (key, found)
+
+
+def test_a_schema_key_the_config_leaves_unset_is_checked():
+    """A key at the class's own default is walked too, also below ``additionalProperties``."""
+    assert ("chapter3", "algorithms", "ndcg_boost", "block") in SCHEMA_KEYS
+    assert ("chapter3", "algorithms", "ndcg_boost", "block") not in KEYS
+    assert schema_leaves({"additionalProperties": {"properties": {"a": {}}}}, ("s",)) == [
+        ("s", "*", "a")
+    ]
 
 
 def test_an_unmarked_key_is_found():

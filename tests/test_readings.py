@@ -53,8 +53,9 @@ def test_each_reading_switches_a_real_config_key(reading):
     assert reading["default"] in reading["options"]
     for key in entry.keys:
         allowed = schema_enum(key)
-        if allowed is not None:
-            assert set(reading["options"]) == set(allowed) - {None}, (key, allowed)
+        if allowed is not None:  # null may be an option where the schema allows it
+            assert set(reading["options"]) - {None} == set(allowed) - {None}, (key, allowed)
+            assert None not in reading["options"] or None in allowed, (key, allowed)
 
 
 def test_a_reading_set_in_several_places_needs_one_value_there():
