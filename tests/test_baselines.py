@@ -164,6 +164,21 @@ def _brute_force_objective(order, s, rel):
     return 1.0 - ap + psi
 
 
+def test_svm_map_top_relevance_is_the_highest_grade_of_the_data():
+    """relevant_from="top" trains on the highest grade only: on graded labels as if only grade 2
+    were relevant, on binary labels as relevant_from=1."""
+    X, y, qid = _toy()
+    top = SVMMAP(C=100.0, relevant_from="top").fit(X, y, qid).predict(X)
+    two = SVMMAP(C=100.0).fit(X, (y == 2).astype(int), qid).predict(X)
+    one = SVMMAP(C=100.0).fit(X, y, qid).predict(X)
+    assert np.array_equal(top, two) and not np.array_equal(top, one)
+    binary = (y >= 1).astype(int)
+    assert np.array_equal(
+        SVMMAP(C=100.0, relevant_from="top").fit(X, binary, qid).predict(X),
+        SVMMAP(C=100.0).fit(X, binary, qid).predict(X),
+    )
+
+
 def test_svm_map_most_violated_ranking_is_the_brute_force_argmax():
     rng = np.random.default_rng(4)
     checked = 0

@@ -24,8 +24,9 @@ stop when no constraint is violated by more than ``epsilon``.
 Readings, recorded:
 
 - Binary relevance: a label >= ``relevant_from`` (default 1) is relevant (OHSUMED's grades 1
-  and 2 both count); queries without a relevant or without a non-relevant document are skipped
-  (their AP does not depend on w).
+  and 2 both count); ``relevant_from="top"``: only the training set's highest grade (OHSUMED's
+  2; on the binary .Gov sets the same as 1); queries without a relevant or without a
+  non-relevant document are skipped (their AP does not depend on w).
 - C: with ``validation``, each value of ``C_grid`` (default 0.1, 1, ..., 1000; ascending,
   each run warm-started with the previous run's working set, which stays valid because the
   constraints do not depend on C) is scored on the validation fold (``metric``, default MAP,
@@ -138,7 +139,7 @@ class SVMMAP:
         C_grid: Sequence[float] | None = (0.1, 1.0, 10.0, 100.0, 1000.0),
         epsilon: float = 0.001,
         max_iter: int = 400,
-        relevant_from: int = 1,
+        relevant_from: int | str = 1,
         metric: str = "map",
         random_state: int = 0,
     ) -> None:
@@ -161,7 +162,8 @@ class SVMMAP:
         """Cutting-plane training for ``C`` (or, with ``validation``, each of ``C_grid``)."""
         check_metric(self.metric)
         X = np.asarray(X, dtype=np.float64)
-        rel = np.asarray(y) >= self.relevant_from
+        y = np.asarray(y)
+        rel = y >= (y.max() if self.relevant_from == "top" else self.relevant_from)
         order, bounds = query_groups(np.asarray(qid))
         groups = []
         for g in range(len(bounds) - 1):
