@@ -27,7 +27,6 @@ LAYERS = [
         "cluster_resources",
         "job_resources",
     ),
-    ("report.render",),  # table writers (Markdown, CSV), shared by preprocess and report
     ("metrics", "data", "preprocess", "boosting", "ranking", "online", "recommend", "plots"),
     ("report", "catalog"),
     ("experiments",),
