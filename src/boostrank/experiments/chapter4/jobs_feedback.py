@@ -1,8 +1,8 @@
 """The relevance-feedback jobs of Figures 4.2-4.4 of Valizadegan (2010), sections 4.4.1-4.4.4,
 on the seven LETOR 3.0 data sets (``data/processed/<ds>.npz``, QueryLevelNorm features; OHSUMED
 real, the .Gov sets synthetic stand-ins where no real copy exists, labelled in every output),
-with the queries, evaluation and method runners of :mod:`.jobs` and the base rankers of
-:mod:`.jobs_base`.
+with the queries, evaluation and method runners of :mod:`.jobs`, on the base rankers
+:mod:`.jobs_base` chose (its JSON record).
 
 No folds: each query is refined on its own (the text has no training across queries), so
 **every query of the data set** is used. One Snakemake job per (data set, method family) and
@@ -38,7 +38,6 @@ from boostrank.seeds import derive_seed, replicate_seed
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
-
 
 log = logging.getLogger(__name__)
 
