@@ -17,7 +17,6 @@ MODULES = sorted(
 # Lower layers first; a module may import its own layer or a lower one, never a higher one.
 LAYERS = [
     ("errors", "io", "seeds", "replicates", "py"),
-    ("report.render",),  # table writers (Markdown, CSV), shared by preprocess and report
     ("metrics", "data", "preprocess", "boosting", "ranking", "online", "recommend", "plots"),
     ("workflow",),  # the plumbing that runs the jobs: checks, catalogue, code inputs, resources
     ("report",),

@@ -11,7 +11,10 @@ from boostrank.data.prepare import load_letor
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4 import figure as fig
 from boostrank.experiments.chapter4 import jobs as ch4
+from boostrank.experiments.chapter4 import jobs_base as ch4b
+from boostrank.experiments.chapter4 import jobs_feedback as ch4f
 from boostrank.experiments.chapter4 import jobs_movies as ch4m
+from boostrank.experiments.chapter4 import jobs_objective as ch4o
 from boostrank.experiments.chapter4 import spec
 
 PARAMS = {
@@ -76,7 +79,7 @@ def letor(tmp_path_factory):
 
 def test_base_ranker_choice_and_family_params(letor):
     d, npz, meta = letor
-    rec = ch4.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, d / "base.json")
+    rec = ch4b.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, d / "base.json")
     assert rec["candidates"] == 4 and "5" in rec["scores"]
     assert rec["best"] == 2  # feature 2 (index 1) defines the grades
     scores = {int(k): v for k, v in rec["scores"].items() if int(k) != 5}
@@ -90,7 +93,7 @@ def test_base_ranker_choice_and_family_params(letor):
 
 
 def test_every_family_has_a_runner():
-    assert tuple(ch4.FEEDBACK_RUNNERS) == spec.FAMILIES
+    assert tuple(ch4f.FEEDBACK_RUNNERS) == spec.FAMILIES
     assert tuple(ch4m.MOVIE_RUNNERS) == spec.MOVIE_FAMILIES
 
 
@@ -99,14 +102,14 @@ def families(letor):
     d, npz, meta = letor
     base = d / "base.json"
     if not base.exists():
-        ch4.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, base)
+        ch4b.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, base)
     out = {}
     for fam in spec.FAMILIES:
-        out[fam] = ch4.feedback_job(
+        out[fam] = ch4f.feedback_job(
             "ohsumed", fam, npz, meta, base, PARAMS, 7, d / f"{fam}.csv", d / f"{fam}.json",
             d / f"{fam}.queries.csv",
         )  # fmt: skip
-    ch4.objective_job("ohsumed", npz, meta, base, PARAMS, 6, 7, d / "objective.csv")
+    ch4o.objective_job("ohsumed", npz, meta, base, PARAMS, 6, 7, d / "objective.csv")
     return out
 
 
@@ -132,7 +135,7 @@ def test_families_write_tidy_rows(families, letor):
     }
     assert set(families["mrr_bases"]["variant"]) == {"worst", "medium"}
     assert set(families["mrr_sizes"]["feedback"]) == {3}  # 6 is the main run's
-    again = ch4.feedback_job(
+    again = ch4f.feedback_job(
         "ohsumed",
         "mrr",
         letor[1],
@@ -339,13 +342,13 @@ def test_replicates_average_each_query_before_the_curves_and_the_picks(letor, fa
     d, npz, meta = letor
     for family in ("mrr", "lrr"):
         args = ("ohsumed", family, npz, meta, d / "base.json", PARAMS, 7)
-        assert ch4.feedback_job(*args, tmp_path / f"{family}.r2.npz", None, replicate=2) is None
+        assert ch4f.feedback_job(*args, tmp_path / f"{family}.r2.npz", None, replicate=2) is None
         items, record = load_replicate(tmp_path / f"{family}.r2.npz")
         assert record["replicate"] == 2 and record["seed"] != 7  # its own root seed
         second: list = []
         r2 = pd.DataFrame(tidy_rows(items, second)).drop(columns="tied_share")
         one = families[family]
-        both = ch4.feedback_job(
+        both = ch4f.feedback_job(
             *args, tmp_path / f"{family}.csv", tmp_path / f"{family}.json",
             tmp_path / f"{family}.queries.csv", replicate_files=[tmp_path / f"{family}.r2.npz"],
         )  # fmt: skip
@@ -403,9 +406,9 @@ def test_a_replicate_file_round_trips_and_a_bad_one_says_what_to_do(letor, tmp_p
     )
 
     d, npz, _meta = letor
-    run = ch4.FeedbackRun("ohsumed", load_letor(npz), json.loads((d / "base.json").read_text()),
+    run = ch4f.FeedbackRun("ohsumed", load_letor(npz), json.loads((d / "base.json").read_text()),
                           PARAMS, 7, 8)  # fmt: skip
-    items = ch4.FEEDBACK_RUNNERS["baselines"](run)
+    items = ch4f.FEEDBACK_RUNNERS["baselines"](run)
     save_replicate(tmp_path / "r.npz", items, {"replicate": 2})
     again, record = load_replicate(tmp_path / "r.npz")
     assert record == {"replicate": 2}
@@ -422,10 +425,10 @@ def test_figure4_4_scores_every_feedback_size_on_one_residual(letor, monkeypatch
     and what the base ranker scores with the largest feedback set judged."""
     d, npz, _meta = letor
     params = {**PARAMS, "feedback": feedback, "feedback_sizes": [3, 6]}
-    base = ch4.select_base_rankers("ohsumed", npz, _meta, 8, "letor", None, d / "b44.json")
-    run = ch4.FeedbackRun("ohsumed", load_letor(npz), base, params, 7, None)
-    monkeypatch.setattr(ch4, "run_mrr", lambda qs, *a, **k: [q.g.copy() for q in qs])
-    items = ch4.FEEDBACK_RUNNERS["mrr_sizes"](run)
+    base = ch4b.select_base_rankers("ohsumed", npz, _meta, 8, "letor", None, d / "b44.json")
+    run = ch4f.FeedbackRun("ohsumed", load_letor(npz), base, params, 7, None)
+    monkeypatch.setattr(ch4f, "run_mrr", lambda qs, *a, **k: [q.g.copy() for q in qs])
+    items = ch4f.FEEDBACK_RUNNERS["mrr_sizes"](run)
     sizes = [c.columns["feedback"] for c in items]
     assert sizes == ([3] if feedback == 6 else [3, 6])  # 6 is family mrr's when largest
     qs = ch4.letor_queries(load_letor(npz), base["best"] - 1, 6)

@@ -246,7 +246,6 @@ WORKS = (
 )
 PLUGINS = (
     "boostrank.preprocess.text_cli",
-    "boostrank.preprocess.letor_features",
     *(f"boostrank.experiments.{work}.cli" for work in WORKS),
 )
 
@@ -255,7 +254,7 @@ PLUGINS = (
 # every plugin.
 PLUGIN_PREFIXES = {
     "reuters-corpus": "boostrank.preprocess.text_cli",
-    "letor-features": "boostrank.preprocess.letor_features",
+    "letor-features": "boostrank.experiments.datasets.cli",
     "table": "boostrank.experiments.datasets.cli",
     "docan-": "boostrank.experiments.docan.cli",
     "chapter2-": "boostrank.experiments.chapter2.cli",

@@ -35,7 +35,7 @@ rule letor_rebuild:
         raw=raw_provenance("ohsumed"),
         npz="data/processed/ohsumed.npz",
         meta=processed_meta("ohsumed"),
-        code=code("preprocess.letor_features", "data.formats", "report.render"),
+        code=code(*DATASETS_SPEC.TABLE1_3.code),
     output:
         npz="data/processed/ohsumed_rebuilt.npz",
         meta=processed_meta("ohsumed_rebuilt"),

@@ -40,28 +40,17 @@ distributed files (the verification table reports how each one agrees):
 
 from __future__ import annotations
 
-import argparse
 import io
-import logging
 import re
-import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from boostrank.data import formats
-from boostrank.data.provenance import Provenance
 from boostrank.errors import BoostrankError
-from boostrank.io import read_json, save_npz, write_json, write_text
-from boostrank.report.render import write_table
-
-if TYPE_CHECKING:  # pandas, scipy.stats and sklearn load only in the commands that use them
-    import pandas as pd
-
-log = logging.getLogger(__name__)
 
 STREAMS = ("title", "abstract", "title+abstract")  # stream ids 1, 2, 3 of Meta/*.xml
 N_BASE = 15
@@ -73,15 +62,6 @@ BM25_K3 = 7.0
 LMIR_DIR_MU = 50.0
 LMIR_JM_LAMBDA = 0.5
 LMIR_ABS_DELTA = 0.5
-
-# Verdict thresholds: the distributed files print 6 decimals (QueryLevelNorm truncates them), so
-# agreement means |rebuilt - distributed| <= one unit in the sixth decimal.
-AGREE_TOL = 1e-6
-RHO_MIN = 0.999
-
-FEATURE_MIN_FILE = "Feature-min/ALL/OHSUMED.txt"
-FEATURE_NULL_FILE = "Feature-null/ALL/OHSUMED.txt"
-META_DIR = "Meta"
 
 # (short name, definition) of features 1..15 of a stream, in LETOR 3.0's order.
 BASE_FEATURES: tuple[tuple[str, str], ...] = (
@@ -101,8 +81,8 @@ BASE_FEATURES: tuple[tuple[str, str], ...] = (
     ("LMIR.JM", f"sum_i log p(q_i|d), Jelinek-Mercer lambda={LMIR_JM_LAMBDA}"),
     ("LMIR.ABS", f"sum_i log p(q_i|d), absolute discounting delta={LMIR_ABS_DELTA}"),
 )
-_NULLABLE = (10, 11, 12, 13, 14)  # 0-based: BM25, log BM25, LMIR.DIR, LMIR.JM, LMIR.ABS
-_NULL_TO_ZERO = (10, 11)  # Feature-min's NULL of BM25 and log(BM25) is 0; LMIR's is the minimum
+NULLABLE = (10, 11, 12, 13, 14)  # 0-based: BM25, log BM25, LMIR.DIR, LMIR.JM, LMIR.ABS
+NULL_TO_ZERO = (10, 11)  # Feature-min's NULL of BM25 and log(BM25) is 0; LMIR's is the minimum
 
 
 def feature_columns(base: tuple[int, ...]) -> list[int]:
@@ -324,12 +304,13 @@ def compute_features(meta: LetorMeta) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
             block[:, 11] = np.where(block[:, 10] > 0, np.log(block[:, 10]), np.nan)
         covered = np.bincount(meta.entry_row, weights=meta.tf[:, s], minlength=n_rows) > 0
-        block[np.ix_(~covered, list(_NULLABLE))] = np.nan
+        block[np.ix_(~covered, list(NULLABLE))] = np.nan
         X[:, s * N_BASE : (s + 1) * N_BASE] = block
     return X
 
 
-def _group_reduce(X: np.ndarray, qid: np.ndarray, how: str) -> np.ndarray:
+def group_reduce(X: np.ndarray, qid: np.ndarray, how: str) -> np.ndarray:
+    """Each row's reduction ``how`` (min, max) over the rows of its query, per feature."""
     import pandas as pd
 
     frame = pd.DataFrame(X)
@@ -340,9 +321,9 @@ def fill_null_like_feature_min(X: np.ndarray, qid: np.ndarray) -> np.ndarray:
     """Replace NULL (NaN) as LETOR 3.0's ``Feature-min`` does: 0 for BM25 and log(BM25), the
     query's minimum of the non-NULL values for the LMIR features (0 if the query has none)."""
     out = np.array(X, dtype=np.float64)
-    zero = feature_columns(_NULL_TO_ZERO)
+    zero = feature_columns(NULL_TO_ZERO)
     out[:, zero] = np.nan_to_num(out[:, zero], nan=0.0)
-    lowest = np.nan_to_num(_group_reduce(out, qid, "min"), nan=0.0)
+    lowest = np.nan_to_num(group_reduce(out, qid, "min"), nan=0.0)
     missing = np.isnan(out)
     out[missing] = lowest[missing]
     return out
@@ -352,8 +333,8 @@ def query_level_normalise(X: np.ndarray, qid: np.ndarray) -> np.ndarray:
     """LETOR's QueryLevelNorm: (x - min) / (max - min) per query and feature; 0 where the
     feature is constant within the query (max = min)."""
     X = np.asarray(X, dtype=np.float64)
-    low = _group_reduce(X, qid, "min")
-    span = _group_reduce(X, qid, "max") - low
+    low = group_reduce(X, qid, "min")
+    span = group_reduce(X, qid, "max") - low
     return _safe_div(X - low, span)
 
 
@@ -414,353 +395,3 @@ def align_rows(
             "are missing from the reference"
         )
     return index
-
-
-# --------------------------------------------------------------------------- verification
-
-
-def _rho(a: np.ndarray, b: np.ndarray) -> float:
-    from scipy.stats import spearmanr
-
-    if len(a) == 0:
-        return float("nan")
-    if np.ptp(a) == 0 or np.ptp(b) == 0:
-        return 1.0 if np.allclose(a, b, rtol=0, atol=AGREE_TOL) else float("nan")
-    return float(spearmanr(a, b).statistic)
-
-
-def normalised_bound(feature_min: np.ndarray, qid: np.ndarray) -> np.ndarray:
-    """Per cell, how far a normalised rebuilt value may lie from QueryLevelNorm when the raw value
-    agrees with Feature-min to ``AGREE_TOL``: LETOR normalised the Feature-min values as printed
-    (6 decimals), and (x - min) / (max - min) turns raw differences of up to 2 tol in x - min and in
-    max - min into at most 4 tol / (max - min); QueryLevelNorm's own rounding adds 5e-7."""
-    span = _group_reduce(feature_min, qid, "max") - _group_reduce(feature_min, qid, "min")
-    return 5e-7 + np.where(span > 0, 4 * AGREE_TOL / np.where(span > 0, span, 1.0), 0.0)
-
-
-def verify(
-    raw: np.ndarray,
-    filled: np.ndarray,
-    normalised: np.ndarray,
-    qid: np.ndarray,
-    feature_min: np.ndarray | None,
-    feature_null: np.ndarray | None,
-    query_level_norm: np.ndarray | None,
-) -> pd.DataFrame:
-    """One row per feature: the rebuilt values against the distributed ones (rows aligned).
-
-    Columns: max |rebuilt - Feature-min| and Spearman's rho (NULLs filled as Feature-min does),
-    rows whose NULL status differs from Feature-null, max |normalised rebuilt - QueryLevelNorm| and
-    its largest ratio to :func:`normalised_bound`, and max |normalised Feature-min -
-    QueryLevelNorm| (LETOR's normalisation reproduced on LETOR's own raw values)."""
-    import pandas as pd
-
-    bound = None
-    if feature_min is not None and query_level_norm is not None:
-        bound = normalised_bound(feature_min, qid)
-        from_min = np.abs(query_level_normalise(feature_min, qid) - query_level_norm)
-    rows = []
-    for j in range(N_FEATURES):
-        stream, base = divmod(j, N_BASE)
-        name, definition = BASE_FEATURES[base]
-        row: dict[str, Any] = {
-            "feature": j + 1,
-            "stream": STREAMS[stream],
-            "name": name,
-            "definition": definition,
-            "max_abs_diff_feature_min": "",
-            "max_rel_diff_feature_min": "",
-            "spearman_rho": "",
-            "null_mismatches": "",
-            "max_abs_diff_query_level_norm": "",
-            "query_level_norm_bound_ratio": "",
-            "max_abs_diff_normalised_feature_min": "",
-        }
-        if feature_min is not None:
-            diff = np.abs(filled[:, j] - feature_min[:, j])
-            row["max_abs_diff_feature_min"] = float(diff.max(initial=0.0))
-            scale = np.maximum(np.abs(feature_min[:, j]), 1e-6)
-            row["max_rel_diff_feature_min"] = float((diff / scale).max(initial=0.0))
-            row["spearman_rho"] = _rho(filled[:, j], feature_min[:, j])
-        if feature_null is not None:
-            row["null_mismatches"] = int(
-                (np.isnan(raw[:, j]) != np.isnan(feature_null[:, j])).sum()
-            )
-        if query_level_norm is not None:
-            diff = np.abs(normalised[:, j] - query_level_norm[:, j])
-            row["max_abs_diff_query_level_norm"] = float(diff.max(initial=0.0))
-            if bound is not None:
-                row["query_level_norm_bound_ratio"] = float((diff / bound[:, j]).max(initial=0.0))
-                row["max_abs_diff_normalised_feature_min"] = float(from_min[:, j].max(initial=0.0))
-        row["verdict"], row["note"] = _verdict(row, base)
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def _verdict(row: dict[str, Any], base: int) -> tuple[str, str]:
-    """``agrees``: within the printed precision, raw and normalised; ``correlates``: Spearman's
-    rho >= RHO_MIN; else ``differs``. The note says what the comparison rests on."""
-    diff, rho, ratio = (
-        row["max_abs_diff_feature_min"],
-        row["spearman_rho"],
-        row["query_level_norm_bound_ratio"],
-    )
-    notes = []
-    if base in _NULL_TO_ZERO:
-        notes.append(
-            "NULL (no query term in the stream) filled with 0 as Feature-min does "
-            "(LETOR's documentation says the query minimum)"
-        )
-    elif base in _NULLABLE:
-        notes.append("NULL (no query term in the stream) filled with the query minimum")
-    if base in (4, 5, 6):
-        notes.append("sum over all query terms: constant within a query, 0 after normalising")
-    if base == 10:
-        notes.append("a repeated query word counts once, with its qtf")
-    if row["null_mismatches"] not in ("", 0):
-        notes.append(f"NULL status differs from Feature-null in {row['null_mismatches']} rows")
-    if diff == "":
-        return "n/a", "; ".join([*notes, "Feature-min not available"])
-    if ratio != "" and ratio > 1:
-        notes.append(
-            f"normalised values differ from QueryLevelNorm by up to "
-            f"{row['max_abs_diff_query_level_norm']:.1e}, beyond the propagated precision"
-        )
-    if diff <= AGREE_TOL and (ratio == "" or ratio <= 1):
-        if row["max_abs_diff_query_level_norm"] > AGREE_TOL:
-            notes.append(
-                "normalised difference within the precision that Feature-min's 6 decimals keep "
-                "after division by the query's max - min"
-            )
-        return "agrees", "; ".join(notes)
-    notes.append(
-        f"differs from Feature-min by up to {diff:.1e} (relative "
-        f"{row['max_rel_diff_feature_min']:.1e}), beyond the 6 printed decimals"
-    )
-    if base == 10:
-        notes.append(
-            "consistent with LETOR using a slightly different average stream length than "
-            "tokens / documents of collectioninfo.xml; LETOR does not publish its value, so it "
-            "is not fitted"
-        )
-    if not np.isnan(rho) and rho >= RHO_MIN:
-        return "correlates", "; ".join(notes)
-    return "differs", "; ".join(notes)
-
-
-# --------------------------------------------------------------------------- the pipeline step
-
-
-def rebuild(
-    raw_dir: Path | str,
-    processed_npz: Path | str,
-    processed_meta: Path | str,
-    out_npz: Path | str,
-    out_meta: Path | str,
-    table_prefix: Path | str,
-    summary: Path | str,
-) -> pd.DataFrame:
-    """Rebuild OHSUMED's features from ``raw_dir/Meta``, verify them against the distributed
-    files, and write the normalised features in the layout of ``processed_npz`` (same rows, same
-    order), its sidecar, Table 1.3 and its one-line summary. Without ``Meta/`` (a synthetic
-    stand-in, or a copy without it) the distributed features are passed through, marked so."""
-    started = time.perf_counter()
-    raw_dir = Path(raw_dir)
-    prov = Provenance.load(raw_dir / "provenance.json")
-    base_meta = read_json(processed_meta)
-    with np.load(processed_npz) as z:
-        arrays = {k: z[k] for k in z.files}
-    meta_dir = raw_dir / META_DIR
-    rebuilt = prov.kind != "synthetic" and (meta_dir / "collectioninfo.xml").exists()
-    table = None
-    if rebuilt:
-        meta = read_meta(meta_dir)
-        order = align_rows(arrays["qid"], arrays["docid"], meta.qid, meta.docid)
-        if not np.array_equal(meta.label[order], arrays["y"]):
-            raise BoostrankError(f"{meta_dir}: relevance labels differ from {processed_npz}")
-        raw = compute_features(meta)[order]
-        qid = arrays["qid"]
-        filled = fill_null_like_feature_min(raw, qid)
-        normalised = query_level_normalise(filled, qid)
-        log.info("features rebuilt from Meta/ in %.1f s", time.perf_counter() - started)
-        table = verify(
-            raw,
-            filled,
-            normalised,
-            qid,
-            _reference(raw_dir / FEATURE_MIN_FILE, qid, arrays["docid"]),
-            _reference(raw_dir / FEATURE_NULL_FILE, qid, arrays["docid"]),
-            arrays["X"].astype(np.float64),
-        )
-        arrays = {**arrays, "X": normalised.astype(np.float32)}
-        why = "features rebuilt from Meta/"
-    elif prov.kind == "synthetic":
-        why = "synthetic stand-in: no Meta/ statistics, so the features are the stand-in's"
-    else:
-        why = f"{meta_dir} is absent: the distributed features are passed through, not rebuilt"
-        log.warning("ohsumed_rebuilt: %s", why)
-    if table is None:
-        empty = np.zeros((0, N_FEATURES))
-        table = verify(empty, empty, empty, np.zeros(0, np.int32), None, None, None)
-        table["note"] = why
-    n_agree = int((table["verdict"] == "agrees").sum())
-    save_npz(out_npz, **arrays)
-    write_json(out_meta, _sidecar(base_meta, prov, arrays, rebuilt, why, n_agree))
-    _write_outputs(table, prov, table_prefix, summary, rebuilt, why)
-    log.info("ohsumed_rebuilt: %s; %d of %d features agree", why, n_agree, N_FEATURES)
-    return table
-
-
-def _reference(path: Path, qid: np.ndarray, docid: np.ndarray) -> np.ndarray | None:
-    try:
-        formats.resolve_path(path)
-    except FileNotFoundError:
-        log.warning("%s is absent; that comparison is left empty", path)
-        return None
-    ref = read_letor_float64(path)
-    return ref.X[align_rows(qid, docid, ref.qid, ref.docid)]
-
-
-def _sidecar(
-    base: dict[str, Any],
-    prov: Provenance,
-    arrays: dict[str, np.ndarray],
-    rebuilt: bool,
-    why: str,
-    n_agree: int,
-) -> dict[str, Any]:
-    y = arrays["y"]
-    grades = np.unique(y)
-    stats = {
-        "rows": len(y),
-        "queries": len(np.unique(arrays["qid"])),
-        "features": int(arrays["X"].shape[1]),
-        "grades": len(grades),
-        "grade_counts": {int(g): int((y == g).sum()) for g in grades},
-        **{k: base["stats"][k] for k in ("folds", "split", "split_rows") if k in base["stats"]},
-        "null_values": int(np.isnan(arrays["X"]).sum()),
-    }
-    line = prov.describe() + ("; features rebuilt from Meta/" if rebuilt else "")
-    return {
-        "dataset": "ohsumed_rebuilt",
-        "title": "LETOR 3.0 OHSUMED, features rebuilt from Meta/ (QueryLevelNorm)",
-        "task": "ranking",
-        "provenance": prov.to_dict(),
-        "provenance_line": line,
-        "stats": stats,
-        "features": {
-            "source": "rebuilt" if rebuilt else "distributed",
-            "note": why,
-            "rows_from": base["dataset"],
-            "agree_with_distributed": n_agree if rebuilt else None,
-            "parameters": {
-                "bm25": {"k1": BM25_K1, "b": BM25_B, "k3": BM25_K3},
-                "lmir": {
-                    "dir_mu": LMIR_DIR_MU,
-                    "jm_lambda": LMIR_JM_LAMBDA,
-                    "abs_delta": LMIR_ABS_DELTA,
-                },
-                "null": "Feature-min convention, then query-level min-max normalisation",
-            },
-        },
-    }
-
-
-def _fmt(value: Any, spec: str) -> str:
-    return "" if value == "" else format(value, spec)
-
-
-def _write_outputs(
-    table: pd.DataFrame,
-    prov: Provenance,
-    prefix: Path | str,
-    summary: Path | str,
-    rebuilt: bool,
-    why: str,
-) -> None:
-    import pandas as pd
-
-    tidy = table.assign(data_kind=prov.kind, provenance=prov.describe())
-    tidy.insert(0, "dataset", "ohsumed")  # the report lists each row's data by this column
-    shown = pd.DataFrame(
-        {
-            "#": tidy["feature"],
-            "Stream": tidy["stream"],
-            "Feature": tidy["name"],
-            "Definition": tidy["definition"],
-            "max |Δ| Feature-min": [_fmt(v, ".1e") for v in tidy["max_abs_diff_feature_min"]],
-            "Spearman ρ": [_fmt(v, ".6f") for v in tidy["spearman_rho"]],
-            "max |Δ| QueryLevelNorm": [
-                _fmt(v, ".1e") for v in tidy["max_abs_diff_query_level_norm"]
-            ],
-            "÷ bound": [_fmt(v, ".2f") for v in tidy["query_level_norm_bound_ratio"]],
-            "LETOR's norm. check": [
-                _fmt(v, ".1e") for v in tidy["max_abs_diff_normalised_feature_min"]
-            ],
-            "Verdict": tidy["verdict"],
-            "Note": tidy["note"],
-        }
-    )
-    caption = (
-        "Table 1.3: LETOR 3.0 OHSUMED features rebuilt from the raw statistics in Meta/, "
-        "against the distributed Feature-min and QueryLevelNorm. '÷ bound': the largest "
-        "normalised difference over the precision Feature-min's 6 decimals allow after "
-        "min-max normalisation (<= 1 agrees); 'LETOR's norm. check': max |QueryLevelNorm - "
-        f"normalised Feature-min| (data: {prov.describe()})"
-    )
-    write_table(prefix, tidy, shown, caption)
-    counts = tidy["verdict"].value_counts()
-    quantities = {
-        "features_agree": "features whose rebuilt values agree with Feature-min and "
-        f"QueryLevelNorm to {AGREE_TOL:g}",
-        "features_correlate": f"further features with Spearman rho >= {RHO_MIN} only",
-        "features_reproduced": f"features that agree or correlate (rho >= {RHO_MIN})",
-        "features_differ": "features that neither agree nor correlate",
-        "features_total": "features in LETOR 3.0 OHSUMED",
-    }
-    values = {
-        "features_agree": int(counts.get("agrees", 0)),
-        "features_correlate": int(counts.get("correlates", 0)),
-        "features_reproduced": int(counts.get("agrees", 0) + counts.get("correlates", 0)),
-        "features_differ": int(counts.get("differs", 0)),
-        "features_total": N_FEATURES,
-    }
-    lines = pd.DataFrame(
-        {
-            "quantity": list(quantities),
-            "value": [v if rebuilt or k == "features_total" else "" for k, v in values.items()],
-            "description": list(quantities.values()),
-            "data_kind": prov.kind,
-            "provenance": prov.describe(),
-            "note": "" if rebuilt else why,
-        }
-    )
-    write_text(summary, lines.to_csv(index=False))
-
-
-def _cmd_rebuild(args: argparse.Namespace) -> None:
-    rebuild(
-        args.raw_dir,
-        args.npz,
-        args.meta,
-        args.out_npz,
-        args.out_meta,
-        args.table_prefix,
-        args.summary,
-    )
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``letor-features``: rebuild OHSUMED's 45 features from Meta/ and verify them."""
-    p = subparsers.add_parser(
-        "letor-features",
-        help="rebuild LETOR 3.0 OHSUMED's 45 features from Meta/ and check them (Table 1.3)",
-    )
-    p.add_argument("--raw-dir", required=True, help="data/raw/ohsumed")
-    p.add_argument("--npz", required=True, help="the distributed features (row order, parts)")
-    p.add_argument("--meta", required=True, help="their sidecar")
-    p.add_argument("--out-npz", required=True)
-    p.add_argument("--out-meta", required=True)
-    p.add_argument("--table-prefix", required=True)
-    p.add_argument("--summary", required=True, help="CSV with the number of features that agree")
-    p.set_defaults(func=_cmd_rebuild)

@@ -1,6 +1,6 @@
 """The ``chapter4-*`` sub-commands (Figures 4.1-4.6 of Valizadegan 2010): argument parsing
-only; each handler imports the code it runs (:mod:`.jobs`, :mod:`.jobs_movies`,
-:mod:`.figure`) when it runs."""
+only; each handler imports the code it runs (:mod:`.jobs_base`, :mod:`.jobs_feedback`,
+:mod:`.jobs_objective`, :mod:`.jobs_movies`, :mod:`.figure`) when it runs."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from boostrank.experiments.chapter4.spec import FAMILIES, MOVIE_FAMILIES
 
 
 def _base_rankers(a: argparse.Namespace) -> None:
-    from boostrank.experiments.chapter4.jobs import select_base_rankers
+    from boostrank.experiments.chapter4.jobs_base import select_base_rankers
 
     select_base_rankers(a.dataset, a.npz, a.meta, a.k_max, a.formula, a.max_queries, a.out)
 
 
 def _feedback(a: argparse.Namespace) -> None:
-    from boostrank.experiments.chapter4.jobs import feedback_job
+    from boostrank.experiments.chapter4.jobs_feedback import feedback_job
     from boostrank.io import json_object
 
     _check_replicate(a)
@@ -37,7 +37,7 @@ def _feedback(a: argparse.Namespace) -> None:
 
 
 def _objective(a: argparse.Namespace) -> None:
-    from boostrank.experiments.chapter4.jobs import objective_job
+    from boostrank.experiments.chapter4.jobs_objective import objective_job
     from boostrank.io import json_object
 
     objective_job(

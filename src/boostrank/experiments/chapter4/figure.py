@@ -1,5 +1,6 @@
 """Figures 4.1-4.6 of Valizadegan (2010), chapter 4: the drawing of each figure from the frames
-of :mod:`.summary`, and the writing of its figure, results and summary files."""
+of :mod:`.summary` (and its modules per figure), and the writing of its figure, results and
+summary files."""
 
 from __future__ import annotations
 
@@ -8,8 +9,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter4 import summary
 from boostrank.experiments.chapter4.spec import ORDER, PROTOCOL_FIGURES
+from boostrank.experiments.chapter4.summary import read_inputs, summarise
+from boostrank.experiments.chapter4.summary_curves import band, curve, datasets_in
+from boostrank.experiments.chapter4.summary_feedback import (
+    base_quality_rows,
+    base_record,
+    sizes_of,
+    view4_2,
+    view4_4,
+)
+from boostrank.experiments.chapter4.summary_movies import (
+    parts4_5,
+    timing_fit,
+    timing_frame,
+    timing_groups,
+)
+from boostrank.experiments.chapter4.summary_objective import (
+    example_query,
+    lp_ratio,
+    objective_frame,
+    objective_runs,
+)
+from boostrank.experiments.chapter4.summary_samples import summary_samples
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,10 +53,10 @@ def _plot(ax: Any, frame: pd.DataFrame, match: dict[str, Any], colour: str, **st
     rows have one; the line's handle (None without rows)."""
     from boostrank.plots import shade_band
 
-    c = summary.curve(frame, **match)
+    c = curve(frame, **match)
     if c.empty:
         return None
-    interval = summary.band(frame, **match)
+    interval = band(frame, **match)
     if interval is not None:
         shade_band(ax, interval.index, interval["ci_low"], interval["ci_high"], colour)
     (line,) = ax.plot(c.index, c.values, color=colour, **style)
@@ -120,8 +142,8 @@ def figure4_1(d: dict[str, Any], prefix: str) -> None:
     """L_p against iterations on OHSUMED, with Theorems 9-10."""
     from boostrank.plots import pyplot, save_figure
 
-    obj = summary.objective_frame(d)
-    runs = summary.objective_runs(obj)
+    obj = objective_frame(d)
+    runs = objective_runs(obj)
     main, learner = runs[0]
     scopes = [s for s, w in runs if w == learner]
     label = str(obj["dataset_label"].iloc[0])
@@ -129,7 +151,7 @@ def figure4_1(d: dict[str, Any], prefix: str) -> None:
     plt = pyplot()
     fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=(11, 4.2))
     part = obj_main[obj_main["t_scope"] == main]
-    example = summary.example_query(part)
+    example = example_query(part)
     ex = part[part["qid"] == example]
     ax_a.plot(
         ex["iteration"],
@@ -162,7 +184,7 @@ def figure4_1(d: dict[str, Any], prefix: str) -> None:
     ax_a.grid(alpha=0.3)
     colours = {main: "#d62728"}
     for scope in scopes:
-        ratio = summary.lp_ratio(obj_main[obj_main["t_scope"] == scope])
+        ratio = lp_ratio(obj_main[obj_main["t_scope"] == scope])
         if scope == main:
             ax_b.plot(ratio.index, ratio.values, color="#cccccc", lw=0.5)
         ax_b.plot(
@@ -192,8 +214,8 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     dashed)."""
     from boostrank.plots import save_figure
 
-    view, alt_names = summary.view4_2(d["frame"], evaluated)
-    datasets = summary.datasets_in(view)
+    view, alt_names = view4_2(d["frame"], evaluated)
+    datasets = datasets_in(view)
     k_max = int(view["k"].max())
     _plt, fig, flat = _panels(len(datasets))
     handles: dict[str, Any] = {}
@@ -240,15 +262,15 @@ def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> None:
 
     frame = d["frame"]
     view = frame[frame["evaluated"] == evaluated]
-    datasets = summary.datasets_in(view)
+    datasets = datasets_in(view)
     k_max = int(view["k"].max())
     _plt, fig, flat = _panels(len(datasets))
     colours = {"worst": "#1f77b4", "medium": "#ff7f0e", "best": "#d62728"}
     for ax, ds in zip(flat, datasets, strict=False):
         part = view[view["dataset"] == ds]
-        base = summary.base_record(d, ds)
+        base = base_record(d, ds)
         for which in ("worst", "medium", "best"):
-            mrr, g = summary.base_quality_rows(part, which)
+            mrr, g = base_quality_rows(part, which)
             _plot(
                 ax,
                 mrr,
@@ -259,7 +281,7 @@ def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> None:
                 markersize=3,
                 label=f"MRR, feature {int(base[which])}",
             )
-            g = summary.curve(g)
+            g = curve(g)
             ax.plot(g.index, g.values, color=colours[which], lw=1, ls="--")
         ax.legend(fontsize=7, loc="best")
         _style_axis(ax, str(part["dataset_label"].iloc[0]), k_max)
@@ -285,13 +307,13 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> None:
     """MRR with 5, 10, 15 and 20 feedback documents."""
     from boostrank.plots import save_figure
 
-    view, base_rows = summary.view4_4(d["frame"], evaluated)
-    datasets = summary.datasets_in(view)
+    view, base_rows = view4_4(d["frame"], evaluated)
+    datasets = datasets_in(view)
     k_max = int(view["k"].max())
     _plt, fig, flat = _panels(len(datasets))
     handles: dict[int, Any] = {}
     for ax, ds in zip(flat, datasets, strict=False):
-        s = summary.sizes_of(view, base_rows, ds)
+        s = sizes_of(view, base_rows, ds)
         part = s["part"]
         for i, size in enumerate(s["sizes"]):
             colour = SIZE_COLOURS[min(i, len(SIZE_COLOURS) - 1)]
@@ -307,7 +329,7 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> None:
             )
             if h is not None:
                 handles.setdefault(size, h)
-        b = summary.curve(s["base"])
+        b = curve(s["base"])
         if not b.empty:
             (h,) = ax.plot(b.index, b.values, color="#7f7f7f", lw=1, ls="--", label="Base ranker")
             handles.setdefault(-1, h)
@@ -343,7 +365,7 @@ def figure4_5(d: dict[str, Any], prefix: str) -> None:
 
     frame = d["frame"]
     k_max = int(frame["k"].max())
-    main, sizes_part, sizes = summary.parts4_5(frame)
+    main, sizes_part, sizes = parts4_5(frame)
     plt = pyplot()
     fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=(11, 4.2))
     for alg in ORDER:
@@ -367,7 +389,7 @@ def figure4_5(d: dict[str, Any], prefix: str) -> None:
         fontsize=10,
     )
     for i, size in enumerate(sizes):
-        b = summary.curve(sizes_part, feedback=size, algorithm="Base ranker")
+        b = curve(sizes_part, feedback=size, algorithm="Base ranker")
         colour = SIZE_COLOURS[min(i, len(SIZE_COLOURS) - 1)]
         _plot(
             ax_b,
@@ -412,9 +434,9 @@ def figure4_6(d: dict[str, Any], prefix: str, bin_width: int = 50) -> None:
 
     from boostrank.plots import pyplot, save_figure
 
-    t = summary.timing_frame(d)
-    groups = summary.timing_groups(t, bin_width)
-    coef, r2, _share = summary.timing_fit(groups)
+    t = timing_frame(d)
+    groups = timing_groups(t, bin_width)
+    coef, r2, _share = timing_fit(groups)
     x, y = groups["rated_movies"].to_numpy(), groups["seconds"].to_numpy()
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
@@ -484,14 +506,14 @@ def make_figure(
     from boostrank.io import write_text
     from boostrank.report.claims import load_claims
 
-    d = summary.read_inputs(inputs)
+    d = read_inputs(inputs)
     d["claims"] = load_claims(claims)
-    tidy, stats = summary.summarise(figure, d, evaluated, bin_width)
+    tidy, stats = summarise(figure, d, evaluated, bin_width)
     draw_figure(figure, d, str(prefix), evaluated, bin_width)
     write_text(csv, tidy.to_csv(index=False))
     write_text(summary_csv, stats.to_csv(index=False))
     if samples is not None:
-        write_text(samples, summary.summary_samples(figure, d).to_csv(index=False))
+        write_text(samples, summary_samples(figure, d).to_csv(index=False))
     return stats
 
 

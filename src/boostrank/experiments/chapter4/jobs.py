@@ -1,24 +1,14 @@
-"""The relevance-feedback jobs of Figures 4.1-4.4 of Valizadegan (2010), chapter 4 (ranking
-refinement by boosting, sections 4.3-4.4), and the queries, evaluation and method runners the
-MovieLens jobs of Figures 4.5-4.6 (:mod:`.jobs_movies`) share.
+"""The queries, evaluation and method runners every Chapter 4 job of Valizadegan (2010) shares
+(ranking refinement by boosting, sections 4.3-4.4): the relevance-feedback jobs of Figures
+4.2-4.4 (:mod:`.jobs_feedback`), the objective job of Figure 4.1 (:mod:`.jobs_objective`) and
+the MovieLens jobs of Figures 4.5-4.6 (:mod:`.jobs_movies`).
 
-Relevance feedback (sections 4.4.1-4.4.4), on the seven LETOR 3.0 data sets
-(``data/processed/<ds>.npz``, QueryLevelNorm features; OHSUMED real, the .Gov sets synthetic
-stand-ins where no real copy exists, labelled in every output):
-
-- Base ranker: the single feature with the best mean NDCG@1..25 over all queries of the data
-  set ("the best ranking feature compared to other features"); features constant within every
-  query carry no order and are not candidates. The dissertation's choices (11 for OHSUMED, 46
-  for TD2003/TD2004/HP2003/HP2004, 6 for NP2003/NP2004; 1-based LETOR numbers) are compared
-  with the recomputed ones. Figure 4.3 also uses the worst and the median candidate.
 - Per query, documents are sorted by the base ranker (ties in file order); the true grades of
   the first 20 are the feedback, turned into ordered pairs (grade i > grade j). Refined scores
   built from stumps take few distinct values; breaking their ties by the base order favours
   the refinement, so the evaluation puts equal scores in a seeded random order per query
   (config ``chapter4.tie_break: random``, the default; ``base`` keeps the base order), and
   each row carries the method's share of tied documents (``tied_share``).
-- No folds: each query is refined on its own (the text has no training across queries), so
-  **every query of the data set** is used.
 - Evaluation: NDCG@1..25 (formula ``chapter4.ndcg_formula``, by default Chapter 3's
   ``chapter3.ndcg_formula``, LETOR's script) of the **whole list** of each query
   (``evaluate: all``, the default) and of the unjudged remainder (``residual``, the residual
@@ -49,46 +39,23 @@ stand-ins where no real copy exists, labelled in every output):
   thresholds`` also runs MRR with LRR's weak learner (Figure 4.1's objective CSV and Figure
   4.2's results CSV, not drawn), so that MRR against LRR separates the objective (L_p
   against L_a, same weak learner) from the weak learner.
-
-One Snakemake job per (data set, method family) and replicate (config
-``chapter4.replicates`` on real data, :mod:`.jobs_curves`); seeds derive from the replicate's
-root seed (replicate 1: config ``seed``).
 """
 
 from __future__ import annotations
 
-import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter4.jobs_curves import (
-    MethodCurves,
-    QueryMeans,
-    save_replicate,
-    write_family,
-)
-from boostrank.experiments.chapter4.spec import (
-    FAMILIES,
-    LABELS,
-    SEED_KEY,
-    alt_label,
-    weak_label,
-)
-from boostrank.experiments.common import letor_label
-from boostrank.seeds import derive_seed, replicate_seed
+from boostrank.experiments.chapter4.jobs_curves import MethodCurves, QueryMeans
+from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY
+from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
-    import pandas as pd
-
-log = logging.getLogger(__name__)
 
 
-# --------------------------------------------------------------------------- queries
 @dataclass
 class Query:
     """One ranking problem: documents sorted by the base ranker (ties in given order)."""
@@ -188,7 +155,6 @@ def pairs_of(q: Query) -> np.ndarray:
     return feedback_pairs(q.y[q.judged], np.flatnonzero(q.judged))
 
 
-# --------------------------------------------------------------------------- evaluation
 def mean_curves(
     queries: Sequence[Query],
     scores: Sequence[np.ndarray],
@@ -243,7 +209,6 @@ def tied_share(scores: Sequence[np.ndarray]) -> np.ndarray:
     return out if scores[0].ndim == 2 else out[0]
 
 
-# --------------------------------------------------------------------------- methods
 def refine_params(params: dict[str, Any], key: str) -> dict[str, Any]:
     """Constructor arguments of MRR or LRR from the config (shared keys + the method's)."""
     shared = {k: params["refinement"][k] for k in ("n_iterations", "eta", "lam", "lam_top")}
@@ -447,356 +412,19 @@ def run_svm(
     return out, fallback
 
 
-# --------------------------------------------------------------------------- base rankers
-def feature_ranking(
-    data: dict[str, np.ndarray], k_max: int, formula: str, max_queries: int | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Mean NDCG@1..k_max over the queries of ranking by each feature alone, and whether the
-    feature varies within at least one query (a candidate base ranker)."""
-    import numpy as np
-
-    from boostrank.metrics.ranking import ndcg_curve
-
-    qid, X, y = data["qid"], data["X"], data["y"]
-    if max_queries is not None:
-        keep = np.isin(qid, np.unique(qid)[:max_queries])
-        qid, X, y = qid[keep], X[keep], y[keep]
-    order = np.argsort(qid, kind="stable")
-    qid, X, y = qid[order], X[order].astype(np.float64), y[order]
-    _, inverse = np.unique(qid, return_inverse=True)
-    varies = np.zeros(X.shape[1], dtype=bool)
-    for k in range(X.shape[1]):
-        lo = np.full(inverse.max() + 1, np.inf)
-        hi = np.full(inverse.max() + 1, -np.inf)
-        np.minimum.at(lo, inverse, X[:, k])
-        np.maximum.at(hi, inverse, X[:, k])
-        varies[k] = bool((hi > lo).any())
-    scores = np.array(
-        [ndcg_curve(y, X[:, k], qid, k_max, formula=formula).mean() for k in range(X.shape[1])]  # type: ignore[arg-type]
-    )
-    return scores, varies
-
-
-def select_base_rankers(
-    dataset: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    k_max: int,
-    formula: str,
-    max_queries: int | None,
-    out: Path | str,
-) -> dict[str, Any]:
-    """Best, median and worst candidate feature (1-based numbers), with every score."""
-    import numpy as np
-
-    from boostrank.data.prepare import load_letor
-    from boostrank.io import read_json, write_json
-
-    meta = read_json(meta_path)
-    scores, varies = feature_ranking(load_letor(npz), k_max, formula, max_queries)
-    cand = np.flatnonzero(varies)
-    if len(cand) == 0:
-        raise BoostrankError(f"{dataset}: no feature varies within a query; no base ranker")
-    ranked = cand[np.argsort(-scores[cand], kind="stable")]  # best first, ties by number
-    record = {
-        "dataset": dataset,
-        "dataset_label": letor_label(meta),
-        "rule": f"mean NDCG@1..{k_max} over all queries ({formula} formula); features constant "
-        "within every query excluded",
-        "best": int(ranked[0]) + 1,
-        "medium": int(ranked[len(ranked) // 2]) + 1,
-        "worst": int(ranked[-1]) + 1,
-        "candidates": len(cand),
-        "scores": {str(k + 1): round(float(scores[k]), 6) for k in range(len(scores))},
-        "data_kind": meta["provenance"]["kind"],
-        "provenance": meta["provenance_line"],
-    }
-    write_json(out, record)
-    return record
-
-
-# --------------------------------------------------------------------------- feedback jobs
-@dataclass
-class FeedbackRun:
-    """What every method family's runner of a (data set, family) job reads: the data set's
-    arrays, its base-ranker record, the config section and the replicate's root seed;
-    ``notes`` collects what a runner adds to the job's record."""
-
-    dataset: str
-    data: dict[str, np.ndarray]
-    base: dict[str, Any]  # the base-ranker record (select_base_rankers)
-    params: dict[str, Any]
-    seed: int
-    tie_seed: int | None  # the evaluation order of equal scores (None: the base order)
-    notes: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def k_max(self) -> int:
-        return int(self.params["k_max"])
-
-    @property
-    def formula(self) -> str:
-        return str(self.params["ndcg_formula"])
-
-    @property
-    def feedback(self) -> int:
-        return int(self.params["feedback"])
-
-    @property
-    def best(self) -> int:
-        return int(self.base["best"])
-
-    @property
-    def common(self) -> dict[str, Any]:
-        """The columns every row of the job carries."""
-        return {"base_feature": self.best, "feedback": self.feedback, "variant": ""}
-
-    def queries_for(self, feature: int, n_fb: int | None = None) -> list[Query]:
-        """The queries ranked by ``feature`` (1-based), the first ``n_fb`` documents judged."""
-        n_fb = self.feedback if n_fb is None else n_fb
-        return letor_queries(
-            self.data, feature - 1, n_fb, self.params.get("max_queries"), self.tie_seed
-        )
-
-    def measure(
-        self, qs: list[Query], scores: list[np.ndarray], label: str, extra: dict[str, Any]
-    ) -> MethodCurves:
-        """One method's per-query curves, with its share of tied documents."""
-        return measured(qs, scores, label, extra, self.k_max, self.formula)
-
-
-def feedback_baselines(run: FeedbackRun) -> list[MethodCurves]:
-    """Base ranker, Rocchio (best setting per mode) and Ranking-SVM."""
-    params, common = run.params, run.common
-    qs = run.queries_for(run.best)
-    out = [run.measure(qs, [q.g for q in qs], LABELS["base"], common)]
-    out.append(rocchio_curves(qs, params, run.k_max, run.formula, common))
-    sscores, fallback = run_svm(qs, params, derive_seed(run.seed, SEED_KEY, run.dataset, "svm"))
-    run.notes["svm_queries_without_pairs"] = fallback
-    out.append(run.measure(qs, sscores, LABELS["svm"], common))
-    return out
-
-
-def feedback_lrr(run: FeedbackRun) -> list[MethodCurves]:
-    """LRR for every gamma, LRR-Best and LRR-Worst."""
-    return [lrr_curves(run.queries_for(run.best), run.params, run.k_max, run.formula, run.common)]
-
-
-def feedback_mrr(run: FeedbackRun) -> list[MethodCurves]:
-    """MRR, then MRR with the other reading of T and with the other weak learner."""
-    params, dataset, seed, common = run.params, run.dataset, run.seed, run.common
-    qs = run.queries_for(run.best)
-    cache: dict[int, np.ndarray] = {}
-    scope = params["refinement"]["t_scope"]
-    scores = run_mrr(qs, params, (dataset, "mrr"), seed, W_cache=cache)
-    out = [run.measure(qs, scores, LABELS["mrr"], {**common, "variant": f"t_scope={scope}"})]
-    other = params.get("mrr_alternative_t_scope")
-    if other and other != scope:
-        alt = run_mrr(qs, params, (dataset, "mrr", other), seed, t_scope=other, W_cache=cache)
-        out.append(
-            run.measure(qs, alt, alt_label(other), {**common, "variant": f"t_scope={other}"})
-        )
-    learner = params.get("mrr_alternative_weak_learner")
-    if learner and learner != params["mrr"]["weak_learner"]:
-        alt = run_mrr(
-            qs, params, (dataset, "mrr", learner), seed, weak_learner=learner, W_cache=cache
-        )
-        variant = f"t_scope={scope},weak_learner={learner}"
-        out.append(run.measure(qs, alt, weak_label(learner), {**common, "variant": variant}))
-    return out
-
-
-def feedback_mrr_bases(run: FeedbackRun) -> list[MethodCurves]:
-    """MRR on the worst and the medium base ranker (Figure 4.3), with each base ranker."""
-    out = []
-    for which in ("worst", "medium"):
-        feature = int(run.base[which])
-        qs = run.queries_for(feature)
-        extra = {**run.common, "base_feature": feature, "variant": which}
-        out.append(run.measure(qs, [q.g for q in qs], LABELS["base"], extra))
-        scores = run_mrr(qs, run.params, (run.dataset, "mrr_bases", feature), run.seed)
-        out.append(run.measure(qs, scores, LABELS["mrr"], extra))
-    return out
-
-
-def feedback_mrr_sizes(run: FeedbackRun) -> list[MethodCurves]:
-    """MRR with the other feedback sizes (Figure 4.4). Under ``residual`` every size is scored
-    on the same documents, those after the largest size (the largest feedback set removed), so
-    the sizes compare on one set, as Figure 4.5(b) does. The configured size is family mrr's
-    run when it is the largest (its residual is that set), else it is run here too."""
-    out = []
-    qs0 = run.queries_for(run.best)
-    cache: dict[int, np.ndarray] = {}
-    sizes = sorted({int(s) for s in run.params["feedback_sizes"]} | {run.feedback})
-    top = sizes[-1]
-    for size in sizes:
-        if size == run.feedback == top:
-            continue  # the family "mrr" has it
-        qs = with_feedback(qs0, size, residual_from=top)
-        scores = run_mrr(qs, run.params, (run.dataset, "mrr_sizes", size), run.seed, W_cache=cache)
-        out.append(run.measure(qs, scores, LABELS["mrr"], {**run.common, "feedback": size}))
-    return out
-
-
-# The runner of each method family (spec.FAMILIES), by family key.
-FEEDBACK_RUNNERS: dict[str, Callable[[FeedbackRun], list[MethodCurves]]] = {
-    "baselines": feedback_baselines,
-    "lrr": feedback_lrr,
-    "mrr": feedback_mrr,
-    "mrr_bases": feedback_mrr_bases,
-    "mrr_sizes": feedback_mrr_sizes,
-}
-
-
-def feedback_job(
-    dataset: str,
-    family: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    base_json: Path | str,
-    params: dict[str, Any],
-    seed: int,
-    out: Path | str,
-    record_path: Path | str,
-    queries_out: Path | str | None = None,
-    *,
-    replicate: int = 1,
-    replicate_files: Sequence[Path | str] = (),
-) -> pd.DataFrame | None:
-    """One (data set, method family) of Figures 4.2-4.4. Replicate 1 (the config's seed)
-    writes NDCG@1..k rows for both modes, averaged with the other replicates' files
-    (:mod:`.jobs_curves`), and to ``queries_out`` each query's mean NDCG@1..k per method and mode;
-    replicate r >= 2 writes its per-query curves to ``out`` (an ``.npz``)."""
-    from boostrank.data.prepare import load_letor
-    from boostrank.io import read_json
-
-    if family not in FAMILIES:
-        raise BoostrankError(f"unknown family {family!r}; choose from {FAMILIES}")
-    meta = read_json(meta_path)
-    base = read_json(base_json)
-    data = load_letor(npz)
-    started = time.perf_counter()
-    root = replicate_seed(seed, replicate)
-    random_ties = params.get("tie_break", "random") == "random"
-    tie_seed = derive_seed(root, SEED_KEY, dataset, "ties") if random_ties else None
-    run = FeedbackRun(dataset, data, base, params, root, tie_seed)
-    items = FEEDBACK_RUNNERS[family](run)
-    log.info(
-        "%s %s replicate %d in %.1f s", dataset, family, replicate, time.perf_counter() - started
-    )
-    if replicate > 1:
-        save_replicate(out, items, {"replicate": replicate, "seed": root, **run.notes})
-        return None
-    info = {
-        "dataset": dataset,
-        "dataset_label": letor_label(meta),
-        "family": family,
-        "formula": run.formula,
-        "data_kind": meta["provenance"]["kind"],
-        "provenance": meta["provenance_line"],
-    }
-    record = {
-        "params": params,
-        "seed": seed,
-        "base_rankers": {k: base[k] for k in ("best", "medium", "worst")},
-        **run.notes,
-    }
-    return write_family(items, replicate_files, info, record, out, record_path, queries_out)
-
-
-def objective_job(
-    dataset: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    base_json: Path | str,
-    params: dict[str, Any],
-    iterations: int,
-    seed: int,
-    out: Path | str,
-) -> pd.DataFrame:
-    """Figure 4.1: log L_p per iteration for every query, with the bounds of Theorems 9-10,
-    for the configured MRR, the alternative reading of T and the alternative weak learner."""
-    import numpy as np
-    import pandas as pd
-
-    from boostrank.data.prepare import load_letor
-    from boostrank.io import read_json, write_text
-    from boostrank.ranking.mrr import MRR
-
-    meta = read_json(meta_path)
-    base = read_json(base_json)
-    qs = letor_queries(
-        load_letor(npz), int(base["best"]) - 1, int(params["feedback"]), params.get("max_queries")
-    )
-    scope, learner = params["refinement"]["t_scope"], params["mrr"]["weak_learner"]
-    runs = [(scope, learner)]  # the configured MRR, then each alternative reading alone
-    other = params.get("mrr_alternative_t_scope")
-    if other and other != scope:
-        runs.append((other, learner))
-    other = params.get("mrr_alternative_weak_learner")
-    if other and other != learner:
-        runs.append((scope, other))
-    frames = []
-    for t_scope, weak_learner in runs:
-        kwargs = {
-            **refine_params(params, "mrr"),
-            "n_iterations": int(iterations),
-            "t_scope": t_scope,
-            "weak_learner": weak_learner,
-        }
-        labels = (t_scope,) if weak_learner == learner else (t_scope, weak_learner)
-        for q in qs:
-            model = MRR(
-                **kwargs,
-                random_state=derive_seed(seed, SEED_KEY, dataset, "objective", *labels, q.qid),
-            )
-            model.fit(q.X, q.g, pairs_of(q), judged=q.judged)
-            t = np.arange(len(model.objective_))
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "t_scope": t_scope,
-                        "weak_learner": weak_learner,
-                        "qid": q.qid,
-                        "documents": len(q.y),
-                        "pairs": len(pairs_of(q)),
-                        "iteration": t,
-                        "log_lp": model.objective_,
-                        "log_theorem9": model.theorem9_bound(),
-                        "log_theorem10": model.theorem10_bound(),
-                        "edge": np.r_[model.edge_, np.nan],
-                        "mu": np.r_[model.mu_, np.nan],
-                        "nu": np.r_[model.nu_, np.nan],
-                        "alpha": np.r_[model.alpha_, np.nan],
-                    }
-                )
-            )
-    frame = pd.concat(frames, ignore_index=True)
-    frame.insert(0, "dataset", dataset)
-    frame["dataset_label"] = letor_label(meta)
-    frame["base_feature"] = int(base["best"])
-    frame["data_kind"] = meta["provenance"]["kind"]
-    frame["provenance"] = meta["provenance_line"]
-    write_text(out, frame.to_csv(index=False, float_format="%.8g"))
-    return frame
-
-
 __all__ = [
-    "FEEDBACK_RUNNERS",
-    "FeedbackRun",
     "Query",
-    "feedback_job",
     "letor_queries",
     "lrr_curves",
     "mean_curves",
     "measured",
-    "objective_job",
+    "pairs_of",
+    "refine_params",
     "rocchio_curves",
     "run_lrr",
     "run_mrr",
     "run_rocchio",
     "run_svm",
-    "select_base_rankers",
     "sort_by_base",
     "tied_share",
     "with_feedback",

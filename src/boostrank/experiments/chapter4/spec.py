@@ -92,6 +92,12 @@ def family_params(
 # Package modules each job runs (Snakemake inputs: editing one reruns only its jobs).
 COMMON_CODE = ("experiments.chapter4.jobs", "metrics.ranking", "io", "errors")
 MOVIES_CODE = ("experiments.chapter4.jobs_movies", "recommend.personality_diagnosis")
+# The module of each kind of LETOR job (a method family's: jobs_feedback).
+LETOR_CODE = {
+    "base_rankers": "experiments.chapter4.jobs_base",
+    "objective": "experiments.chapter4.jobs_objective",
+}
+FEEDBACK_CODE = "experiments.chapter4.jobs_feedback"
 FAMILY_CODE = {
     "baselines": ("ranking.rocchio", "ranking.ranksvm", "ranking.pairs", "ranking.validation"),
     "lrr": ("ranking.lrr", "ranking.mrr", "ranking.refinement"),
@@ -107,8 +113,8 @@ FIGURE_CODE = ("experiments.chapter4.figure", "plots", "io")  # the figure jobs 
 def code_modules(family: str, *, movies: bool = False) -> list[str]:
     """The modules a job of ``family`` runs (``movies``: the MovieLens jobs, with Personality
     Diagnosis)."""
-    extra = MOVIES_CODE if movies else ()
-    return list(dict.fromkeys(COMMON_CODE + FAMILY_CODE[family] + extra))
+    runner = MOVIES_CODE if movies else (LETOR_CODE.get(family, FEEDBACK_CODE),)
+    return list(dict.fromkeys(COMMON_CODE + FAMILY_CODE[family] + runner))
 
 
 __all__ = [
@@ -118,10 +124,12 @@ __all__ = [
     "FAMILY_CODE",
     "FAMILY_FIGURE",
     "FAMILY_KEYS",
+    "FEEDBACK_CODE",
     "FIGURES",
     "FIGURE_CODE",
     "FIRST_THREE",
     "LABELS",
+    "LETOR_CODE",
     "MODES",
     "MOVIE_FAMILIES",
     "ORDER",

@@ -1,0 +1,478 @@
+"""Figures 4.2-4.4 of Valizadegan (2010), sections 4.4.2-4.4.4: the statistics of relevance
+feedback on the seven LETOR 3.0 data sets under one evaluation protocol -- the six methods
+compared (4.2), MRR with the worst, a medium and the best base ranker (4.3) and with 5..20
+feedback documents (4.4)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments.chapter4.spec import FIRST_THREE, ORDER, SIMILAR_TOL
+from boostrank.experiments.chapter4.summary_curves import (
+    add_stat,
+    curve,
+    datasets_in,
+    matching,
+    mean_of,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _published_base(d: dict[str, Any], dataset: str) -> Any:
+    """Section 4.4.1's base-ranker feature for ``dataset``, from the claims registry."""
+    from boostrank.report.claims import published_value
+
+    row = {"statistic": "best_feature", "dataset": dataset}
+    return published_value(d["claims"], "results/thesis-fig4_3_summary.csv", row, "value")
+
+
+def view4_2(frame: pd.DataFrame, evaluated: str) -> tuple[pd.DataFrame, list[str]]:
+    """Figure 4.2's rows under protocol ``evaluated`` (the six methods and MRR with the other
+    reading of T), and the names of the latter."""
+    main = frame[frame["algorithm"].isin(ORDER) | frame["algorithm"].str.startswith("MRR (")]
+    view = main[main["evaluated"] == evaluated]
+    alt_names = sorted(a for a in view["algorithm"].unique() if a.startswith("MRR ("))
+    return view, alt_names
+
+
+def means4_2(
+    rows: list[dict[str, Any]], part: pd.DataFrame, ds: str, names: list[str], k_max: int
+) -> dict[str, float]:
+    """Each method's mean NDCG@1..k_max on one data set (of ``names``, those with rows), each
+    added as a ``mean_ndcg`` row."""
+    perf = {}
+    for alg in names:
+        c = curve(part, algorithm=alg)
+        if c.empty:
+            continue
+        perf[alg] = float(c.mean())
+        add_stat(rows, part, "mean_ndcg", ds, c.mean(), f"mean NDCG@1..{k_max}", alg)
+    return perf
+
+
+def comparisons4_2(
+    rows: list[dict[str, Any]],
+    part: pd.DataFrame,
+    ds: str,
+    p: dict[str, float],
+    alt_names: list[str],
+    k_max: int,
+) -> None:
+    """MRR against each other method on one data set (``p``: the means), and the other reading
+    of T against LRR-Best."""
+    for other, name in (
+        ("LRR-Best", "lrr_best"),
+        ("Base ranker", "base"),
+        ("Rocchio", "rocchio"),
+        ("Ranking-SVM", "svm"),
+    ):
+        if other in p:
+            add_stat(
+                rows,
+                part,
+                f"mrr_minus_{name}",
+                ds,
+                p["MRR"] - p[other],
+                f"mean NDCG@1..{k_max}: MRR minus {other}",
+            )
+    for alt in alt_names:
+        if "LRR-Best" in p:
+            add_stat(
+                rows,
+                part,
+                "alt_mrr_minus_lrr_best",
+                ds,
+                p[alt] - p["LRR-Best"],
+                f"{alt} minus LRR-Best (the other reading of T; information)",
+            )
+
+
+def weak_learner4_2(
+    rows: list[dict[str, Any]], part: pd.DataFrame, weak: pd.DataFrame, ds: str, p: dict[str, float]
+) -> None:
+    """MRR with LRR's weak learner (the rows ``MRR [...]`` of ``weak``, one data set under one
+    protocol) against LRR-Best and MRR: the objective's and the weak learner's effects."""
+    for name in sorted(a for a in weak["algorithm"].unique() if a.startswith("MRR [")):
+        mean_weak = mean_of(weak, algorithm=name)
+        if "LRR-Best" in p:
+            add_stat(
+                rows,
+                part,
+                "weak_mrr_minus_lrr_best",
+                ds,
+                mean_weak - p["LRR-Best"],
+                f"{name} minus LRR-Best: the objective's effect, same weak learner (information)",
+            )
+        add_stat(
+            rows,
+            part,
+            "mrr_minus_weak_mrr",
+            ds,
+            p["MRR"] - mean_weak,
+            f"MRR minus {name}: the weak learner's effect (information)",
+        )
+
+
+def shape4_2(rows: list[dict[str, Any]], part: pd.DataFrame, ds: str, k_max: int) -> None:
+    """The shape of MRR's curve on one data set: its gain over the base ranker at the top
+    against the bottom, and its trend with k."""
+    mrr, base = curve(part, algorithm="MRR"), curve(part, algorithm="Base ranker")
+    gain = mrr - base
+    top, bottom = gain.iloc[:5].mean(), gain.iloc[-5:].mean()
+    add_stat(
+        rows,
+        part,
+        "gain_top_minus_bottom",
+        ds,
+        top - bottom,
+        "MRR minus base ranker: mean gain at k = 1..5 minus mean gain at the last 5 k",
+    )
+    add_stat(
+        rows,
+        part,
+        "mrr_trend",
+        ds,
+        mrr.iloc[-1] - mrr.iloc[0],
+        f"MRR's NDCG@{k_max} minus NDCG@1 (negative: falls with k)",
+    )
+
+
+def fractions4_2(
+    rows: list[dict[str, Any]], view: pd.DataFrame, perf: dict[str, dict[str, float]]
+) -> None:
+    """The fractions of data sets (those where MRR ran, ``perf``: each one's means) where the
+    comparisons of section 4.4.2 hold."""
+    import numpy as np
+
+    have = list(perf)
+
+    def frac(name: str, scope: str, sets: Sequence[str], test: Any, note: str) -> None:
+        sets = [s for s in sets if s in have]
+        if not sets:
+            return
+        value = float(np.mean([test(perf[s]) for s in sets]))
+        note += f" ({len(sets)} data sets: {', '.join(sets)})"
+        add_stat(rows, view[view["dataset"].isin(sets)], name, scope, value, note)
+
+    frac(
+        "mrr_beats_base_fraction",
+        "all",
+        have,
+        lambda p: p["MRR"] > p["Base ranker"],
+        "fraction of data sets where MRR's mean NDCG exceeds the base ranker's",
+    )
+    frac(
+        "mrr_beats_rocchio_fraction",
+        "all",
+        have,
+        lambda p: p["MRR"] > p["Rocchio"],
+        "fraction of data sets where MRR's mean NDCG exceeds Rocchio's",
+    )
+    frac(
+        "mrr_beats_svm_fraction",
+        "first_three",
+        FIRST_THREE,
+        lambda p: p["MRR"] > p["Ranking-SVM"],
+        "fraction of OHSUMED, TD2003, TD2004 where MRR exceeds Ranking-SVM",
+    )
+    frac(
+        "mrr_similar_svm_fraction",
+        "last_four",
+        [s for s in have if s not in FIRST_THREE],
+        lambda p: abs(p["MRR"] - p["Ranking-SVM"]) <= SIMILAR_TOL,
+        f"fraction of HP2003..NP2004 where MRR and Ranking-SVM are within {SIMILAR_TOL}",
+    )
+    frac(
+        "mrr_beats_lrr_best_fraction",
+        "ohsumed+td2004",
+        ["ohsumed", "td2004"],
+        lambda p: p["MRR"] > p["LRR-Best"],
+        "fraction of OHSUMED, TD2004 where MRR exceeds LRR-Best",
+    )
+
+
+def trends4_2(rows: list[dict[str, Any]], view: pd.DataFrame, have: list[str]) -> None:
+    """Over the data sets ``have``: the fraction of curves whose trend with k is the one
+    section 4.4.2 states, and of data sets where MRR gains most at the top."""
+    import numpy as np
+
+    trend_cells = []
+    for ds in have:
+        part = view[view["dataset"] == ds]
+        for alg in ORDER:
+            c = curve(part, algorithm=alg)
+            if not c.empty:
+                falls = c.iloc[-1] < c.iloc[0]
+                trend_cells.append(falls if ds in FIRST_THREE else not falls)
+    if trend_cells:
+        add_stat(
+            rows,
+            view,
+            "trend_as_stated_fraction",
+            "all",
+            float(np.mean(trend_cells)),
+            "fraction of (data set, algorithm) curves falling with k on OHSUMED/TD2003/TD2004 "
+            "and rising on the other four",
+        )
+    gains = [r["value"] for r in rows if r["statistic"] == "gain_top_minus_bottom"]
+    if gains:
+        add_stat(
+            rows,
+            view,
+            "gain_top_fraction",
+            "all",
+            float(np.mean([g > 0 for g in gains])),
+            "fraction of data sets where MRR's gain over the base ranker is larger at the top",
+        )
+
+
+def stats4_2(
+    d: dict[str, Any], evaluated: str, drawn: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 4.2's tidy frame (every protocol) and the claims' statistics under
+    ``evaluated``: mean NDCG@1..25 of the six methods on each data set and their
+    comparisons."""
+    import pandas as pd
+
+    frame = d["frame"]
+    view, alt_names = view4_2(frame, evaluated)
+    k_max = int(view["k"].max())
+    rows: list[dict[str, Any]] = []
+    perf: dict[str, dict[str, float]] = {}  # the data sets where MRR ran: each method's mean
+    for ds in datasets_in(view):
+        part = view[view["dataset"] == ds]
+        p = means4_2(rows, part, ds, ORDER + alt_names, k_max)
+        if "MRR" not in p:
+            continue
+        perf[ds] = p
+        comparisons4_2(rows, part, ds, p, alt_names, k_max)
+        weak = frame[(frame["evaluated"] == evaluated) & (frame["dataset"] == ds)]
+        weak_learner4_2(rows, part, weak, ds, p)
+        shape4_2(rows, part, ds, k_max)
+    fractions4_2(rows, view, perf)
+    trends4_2(rows, view, list(perf))
+    keep = frame[~frame["algorithm"].eq("LRR")]  # with the undrawn MRR [weak learner: ...]
+    return keep.reset_index(drop=True), pd.DataFrame(rows)
+
+
+def base_quality_rows(part: pd.DataFrame, which: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """MRR's rows and the base ranker's rows of one data set with its ``which`` (worst,
+    medium, best) base ranker (best: the main runs of families mrr and baselines)."""
+    if which == "best":
+        return (
+            matching(part[part["family"] == "mrr"], algorithm="MRR"),
+            matching(part[part["family"] == "baselines"], algorithm="Base ranker"),
+        )
+    own = part[(part["family"] == "mrr_bases") & (part["variant"] == which)]
+    return matching(own, algorithm="MRR"), matching(own, algorithm="Base ranker")
+
+
+def base_quality_curves(
+    part: pd.DataFrame, base: dict[str, Any]
+) -> list[tuple[str, int, pd.Series, pd.Series]]:
+    """Per base-ranker quality (worst, medium, best) of one data set: its feature, MRR's
+    curve and the base ranker's curve (:func:`base_quality_rows`)."""
+    out = []
+    for which in ("worst", "medium", "best"):
+        mrr, g = base_quality_rows(part, which)
+        out.append((which, int(base[which]), curve(mrr), curve(g)))
+    return out
+
+
+def base_record(d: dict[str, Any], dataset: str) -> dict[str, Any]:
+    """The base-ranker record (select_base_rankers) of ``dataset``."""
+    base = d["base"].get(dataset)
+    if base is None:
+        raise BoostrankError(f"thesis-fig4_3: no base-ranker record for {dataset}")
+    return base
+
+
+def stats4_3(
+    d: dict[str, Any], evaluated: str, drawn: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 4.3's tidy frame and statistics under ``evaluated``: MRR with the worst, a
+    medium and the best base ranker per data set (``drawn``: the protocol drawn, which alone
+    carries the protocol-free ``best_feature`` rows)."""
+    import pandas as pd
+
+    frame = d["frame"]
+    view = frame[frame["evaluated"] == evaluated]
+    datasets = datasets_in(view)
+    k_max = int(view["k"].max())
+    rows: list[dict[str, Any]] = []
+    tidy = []
+    for ds in datasets:
+        part = view[view["dataset"] == ds]
+        base = base_record(d, ds)
+        means = {}
+        for which, feature, mrr, g in base_quality_curves(part, base):
+            means[which] = float(mrr.mean())
+            tidy.append(
+                pd.DataFrame(
+                    {
+                        "dataset": ds,
+                        "dataset_label": part["dataset_label"].iloc[0],
+                        "base_quality": which,
+                        "base_feature": feature,
+                        "k": mrr.index,
+                        "mrr_ndcg": mrr.values,
+                        "base_ndcg": g.reindex(mrr.index).values,
+                        "evaluated": evaluated,
+                        "data_kind": part["data_kind"].iloc[0],
+                        "provenance": part["provenance"].iloc[0],
+                    }
+                )
+            )
+            add_stat(
+                rows,
+                part,
+                f"mrr_minus_base_{which}",
+                ds,
+                mrr.mean() - g.mean(),
+                f"MRR minus its base ranker (feature {feature}), mean NDCG@1..{k_max}",
+            )
+        if drawn:  # the same under every protocol: one row
+            add_stat(
+                rows,
+                part,
+                "best_feature",
+                ds,
+                float(base["best"]),
+                f"recomputed best base ranker (published {_published_base(d, ds)}); {base['rule']}",
+            )
+        add_stat(
+            rows,
+            part,
+            "mrr_best_minus_worst",
+            ds,
+            means["best"] - means["worst"],
+            "MRR with the best minus MRR with the worst base ranker",
+        )
+        baselines = part[part["family"] == "baselines"]
+        best_baseline = max(mean_of(baselines, algorithm=a) for a in ("Rocchio", "Ranking-SVM"))
+        add_stat(
+            rows,
+            part,
+            "mrr_worst_minus_best_baseline",
+            ds,
+            means["worst"] - best_baseline,
+            "MRR with the worst base ranker minus the better of Rocchio and Ranking-SVM "
+            "with the best one",
+        )
+    return pd.concat(tidy, ignore_index=True), pd.DataFrame(rows)
+
+
+def sizes_stats(
+    rows: list[dict[str, Any]],
+    part: pd.DataFrame,
+    ds: str,
+    means: dict[int, float],
+    base_means: dict[int, float] | None = None,
+) -> None:
+    import numpy as np
+
+    sizes = sorted(means)
+    steps = [means[b] > means[a] for a, b in itertools.pairwise(sizes)]
+    add_stat(
+        rows,
+        part,
+        "feedback_monotone_fraction",
+        ds,
+        float(np.mean(steps)) if steps else np.nan,
+        f"fraction of consecutive feedback sizes {sizes} where MRR's mean NDCG increases",
+    )
+    add_stat(
+        rows,
+        part,
+        "mrr_largest_minus_smallest",
+        ds,
+        means[sizes[-1]] - means[sizes[0]],
+        f"MRR with {sizes[-1]} minus MRR with {sizes[0]} feedback items",
+    )
+    if base_means is not None and sizes[0] in base_means:
+        add_stat(
+            rows,
+            part,
+            "mrr_smallest_minus_base",
+            ds,
+            means[sizes[0]] - base_means[sizes[0]],
+            f"MRR with {sizes[0]} feedback items minus the base ranker",
+        )
+
+
+def view4_4(frame: pd.DataFrame, evaluated: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 4.4's MRR rows and base-ranker rows under protocol ``evaluated``."""
+    view = frame[(frame["evaluated"] == evaluated) & (frame["algorithm"] == "MRR")]
+    base_rows = frame[(frame["evaluated"] == evaluated) & (frame["algorithm"] == "Base ranker")]
+    return view, base_rows
+
+
+def sizes_of(view: pd.DataFrame, base_rows: pd.DataFrame, ds: str) -> dict[str, Any]:
+    """One data set of Figure 4.4: MRR's rows (families mrr and mrr_sizes), its feedback
+    sizes, and the base ranker's rows (family baselines). A size family mrr_sizes ran itself
+    (the configured one when it is not the largest, so that every size is scored on the same
+    residual) is taken from it."""
+    import pandas as pd
+
+    rows = view[view["dataset"] == ds]
+    own = rows[rows["family"] == "mrr_sizes"]
+    main = rows[(rows["family"] == "mrr") & ~rows["feedback"].isin(set(own["feedback"]))]
+    part = pd.concat([main, own])
+    sizes = sorted(int(s) for s in part["feedback"].unique())
+    base = base_rows[(base_rows["dataset"] == ds) & (base_rows["family"] == "baselines")]
+    return {"part": part, "sizes": sizes, "base": base}
+
+
+def stats4_4(
+    d: dict[str, Any], evaluated: str, drawn: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 4.4's tidy frame and statistics under ``evaluated``: MRR with 5, 10, 15 and 20
+    feedback documents."""
+    import numpy as np
+    import pandas as pd
+
+    frame = d["frame"]
+    view, base_rows = view4_4(frame, evaluated)
+    rows: list[dict[str, Any]] = []
+    tidy = []
+    for ds in datasets_in(view):
+        s = sizes_of(view, base_rows, ds)
+        part = s["part"]
+        means = {}
+        for size in s["sizes"]:
+            means[size] = float(curve(part, feedback=size).mean())
+            tidy.append(part[part["feedback"] == size])
+        if not curve(s["base"]).empty:
+            tidy.append(s["base"])
+        sizes_stats(rows, part, ds, means)
+    mono = [r["value"] for r in rows if r["statistic"] == "feedback_monotone_fraction"]
+    mono = [v for v in mono if np.isfinite(v)]
+    if mono:
+        add_stat(
+            rows,
+            view,
+            "feedback_monotone_fraction",
+            "all",
+            float(np.mean(mono)),
+            "mean over data sets of the fraction of feedback-size steps that raise MRR's NDCG",
+        )
+    return pd.concat(tidy, ignore_index=True), pd.DataFrame(rows)
+
+
+__all__ = [
+    "base_quality_curves",
+    "base_quality_rows",
+    "base_record",
+    "sizes_of",
+    "sizes_stats",
+    "stats4_2",
+    "stats4_3",
+    "stats4_4",
+    "view4_2",
+    "view4_4",
+]
