@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.boostrank-installed
 SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 
-.PHONY: help install lock reproduce quick readings report test test-slurm lint bench dry-run \
+.PHONY: help install lock reproduce quick readings report test test-fast test-slurm lint bench dry-run \
   figure list-figures readme-results slurm-resources clean
 
 help:  ## this list
@@ -54,8 +54,14 @@ readings: $(STAMP)  ## how each reading moves the published numbers (results/rea
 report: $(STAMP)  ## Snakemake's report of the last run: results/snakemake-report.zip [ARGS=...]
 	$(SNAKEMAKE) --report results/snakemake-report.zip $(ARGS)
 
-test: $(STAMP)  ## lint and the test suite (what CI runs)
+# Tests in tiers: tests/unit (algorithms, metrics, data, registries: seconds each),
+# tests/experiments (the works' jobs on small or real data), tests/e2e (Snakemake end to end).
+test-fast: $(STAMP)  ## the unit tier only, for day-to-day work (about a minute)
+	$(BIN)/pytest tests/unit -m "not e2e" -q
+
+test: $(STAMP)  ## lint and every tier of the test suite (what CI runs)
 	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
 	$(BIN)/snakefmt --check Snakefile workflow/rules workflow/readings.smk
 	$(BIN)/pytest
 
@@ -73,7 +79,7 @@ dry-run: $(STAMP)  ## show the DAG without running it
 list-figures: $(STAMP)  ## every figure and table: source, rules, functions, targets
 	@$(BIN)/python -m boostrank figures --rules
 
-# The figure-to-code table, from config/figures.yaml (tests/test_figure_code.py checks that the
+# The figure-to-code table, from config/figures.yaml (tests/unit/test_figure_code.py checks that the
 # committed file is what this writes now).
 docs-figures: $(STAMP)  ## regenerate docs/figures.md from config/figures.yaml
 	$(BIN)/python -m boostrank figures --markdown > docs/figures.md.tmp && mv docs/figures.md.tmp docs/figures.md
@@ -89,7 +95,7 @@ figure: $(STAMP)  ## regenerate one figure or table: make figure FIG=thesis-fig3
 	  $(SNAKEMAKE) $(if $(FORCE),--force,) $$targets $(ARGS)
 
 # docs/configuration.md from the config schema's descriptions and config/config.yaml's values;
-# tests/test_config_doc.py fails until it is regenerated after either changes.
+# tests/unit/test_config_doc.py fails until it is regenerated after either changes.
 .PHONY: docs-config
 docs-config: $(STAMP)  ## regenerate the configuration reference docs/configuration.md
 	$(BIN)/python -m boostrank config-doc --out docs/configuration.md
@@ -98,7 +104,7 @@ slurm-resources: $(STAMP)  ## per-rule mem_mb/runtime for profiles/slurm from be
 	$(BIN)/python -m boostrank.workflow.cluster_resources
 
 test-slurm: $(STAMP)  ## the cluster test alone (root: installs and starts a one-node SLURM)
-	$(BIN)/pytest tests/test_slurm.py -v
+	$(BIN)/pytest tests/e2e/test_slurm.py -v
 
 clean:  ## remove generated data, results and figures (keeps .venv)
 	rm -rf data/raw data/interim data/processed results figures/*.png figures/*.pdf \

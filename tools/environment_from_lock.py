@@ -1,6 +1,6 @@
 """Write environment.yml's pip section from requirements.lock: the same exact versions
 (without hashes, which pip cannot check beside the editable install of the package).
-Run by `make lock`; tests/test_environment.py checks the two agree."""
+Run by `make lock`; tests/unit/test_environment.py checks the two agree."""
 
 import re
 import sys
@@ -8,7 +8,7 @@ from pathlib import Path
 
 HEADER = """\
 # Conda environment with the exact versions of requirements.lock (made by `make lock` from
-# pyproject.toml; tests/test_environment.py checks they agree). Use:
+# pyproject.toml; tests/unit/test_environment.py checks they agree). Use:
 #   conda env create -f environment.yml
 name: boostrank
 channels:

@@ -250,7 +250,7 @@ PLUGINS = (
 )
 
 # Command names (or prefixes) whose plugin is imported alone: a job skips the other works'
-# imports (tests/test_architecture.py checks that every command has one). Plain --help loads
+# imports (tests/unit/test_architecture.py checks that every command has one). Plain --help loads
 # every plugin.
 PLUGIN_PREFIXES = {
     "reuters-corpus": "boostrank.preprocess.text_cli",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throw-away single-node SLURM for the cluster test (tests/test_slurm.py): installs slurm-wlm
+# A throw-away single-node SLURM for the cluster test (tests/e2e/test_slurm.py): installs slurm-wlm
 # and munge from Debian's packages when missing (needs root), writes the munge key,
 # /etc/slurm/slurm.conf and a TaskProlog (jobs run without $BOOSTRANK_DATA_MIRROR), and starts
 # munged, slurmctld and slurmd. Everything the daemons write

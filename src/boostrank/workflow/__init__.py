@@ -6,5 +6,5 @@ resources (:mod:`.job_resources`, :mod:`.cluster_resources`) and the fix to Snak
 scheduler wake-ups (:mod:`.scheduler_wakes`).
 
 The algorithms, metrics and data preparation (``boosting``, ``ranking``, ``online``,
-``metrics``, ``preprocess``) never import it (``tests/test_architecture.py``).
+``metrics``, ``preprocess``) never import it (``tests/unit/test_architecture.py``).
 """

@@ -31,7 +31,7 @@ from boostrank.errors import BoostrankError
 log = logging.getLogger(__name__)
 _PATCHED = "_boostrank_one_pending_wake"
 # The Snakemake releases whose JobScheduler._schedule_reevalutation the patch was read against
-# and tests/test_scheduler_wakes.py passed on; pyproject.toml admits these and no other.
+# and tests/unit/test_scheduler_wakes.py passed on; pyproject.toml admits these and no other.
 TESTED_SNAKEMAKE = ("9.27.1",)
 
 
@@ -49,7 +49,7 @@ def check_snakemake_version(version: str | None = None) -> str:
             "private JobScheduler._schedule_reevalutation. Install the pinned release "
             "(make install, or pip install --require-hashes -r requirements.lock); or read that "
             f"method in Snakemake {version}'s snakemake/scheduling/job_scheduler.py, run "
-            f"tests/test_scheduler_wakes.py, add {version} to TESTED_SNAKEMAKE in "
+            f"tests/unit/test_scheduler_wakes.py, add {version} to TESTED_SNAKEMAKE in "
             "src/boostrank/workflow/scheduler_wakes.py and to the snakemake pin in "
             "pyproject.toml, and run make lock"
         )

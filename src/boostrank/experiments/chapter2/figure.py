@@ -159,7 +159,7 @@ def _band(ax: Any, x: Any, line: pd.DataFrame, color: str) -> None:
 
 def _uniform_note(share: float | None) -> str:
     """What MCSSB-Uniform's curve is: with S_ij = 1 (section 2.4.1) every row gets the same
-    target, so it can only predict one class (tests/test_mcssb.py gives the closed form);
+    target, so it can only predict one class (tests/unit/test_mcssb.py gives the closed form);
     ``share`` is the share of its runs that predicted a single class."""
     if share is None:
         return ""

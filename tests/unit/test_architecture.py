@@ -8,7 +8,7 @@ from pathlib import Path
 from boostrank.workflow.code_deps import _imports as imports_of
 from boostrank.workflow.code_deps import imported_modules, module_file
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "boostrank"
+SRC = Path(__file__).resolve().parents[2] / "src" / "boostrank"
 MODULES = sorted(
     ".".join(p.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
     for p in SRC.rglob("*.py")
@@ -44,7 +44,7 @@ def _layer(module: str) -> int:
         for i, names in enumerate(LAYERS):
             if ".".join(parts[:n]) in names:
                 return i
-    raise AssertionError(f"module {module} is in no layer of tests/test_architecture.py")
+    raise AssertionError(f"module {module} is in no layer of tests/unit/test_architecture.py")
 
 
 def test_no_import_cycles():

@@ -14,7 +14,7 @@ from boostrank.cli import main
 from boostrank.report.figure_index import entry_file
 from boostrank.workflow.catalog import load_catalog
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CATALOG = load_catalog(ROOT / "config/figures.yaml")
 
 

@@ -88,7 +88,7 @@ def test_an_untested_snakemake_stops_with_its_version_and_the_fix(monkeypatch):
 
 
 def test_pyproject_admits_the_tested_snakemake_releases_and_no_neighbour():
-    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     deps = tomllib.loads(pyproject.read_text())["project"]["dependencies"]
     spec = next(r.specifier for r in map(Requirement, deps) if r.name == "snakemake")
     assert all(spec.contains(v) for v in TESTED_SNAKEMAKE)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Targets go before --configfile, which takes any number of values.
 QUICK = ["--profile", "profiles/local", "--configfile", "config/quick.yaml"]
 MIRROR = os.environ.get("BOOSTRANK_DATA_MIRROR") or (
@@ -244,7 +244,7 @@ def test_the_report_page_in_a_real_browser(offline_run, tmp_path):
     screenshot(browser, page, offline_run / "results/report.png", seen["height"])
 
 
-# Config mistakes (unknown key, wrong type, unknown data set): tests/test_fault_tolerance.py.
+# Config mistakes (unknown key, wrong type, unknown data set): tests/e2e/test_fault_tolerance.py.
 
 
 def test_strict_refuses_a_stand_in(tmp_path):

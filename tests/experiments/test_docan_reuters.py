@@ -23,7 +23,7 @@ from boostrank.preprocess.reuters_corpus import (
 )
 from boostrank.report.claims import evaluate, load_claims
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # --------------------------------------------------------------------------- k-NN
 

@@ -9,7 +9,7 @@ import pytest
 from boostrank.errors import BoostrankError
 from boostrank.report.headline import END, START, current_block, render, replace_block, summarise
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_readme_shows_what_the_committed_summary_renders_to():

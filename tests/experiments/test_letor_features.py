@@ -20,7 +20,7 @@ from boostrank.experiments.datasets.jobs_letor import AGREE_TOL, rebuild
 from boostrank.io import read_json, save_npz, write_json
 from boostrank.preprocess import letor_features as lf
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 N_DOCS = 1000
 TOKENS = (8000, 60000, 68000)  # title, abstract, title + abstract
 

@@ -36,7 +36,7 @@ from boostrank.online.banditron import Banditron
 from boostrank.online.exponential_gradient import ExponentialGradient
 from boostrank.online.streams import run_stream, scale_inputs
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MIRROR = os.environ.get("BOOSTRANK_DATA_MIRROR") or str(ROOT.parent / "shared" / "data")
 REGISTRY = load_registry(ROOT / "config" / "datasets.yaml")
 CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())

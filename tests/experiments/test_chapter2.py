@@ -176,7 +176,7 @@ def test_figures_are_drawn_from_run_files(tmp_path):
 
 def test_config_section_is_complete():
     config = yaml.safe_load(
-        (Path(__file__).resolve().parents[1] / "config" / "config.yaml").read_text()
+        (Path(__file__).resolve().parents[2] / "config" / "config.yaml").read_text()
     )["chapter2"]
     assert config["datasets"] == list(spec.DATASETS)
     assert set(config["methods"]) == set(spec.BY_KEY)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "boostrank"
+SRC = Path(__file__).resolve().parents[2] / "src" / "boostrank"
 MAX_LINES = 80
 
 # "<file under src/boostrank>:<qualified name>" -> why it is still longer than MAX_LINES.

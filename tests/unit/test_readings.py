@@ -12,7 +12,7 @@ from boostrank.errors import BoostrankError
 from boostrank.report.claims import load_claims
 from boostrank.workflow.config_check import check_registry
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 READINGS = yaml.safe_load((ROOT / "config/readings.yaml").read_text(encoding="utf-8"))["readings"]
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
 SCHEMA = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text(encoding="utf-8"))

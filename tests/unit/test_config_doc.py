@@ -12,7 +12,7 @@ from boostrank.cli import main
 from boostrank.errors import BoostrankError
 from boostrank.report.config_doc import config_reference, render, schema_keys, undescribed
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = ROOT / "workflow/schemas/config.schema.yaml"
 CONFIG_PATH = ROOT / "config/config.yaml"
 DOC = ROOT / "docs/configuration.md"

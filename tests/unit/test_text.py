@@ -16,7 +16,7 @@ from nltk.stem.snowball import SnowballStemmer
 from boostrank.preprocess import text as T
 from boostrank.preprocess.reuters import read_reuters
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Sengupta (2018), "Working on a toy dataset": the five documents, as printed.
 TOY = [

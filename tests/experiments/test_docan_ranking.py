@@ -16,7 +16,7 @@ from boostrank.io import json_object, save_npz, write_json
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.report.claims import load_claims
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _meta(name, kind):

@@ -14,7 +14,7 @@ from boostrank.preprocess.reuters_corpus import TEXT_FIELDS
 from boostrank.preprocess.text import STEMMERS
 from boostrank.report.claims import load_claims
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 SGML = """<!DOCTYPE lewis SYSTEM "lewis.dtd">
 <REUTERS TOPICS="YES" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET" OLDID="5552" NEWID="9">

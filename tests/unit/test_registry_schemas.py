@@ -10,7 +10,7 @@ import yaml
 from boostrank.errors import BoostrankError
 from boostrank.workflow.config_check import check_registry
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 REGISTRIES = [("datasets", "datasets"), ("claims", "claims"), ("figures", "figures")]
 
 
