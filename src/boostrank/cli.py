@@ -197,6 +197,12 @@ def _cmd_figures(args: argparse.Namespace) -> None:
         print(f"{pad}  snakemake " + " ".join(figure.outputs))
 
 
+def _cmd_job(args: argparse.Namespace) -> None:
+    from boostrank.experiments.job import run
+
+    run(args.name, args.spec)
+
+
 def _cmd_config_doc(args: argparse.Namespace) -> None:
     from boostrank.io import write_text
     from boostrank.report.config_doc import config_reference
@@ -233,10 +239,10 @@ def _cmd_registry_hashes(args: argparse.Namespace) -> None:
 
 # Each work's command-line module (``experiments/<work>/cli.py``) defines
 # ``register(subparsers)``, adding parsers whose ``func`` takes the parsed arguments.
+# (The other works' jobs run through ``boostrank job``: boostrank.experiments.job.)
 WORKS = (
     "datasets",
     "docan",
-    "chapter2",
     "chapter3",
     "chapter4",
     "chapter5_6",
@@ -258,7 +264,6 @@ PLUGIN_PREFIXES = {
     "letor-features": "boostrank.preprocess.letor_features",
     "table": "boostrank.experiments.datasets.cli",
     "docan-": "boostrank.experiments.docan.cli",
-    "chapter2-": "boostrank.experiments.chapter2.cli",
     "chapter3-": "boostrank.experiments.chapter3.cli",
     "chapter4-": "boostrank.experiments.chapter4.cli",
     "chapter5-": "boostrank.experiments.chapter5_6.cli",
@@ -281,6 +286,7 @@ ROOT_COMMANDS = frozenset(
         "figures",
         "registry-hashes",
         "config-doc",
+        "job",
     )
 )
 
@@ -399,6 +405,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--config", default="config/config.yaml")
     p.add_argument("--out", help="write it here (default: standard output)")
     p.set_defaults(func=_cmd_config_doc)
+
+    p = sub.add_parser("job", help="run one job of a work from its parameters (a rule's spec)")
+    p.add_argument("name", help="<work>.<kind>, e.g. chapter2.run")
+    p.add_argument("--spec", required=True, help="the job's parameter object as JSON")
+    p.set_defaults(func=_cmd_job)
 
     for name in _plugins_for(command):
         try:

@@ -303,6 +303,16 @@ def reported(files):
     return [shown, *rest]
 
 
+def job_spec(build, **fixed):
+    """A params function of a `boostrank job` rule: the job's parameter object, built by `build`
+    (a work's spec function) from the config, the wildcards, the job's files and `fixed` (what
+    the rule itself decides), as JSON with sorted keys (its text decides reruns; the paths in
+    it change only with the files)."""
+    return lambda wildcards, input, output: build(
+        config, wildcards, input, output, **fixed
+    ).to_json()
+
+
 def output_stem(name=None):
     """A params function: the path a ``multiext`` output shares before its extensions
     (``figures/x`` for ``figures/x.png`` and ``figures/x.pdf``; the first output when unnamed),
@@ -354,20 +364,8 @@ def docan_fold_code(wildcards):
 
 # --------------------------------------------------------------- chapter2.smk
 CH2 = config["chapter2"]
-CH2_REF = CH2["reference"]
 CH2_RUNS = "results/chapter2"
 CH2_FIGURES = CH2_SPEC.FIGURE_METHODS
-
-
-def ch2_settings(figure):
-    """(fractions, C values, depths) a figure's run jobs cover (the reference cell of Figures
-    2.2 and 2.3 comes from Figure 2.1)."""
-    ref_f, ref_c, ref_d = CH2_REF["fraction"], float(CH2_REF["C"]), str(CH2_REF["depth"])
-    if figure == "thesis-fig2_1":
-        return CH2["fractions"], [ref_c], [ref_d]
-    if figure == "thesis-fig2_2":
-        return [ref_f], [float(c) for c in CH2["C_grid"] if float(c) != ref_c], [ref_d]
-    return [ref_f], [ref_c], [str(d) for d in CH2["depth_grid"] if str(d) != ref_d]
 
 
 def ch2_run(figure, dataset, method):
@@ -384,20 +382,6 @@ def ch2_figure_runs(figure):
             ch2_run("thesis-fig2_1", d, m) for d in CH2["datasets"] for m in CH2_FIGURES[figure]
         ]
     return runs
-
-
-def ch2_params(wildcards):
-    """The method's constructor arguments as JSON: editing them reruns only its jobs."""
-    return json.dumps(CH2["methods"][wildcards.method], sort_keys=True)
-
-
-def ch2_grid(wildcards):
-    fractions, cs, depths = ch2_settings(wildcards.figure)
-    return {
-        "fractions": " ".join(f"{f:g}" for f in fractions),
-        "C": " ".join(f"{c:g}" for c in cs),
-        "depths": " ".join(depths),
-    }
 
 
 # --------------------------------------------------------------- chapter3.smk
