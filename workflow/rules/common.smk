@@ -544,19 +544,6 @@ CH5_RUNS = "results/chapter5_6"
 CH5_FIGURES = CH5_SPEC.FIGURES
 
 
-def ch5_options(runs):
-    """The shared command-line options of a run job (its config, spelt out)."""
-    opts = (
-        f" --runs {runs} --seed {config['seed']} --points {CH5['checkpoints']}"
-        f" --scaling {CH5['scaling']} --importance {CH5['importance']}"
-        f" --eta-factor {CH5['eta_factor']} --lam1 {CH5['omega_lambda'][0]}"
-        f" --lam2 {CH5['omega_lambda'][1]}"
-    )
-    if CH5.get("max_trials"):
-        opts += f" --max-trials {CH5['max_trials']}"
-    return opts
-
-
 def ch5_data(wildcards):
     return {
         "npz": f"data/processed/{wildcards.dataset}.npz",
