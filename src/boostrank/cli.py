@@ -245,7 +245,6 @@ WORKS = (
     "docan",
     "chapter3",
     "chapter4",
-    "topk",
     "qbrank",
     "prank",
 )
@@ -265,7 +264,6 @@ PLUGIN_PREFIXES = {
     "docan-": "boostrank.experiments.docan.cli",
     "chapter3-": "boostrank.experiments.chapter3.cli",
     "chapter4-": "boostrank.experiments.chapter4.cli",
-    "topk-": "boostrank.experiments.topk.cli",
     "qbrank-": "boostrank.experiments.qbrank.cli",
     "prank-": "boostrank.experiments.prank.cli",
 }

@@ -601,13 +601,6 @@ def topk_k(algorithm):
     return str(TOPK["k"]) if algorithm.startswith("top") else "full"
 
 
-def topk_params(wildcards):
-    """The training options as JSON (editing e.g. Figure 2's k values reruns nothing here)."""
-    params = {key: TOPK[key] for key in TOPK_SPEC.TRAINING_KEYS}
-    params["loops"] = TOPK["loops_per_dataset"].get(wildcards.dataset, TOPK["loops"])
-    return json.dumps(params, sort_keys=True)
-
-
 def topk_split_inputs(wildcards):
     source = topk_source(wildcards.dataset)
     inputs = {
@@ -618,19 +611,6 @@ def topk_split_inputs(wildcards):
     if wildcards.dataset in TOPK_SOURCE:
         inputs["base"] = f"{TOPK_DIR}/splits/{source}.npz"
     return inputs
-
-
-def topk_split_args(wildcards):
-    dataset, source = wildcards.dataset, topk_source(wildcards.dataset)
-    args = f"--raw-provenance {raw_provenance(source)}"
-    published = TOPK["published_splits"].get(source)
-    if published:
-        args += f" --published {published[0]} {published[1]}"
-    if dataset in TOPK_SOURCE:
-        sub = TOPK[dataset]
-        args += f" --base-split {TOPK_DIR}/splits/{source}.npz"
-        args += f" --subsample {sub['train']} {sub['test']}"
-    return args
 
 
 def topk_table_runs():
@@ -651,13 +631,6 @@ def topk_fig2_runs():
 
 
 TOPK_FIG2_EXTRA_K = [k for k in TOPK["fig2"]["k"] if k != TOPK["k"]]  # runs Table 1 lacks
-TOPK_TRAIN_SHELL = (
-    "single_threaded"
-    " boostrank topk-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
-    " --k {wildcards.k} --seed-index {wildcards.seed} --npz {input.npz} --meta {input.meta}"
-    " --split {input.split} --params {params.params:q} --seed {params.seed}"
-    " --out {output} 2> {log}"
-)
 
 
 # --------------------------------------------------------------- qbrank.smk
