@@ -246,7 +246,6 @@ WORKS = (
     "chapter3",
     "chapter4",
     "qbrank",
-    "prank",
 )
 PLUGINS = (
     "boostrank.preprocess.text_cli",
@@ -265,7 +264,6 @@ PLUGIN_PREFIXES = {
     "chapter3-": "boostrank.experiments.chapter3.cli",
     "chapter4-": "boostrank.experiments.chapter4.cli",
     "qbrank-": "boostrank.experiments.qbrank.cli",
-    "prank-": "boostrank.experiments.prank.cli",
 }
 
 
