@@ -648,12 +648,3 @@ def qb_runs(suffix):
         for split in range(1, data_replicates(QB["splits"], dataset) + 1)
         for model in QB_MODELS
     ]
-
-
-def qb_params(wildcards):
-    """The protocol a training job runs, as JSON: editing it reruns the training jobs."""
-    return json.dumps({k: QB[k] for k in QB_SPEC.TRAIN.config}, sort_keys=True)
-
-
-# --------------------------------------------------------------- prank.smk
-PR = config["prank"]

@@ -9,7 +9,7 @@ included), so the text that decides reruns is the whole of what the job is given
 looks the kind up, builds the dataclass from the JSON (an unknown or missing field, a wrong
 type or a bad choice is one line naming it), imports the job's module only then, and calls it.
 
-Converted: chapter2, chapter5_6, prank and topk. The other works
+Converted: chapter2, chapter5_6, prank, qbrank and topk. chapter3, chapter4, datasets and docan
 keep their own sub-commands (``experiments/<work>/cli.py``) until they are converted the same
 way.
 """
@@ -27,7 +27,7 @@ from boostrank.experiments.common import Job, JobSpec
 # The works whose jobs run through ``boostrank job``: work -> its spec module.
 WORKS = {
     work: f"boostrank.experiments.{work}.spec"
-    for work in ("chapter2", "chapter5_6", "prank", "topk")
+    for work in ("chapter2", "chapter5_6", "prank", "qbrank", "topk")
 }
 
 
