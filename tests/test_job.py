@@ -17,7 +17,7 @@ from boostrank.experiments import job
 from boostrank.experiments.chapter2 import jobs as ch2_jobs
 from boostrank.experiments.chapter2 import spec as ch2
 from boostrank.experiments.chapter5_6 import spec as ch5
-from boostrank.experiments.common import JobSpec
+from boostrank.experiments.job import JobSpec
 from boostrank.experiments.prank import spec as prank
 from boostrank.experiments.qbrank import spec as qbrank
 from boostrank.experiments.topk import spec as topk

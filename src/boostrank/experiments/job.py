@@ -1,13 +1,18 @@
-"""One command runs every job of the converted works: ``boostrank job <work>.<kind> --spec JSON``.
+"""One path from a rule to a job: ``boostrank job <work>.<kind> --spec JSON``.
 
-A work's ``spec`` module declares its kinds of job in ``JOBS`` (kind -> :class:`.common.Job`,
-each naming its parameter dataclass, a :class:`.common.JobSpec`, and the ``module:function``
-that runs it) and the plain functions that build each parameter object from the config, the
-wildcards and the job's input and output files. A Snakemake rule passes that object as one
-params entry, its JSON (:meth:`.common.JobSpec.to_json`: sorted keys, compact, paths
-included), so the text that decides reruns is the whole of what the job is given. This module
-looks the kind up, builds the dataclass from the JSON (an unknown or missing field, a wrong
-type or a bad choice is one line naming it), imports the job's module only then, and calls it.
+A kind of job takes one parameter object, a frozen dataclass (:class:`JobSpec`: each field
+checked against its annotation, :meth:`JobSpec.check` for choices and ranges; a bad value is
+one line naming the field). A work's ``spec`` module defines them, the plain functions that
+build each from the config, the wildcards and the job's input and output files, and its
+``JOBS`` registry (kind -> :class:`JobKind`: the job's command, config keys and code roots,
+its dataclass and the ``module:function`` that runs it). A Snakemake rule passes the object as
+one params entry, its JSON (:meth:`JobSpec.to_json`: sorted keys, compact, paths included), so
+the text that decides reruns is the whole of what the job is given. :func:`run` looks the kind
+up, builds the dataclass from the JSON (an unknown or missing field is one line naming it),
+imports the job's module only then, and calls it.
+
+This lives apart from :mod:`.common`, which every work's jobs import: editing it reruns the
+converted works' jobs only.
 
 Converted: chapter2, chapter5_6, prank, qbrank and topk. chapter3, chapter4, datasets and docan
 keep their own sub-commands (``experiments/<work>/cli.py``) until they are converted the same
@@ -16,13 +21,114 @@ way.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
-from dataclasses import MISSING, fields
+import os
+import types
+import typing
+from collections.abc import Iterable
+from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import Job, JobSpec
+from boostrank.experiments.common import Job
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """The parameters of one job, one frozen dataclass per kind of job (a work's ``spec``
+    defines them): made from JSON by ``boostrank job`` or directly in Python, each field is
+    checked against its annotation (an int where a float is declared becomes a float, a list
+    where a tuple is declared a tuple), then :meth:`check` checks choices and ranges."""
+
+    def __post_init__(self) -> None:
+        hints = _hints(type(self))
+        for f in fields(self):
+            value = _coerce(getattr(self, f.name), hints[f.name], f.name)
+            object.__setattr__(self, f.name, value)
+        self.check()
+
+    def check(self) -> None:
+        """Choices and ranges (a kind's own rules); raise :class:`BoostrankError`."""
+
+    def to_json(self) -> str:
+        """The spec as a Snakemake params entry: sorted keys, compact separators, so that the
+        same parameters always give the same text (the text decides reruns)."""
+        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _coerce(value: Any, hint: Any, name: str) -> Any:
+    """``value`` as the annotation ``hint`` declares it (``Any``, ``str``, ``int``, ``float``,
+    ``bool``, ``X | None``, ``tuple[X, ...]``, ``dict[...]``), else a :class:`BoostrankError`."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return value
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        for arg in (a for a in args if a is not type(None)):
+            try:
+                return _coerce(value, arg, name)
+            except BoostrankError:
+                continue
+    elif origin is tuple and isinstance(value, list | tuple):
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_coerce(v, args[0], name) for v in value)
+        if len(args) == len(value):
+            return tuple(_coerce(v, a, name) for v, a in zip(value, args, strict=True))
+    elif origin is dict and isinstance(value, dict):
+        return value
+    elif hint in (int, float) and isinstance(value, int | float) and not isinstance(value, bool):
+        if hint is float:
+            return float(value)
+        if isinstance(value, int):
+            return value
+    elif hint in (str, bool) and isinstance(value, hint):
+        return value
+    shown = getattr(hint, "__name__", str(hint))
+    raise BoostrankError(f"field '{name}' must be {shown}, got {value!r}")
+
+
+def check_choice(name: str, value: Any, choices: Iterable[Any]) -> None:
+    """A field's value is one of ``choices``, else a :class:`BoostrankError` naming them."""
+    known = list(choices)
+    if value not in known:
+        raise BoostrankError(
+            f"field '{name}': {value!r} is not one of {', '.join(map(str, known))}"
+        )
+
+
+def check_at_least(name: str, value: float | None, low: float) -> None:
+    """A field's value (None passes) is at least ``low``."""
+    if value is not None and value < low:
+        raise BoostrankError(f"field '{name}' must be at least {low:g}, got {value!r}")
+
+
+def stem(path: str) -> str:
+    """The path a ``multiext`` output shares before its extension (``figures/x`` of
+    ``figures/x.png``): where a command writes its figure or table files."""
+    return os.path.splitext(path)[0]
+
+
+@dataclass(frozen=True)
+class JobKind(Job):
+    """A kind of job ``boostrank job`` runs: its command (``<work>.<kind>``), config keys and
+    code roots, its parameter dataclass and the ``module:function`` that runs it."""
+
+    spec: type[JobSpec]
+    entry: str
+
+
+def registry(*jobs: JobKind) -> dict[str, JobKind]:
+    """A work's ``JOBS``: kind (``run`` of ``chapter2.run``) -> job, for ``boostrank job``."""
+    return {job.command.partition(".")[2]: job for job in jobs}
+
 
 # The works whose jobs run through ``boostrank job``: work -> its spec module.
 WORKS = {
@@ -31,12 +137,12 @@ WORKS = {
 }
 
 
-def lookup(name: str) -> Job:
+def lookup(name: str) -> JobKind:
     """The job of ``<work>.<kind>`` (``chapter2.run``), from its work's ``JOBS``."""
     work, _, kind = name.partition(".")
     if work not in WORKS:
         raise BoostrankError(f"unknown work '{work}' in '{name}'; known: {', '.join(WORKS)}")
-    jobs: dict[str, Job] = importlib.import_module(WORKS[work]).JOBS
+    jobs: dict[str, JobKind] = importlib.import_module(WORKS[work]).JOBS
     if kind not in jobs:
         known = ", ".join(f"{work}.{k}" for k in jobs)
         raise BoostrankError(f"unknown job '{name}'; known: {known}")
@@ -65,8 +171,6 @@ def build(cls: type[JobSpec], data: Any) -> JobSpec:
 def run(name: str, text: str) -> Any:
     """Run the job ``name`` with the parameters ``text`` (the spec's JSON)."""
     job = lookup(name)
-    if job.spec is None or not job.entry:
-        raise BoostrankError(f"job '{name}' names no parameter dataclass or function")
     try:
         spec = build(job.spec, json.loads(text))
     except json.JSONDecodeError as exc:
@@ -77,4 +181,15 @@ def run(name: str, text: str) -> Any:
     return getattr(importlib.import_module(module), function)(spec)
 
 
-__all__ = ["WORKS", "build", "lookup", "run"]
+__all__ = [
+    "WORKS",
+    "JobKind",
+    "JobSpec",
+    "build",
+    "check_at_least",
+    "check_choice",
+    "lookup",
+    "registry",
+    "run",
+    "stem",
+]

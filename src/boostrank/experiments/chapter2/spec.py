@@ -7,14 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import (
-    Job,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    registry,
-    stem,
-)
+from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 FIGURES = ("thesis-fig2_1", "thesis-fig2_2", "thesis-fig2_3")
 SOURCE = "Valizadegan (2010), section 2.4"
@@ -116,7 +110,7 @@ class FigureSpec(JobSpec):
 # One job per (figure, data set, method), looping over the repeats and the figure's settings;
 # its code also lists the method's estimator modules (code_modules), so editing one estimator
 # reruns only its jobs.
-RUN = Job(
+RUN = JobKind(
     "chapter2.run",
     (
         "fractions",
@@ -135,7 +129,7 @@ RUN = Job(
 )
 # One job per figure: merges its runs (and, for Figures 2.2 and 2.3, Figure 2.1's reference
 # runs) into the results CSV, the summary CSV and the figure.
-FIGURE = Job(
+FIGURE = JobKind(
     "chapter2.figure",
     ("reference",),
     ("experiments.chapter2.figure",),

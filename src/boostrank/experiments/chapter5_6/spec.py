@@ -7,14 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.common import (
-    Job,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    registry,
-    stem,
-)
+from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 SOURCE = "Valizadegan (2010), chapters 5 and 6"
 # Table 1.1's data sets, in the order of the text of section 6.1.
@@ -151,7 +145,7 @@ class EtaFigureSpec(JobSpec):
 # One job per (figure family, data set, method) (rules chapter5_sweep, chapter5_perceptron,
 # chapter6_adaptive, chapter6_best_worst); its code also lists the method's learner modules
 # (code_modules), so editing one learner reruns only its jobs.
-RUN = Job(
+RUN = JobKind(
     "chapter5_6.run",
     (
         "gammas",
@@ -179,7 +173,7 @@ CODE = {
 }
 # One job per figure (rule chapter5_figure); also reads the root config "claims" (Figure 6.1's
 # published best gammas).
-FIGURE = Job(
+FIGURE = JobKind(
     "chapter5_6.figure",
     ("match_tolerance",),
     ("experiments.chapter5_6.figure", "plots", "io"),
@@ -187,7 +181,7 @@ FIGURE = Job(
     "boostrank.experiments.chapter5_6.figure:make_figure",
 )
 # Supplementary: one job per data set of eta_sweep, then one figure.
-ETA_SWEEP = Job(
+ETA_SWEEP = JobKind(
     "chapter5_6.eta_sweep",
     ("eta_sweep", "gammas", "importance", "max_trials"),
     (
@@ -200,7 +194,7 @@ ETA_SWEEP = Job(
     EtaSweepSpec,
     "boostrank.experiments.chapter5_6.jobs:eta_sweep",
 )
-ETA_FIGURE = Job(
+ETA_FIGURE = JobKind(
     "chapter5_6.eta_figure",
     ("eta_sweep",),
     FIGURE.code,

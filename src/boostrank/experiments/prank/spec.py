@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.common import Job, JobSpec, registry, stem
+from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, registry, stem
 
 FIG6, FIG7 = "prank-fig6", "prank-fig7"
 FIGURES = (FIG6, FIG7)
@@ -61,10 +62,10 @@ class Fig7Spec(JobSpec):
     figure_prefix: str
 
 
-FIG6_JOB = Job(
+FIG6_JOB = JobKind(
     "prank.fig6", ("fig6",), _CODE, Fig6Spec, "boostrank.experiments.prank.figure:figure6"
 )
-FIG7_JOB = Job(  # and MovieLens 100K's processed files
+FIG7_JOB = JobKind(  # and MovieLens 100K's processed files
     "prank.fig7", ("fig7",), _CODE, Fig7Spec, "boostrank.experiments.prank.figure:figure7"
 )
 JOBS = registry(FIG6_JOB, FIG7_JOB)

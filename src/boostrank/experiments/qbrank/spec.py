@@ -8,14 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import (
-    Job,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    registry,
-    stem,
-)
+from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 TABLE_ID = "qbrank-table1"
 FIGURE_ID = "qbrank-fig1"
@@ -111,7 +105,7 @@ class FigureSpec(JobSpec):
 
 # One job per (data set, split, model); its protocol (these keys) goes to it in its spec, so
 # editing one of them reruns the training jobs.
-TRAIN = Job(
+TRAIN = JobKind(
     "qbrank.train",
     ("l2_fraction", "stages", "dcg_k", "ties", "trees", "qbrank", "ranksvm"),
     (
@@ -128,7 +122,7 @@ TRAIN = Job(
     TrainSpec,
     "boostrank.experiments.qbrank.jobs:train_model",
 )
-FIGURE = Job(
+FIGURE = JobKind(
     "qbrank.figure",
     ("table_trees", "trees", "ties"),
     ("experiments.qbrank.figure", "plots", "report.render", "io"),

@@ -8,14 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import (
-    Job,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    registry,
-    stem,
-)
+from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 TABLE_ID = "topk-table1"
 # Config ``topk`` keys a training job reads (editing the others, e.g. Figure 2's k values,
@@ -135,14 +129,14 @@ class Figure2Spec(JobSpec):
         check_at_least("smooth", self.smooth, 1)
 
 
-SPLIT = Job(
+SPLIT = JobKind(
     "topk.split",
     ("seed", "topk.published_splits", "topk.m_reduced"),
     ("experiments.topk.jobs", "data.formats", "io"),
     SplitSpec,
     "boostrank.experiments.topk.jobs:make_split",
 )
-TRAIN = Job(
+TRAIN = JobKind(
     "topk.train",
     ("seed", "topk.loops", "topk.loops_per_dataset", *(f"topk.{k}" for k in TRAINING_KEYS)),
     (
@@ -156,14 +150,14 @@ TRAIN = Job(
     TrainSpec,
     "boostrank.experiments.topk.jobs:train_run",
 )
-TABLE1 = Job(
+TABLE1 = JobKind(
     "topk.table1",
     ("claims", "topk.datasets", "topk.seeds", "topk.seeds_per_dataset", "topk.k"),
     ("experiments.topk.figure", "report.claims", "report.render", "io"),
     Table1Spec,
     "boostrank.experiments.topk.figure:make_table1",
 )
-FIGURE2 = Job(
+FIGURE2 = JobKind(
     "topk.fig2",
     ("topk.fig2.dataset", "topk.fig2.k", "topk.fig2.converge_tolerance", "topk.fig2.smooth"),
     ("experiments.topk.figure", "plots", "io"),
