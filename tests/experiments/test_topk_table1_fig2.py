@@ -39,27 +39,10 @@ def test_match_rows_is_one_to_one_with_duplicates():
 
 def test_standin_and_derived_splits(tmp_path):
     _processed(tmp_path, n=100)
-    info = jobs.make_split(
-        "mediamill",
-        tmp_path / "d.npz",
-        tmp_path / "d.json",
-        None,
-        [30, 10],
-        tmp_path / "s.npz",
-        tmp_path / "s.json",
-    )
+    info = make_split(tmp_path, "mediamill", published=[30, 10], out="s")
     assert (info["train"], info["test"]) == (75, 25)
-    derived = jobs.make_split(
-        "m_reduced",
-        tmp_path / "d.npz",
-        tmp_path / "d.json",
-        None,
-        None,
-        tmp_path / "r.npz",
-        tmp_path / "r.json",
-        base_split=tmp_path / "s.npz",
-        subsample=[20, 5],
-        seed=3,
+    derived = make_split(
+        tmp_path, "m_reduced", base_split=str(tmp_path / "s.npz"), subsample=[20, 5], out="r"
     )
     assert (derived["train"], derived["test"]) == (20, 5)
     with np.load(tmp_path / "r.npz") as r:
@@ -88,29 +71,44 @@ def _params(**over):
     return params
 
 
+def make_split(tmp_path, dataset, out, **fields):
+    """A split job on the processed files ``d.npz``/``d.json`` of ``tmp_path``."""
+    return jobs.make_split(
+        spec.SplitSpec(
+            **{"raw_provenance": None, "published": None, "base_split": None, "subsample": None,
+               "seed": 3, **fields},
+            dataset=dataset, npz=str(tmp_path / "d.npz"), meta=str(tmp_path / "d.json"),
+            out=str(tmp_path / f"{out}.npz"), record=str(tmp_path / f"{out}.json"),
+        )
+    )  # fmt: skip
+
+
+def train_run(tmp_path, algorithm, k, out, params=None):
+    """One training run on the split ``s.npz`` of ``tmp_path``."""
+    return jobs.train_run(
+        spec.TrainSpec(
+            dataset="mediamill", algorithm=algorithm, k=k, seed_index=0,
+            npz=str(tmp_path / "d.npz"), meta=str(tmp_path / "d.json"),
+            split=str(tmp_path / "s.npz"), params=params or _params(), seed=7,
+            out=str(tmp_path / out),
+        )
+    )  # fmt: skip
+
+
 def test_train_run_records(tmp_path):
     _processed(tmp_path, n=100)
-    jobs.make_split(
-        "mediamill",
-        tmp_path / "d.npz",
-        tmp_path / "d.json",
-        None,
-        [3, 1],
-        tmp_path / "s.npz",
-        tmp_path / "s.json",
-    )
-    args = (tmp_path / "d.npz", tmp_path / "d.json", tmp_path / "s.npz", _params(), 7)
-    top = jobs.train_run("mediamill", "topopt", 3, 0, *args, tmp_path / "a.json")
+    make_split(tmp_path, "mediamill", published=[3, 1], out="s")
+    top = train_run(tmp_path, "topopt", 3, "a.json")
     assert top["loops"] == 3 and top["rounds"] == 3 * 75
     assert sorted(top["test_loss_at_loop"]) == ["1", "2", "3"]
     assert len(top["curve"]) == 3 * 75 // 10
     assert top["data_kind"] == "synthetic"
-    full = jobs.train_run("mediamill", "fullada", None, 0, *args, tmp_path / "b.json")
+    full = train_run(tmp_path, "fullada", None, "b.json")
     assert full["loops"] == 1 and full["k"] == 5 and full["feedback"] == "full"
-    again = jobs.train_run("mediamill", "topopt", 3, 0, *args, tmp_path / "c.json")
+    again = train_run(tmp_path, "topopt", 3, "c.json")
     assert again["test_loss"] == top["test_loss"]  # same seed, same numbers
     with pytest.raises(BoostrankError, match="needs k"):
-        jobs.train_run("mediamill", "topopt", None, 0, *args, tmp_path / "d.json")
+        train_run(tmp_path, "topopt", None, "d.json")
 
 
 def _record(tmp_path, dataset, key, seed, loss, kind="mirror"):
@@ -196,37 +194,13 @@ def test_figure2_and_cli(tmp_path):
             p = tmp_path / f"k{k}s{s}.json"
             p.write_text(json.dumps(rec))
             paths.append(p)
-    figure.make_figure2(paths, 0.02, 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "f")
+    figure.make_figure2(
+        spec.Figure2Spec(
+            runs=list(map(str, paths)), tolerance=0.02, smooth=3, csv=str(tmp_path / "c.csv"),
+            summary=str(tmp_path / "s.csv"), figure_prefix=str(tmp_path / "f"),
+        )
+    )  # fmt: skip
     summ = pd.read_csv(tmp_path / "s.csv")
     conv = summ[summ.quantity == "rounds_to_converge"].set_index("k")["value"]
     assert conv["6"] < conv["3"]
     assert (tmp_path / "f.png").exists() and (tmp_path / "f.pdf").exists()
-    from boostrank.cli import build_parser
-
-    parser = build_parser("topk-train")
-    args = parser.parse_args(
-        [
-            "topk-train",
-            "--dataset",
-            "yeast",
-            "--algorithm",
-            "fullopt",
-            "--k",
-            "full",
-            "--seed-index",
-            "0",
-            "--npz",
-            "a",
-            "--meta",
-            "b",
-            "--split",
-            "c",
-            "--params",
-            "{}",
-            "--seed",
-            "1",
-            "--out",
-            "o",
-        ]
-    )
-    assert args.k is None

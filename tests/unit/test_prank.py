@@ -14,6 +14,7 @@ from boostrank.errors import BoostrankError
 from boostrank.experiments.prank import figure as prank_figure
 from boostrank.experiments.prank import jobs as prank_jobs
 from boostrank.experiments.prank import summary as prank_summary
+from boostrank.experiments.prank.spec import Fig6Spec, Fig7Spec
 from boostrank.online.ordinal_baselines import MCP, WidrowHoff
 from boostrank.online.prank import (
     MuPRank,
@@ -254,11 +255,14 @@ def test_rating_matrix_and_runs():
 
 
 def make_fig7(npz, meta, settings, seed, tmp_path):
-    """Figure 7's job: the runs, then its CSVs and figure (as ``boostrank prank-fig7``)."""
-    result, meta_data = prank_jobs.run_fig7_file(npz, meta, settings, seed)
-    return prank_figure.make_fig7(
-        result, settings, meta_data, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig"
-    )
+    """Figure 7's job (``boostrank job prank.fig7``): the runs, then its CSVs and figure."""
+    return prank_figure.figure7(
+        Fig7Spec(
+            npz=str(npz), meta=str(meta), settings=settings, seed=seed,
+            csv=str(tmp_path / "c.csv"), summary=str(tmp_path / "s.csv"), samples=None,
+            figure_prefix=str(tmp_path / "fig"),
+        )
+    )  # fmt: skip
 
 
 def fig_settings():
@@ -275,10 +279,12 @@ def fig_settings():
 
 def test_fig6_outputs(tmp_path):
     settings = fig_settings()
-    result = prank_jobs.run_fig6(settings, 3)
-    stats = prank_figure.make_fig6(
-        result, settings, 3, tmp_path / "c.csv", tmp_path / "s.csv", tmp_path / "fig",
-        tmp_path / "s.samples.csv",
+    stats = prank_figure.figure6(
+        Fig6Spec(
+            settings=settings, seed=3, csv=str(tmp_path / "c.csv"),
+            summary=str(tmp_path / "s.csv"), samples=str(tmp_path / "s.samples.csv"),
+            figure_prefix=str(tmp_path / "fig"),
+        )
     )  # fmt: skip
     curves = pd.read_csv(tmp_path / "c.csv")
     # each run's final loss averages to the summary's, and runs pair across learners

@@ -149,6 +149,31 @@ def test_precision_at_percent_worked_example():
     assert np.allclose(exp.precision_at_percent(diff, [100], "right"), [[0.75]])
 
 
+def train_model(model, npz, meta, params, out, queries=None):
+    """The training job of ``model`` on split 1 of the data set ``toy``."""
+    return exp.train_model(
+        spec.TrainSpec(
+            dataset="toy", model=model, split=1, npz=str(npz), meta=str(meta), params=params,
+            seed=5, out=str(out), record=str(out.with_suffix(".json")),
+            queries=None if queries is None else str(queries),
+        )
+    )  # fmt: skip
+
+
+def make_outputs(p, inputs, table_trees, trees, ties, queries=(), figure_samples=None):
+    """The merge job: Table 1 and Figure 1 of the run CSVs ``inputs``, written into ``p``."""
+    return qbrank_figure.make_outputs(
+        spec.FigureSpec(
+            inputs=list(map(str, inputs)), queries=list(map(str, queries)),
+            table_trees=table_trees, trees=trees, ties=ties, table_csv=str(p / "t.csv"),
+            table_summary=str(p / "ts.csv"), figure_csv=str(p / "f.csv"),
+            figure_summary=str(p / "fs.csv"),
+            figure_samples=None if figure_samples is None else str(figure_samples),
+            table_prefix=str(p / "table"), figure_prefix=str(p / "fig"),
+        )
+    )  # fmt: skip
+
+
 def test_train_and_merge_end_to_end(tmp_path):
     X, y, qid = letor_like(n_queries=30)
     npz = tmp_path / "toy.npz"
@@ -172,27 +197,12 @@ def test_train_and_merge_end_to_end(tmp_path):
     for m in spec.MODELS:
         out = tmp_path / f"{m.key}.csv"
         queries.append(tmp_path / f"{m.key}.queries.csv")
-        exp.train_model("toy", m.key, 1, npz, meta, params, 5, out, tmp_path / f"{m.key}.json",
-                        queries[-1])  # fmt: skip
+        train_model(m.key, npz, meta, params, out, queries[-1])
         outs.append(out)
     record = json.loads((tmp_path / "qbrank_p2l1.json").read_text())
     assert record["queries"]["L1"] >= 4 and record["train_pairs"] > 0
     p = tmp_path
-    qbrank_figure.make_outputs(
-        outs,
-        "config/claims.yaml",
-        10,
-        params["trees"],
-        "wrong",
-        p / "t.csv",
-        p / "ts.csv",
-        p / "f.csv",
-        p / "fs.csv",
-        p / "table",
-        p / "fig",
-        queries,
-        p / "f.samples.csv",
-    )
+    make_outputs(p, outs, 10, params["trees"], "wrong", queries, p / "f.samples.csv")
     # each L3 query's DCG averages to Figure 1's value; every model ranks the same queries
     samples = pd.read_csv(p / "f.samples.csv", keep_default_na=False, dtype={"trees": str})
     figure = pd.read_csv(p / "f.csv", keep_default_na=False, dtype={"trees": str})
@@ -238,23 +248,11 @@ def test_a_stand_in_without_single_grade_queries(tmp_path):
     outs = []
     for m in spec.MODELS:
         out = tmp_path / f"{m.key}.csv"
-        exp.train_model("toy", m.key, 1, npz, meta, params, 5, out, tmp_path / f"{m.key}.json")
+        train_model(m.key, npz, meta, params, out)
         outs.append(out)
     l1 = pd.read_csv(tmp_path / "gbt_l1.csv")
     assert l1["value"].isna().all() and (l1["note"] == "L1 empty on this data set").all()
     p = tmp_path
-    qbrank_figure.make_outputs(
-        outs,
-        "config/claims.yaml",
-        3,
-        params["trees"],
-        "half",
-        p / "t.csv",
-        p / "ts.csv",
-        p / "f.csv",
-        p / "fs.csv",
-        p / "table",
-        p / "fig",
-    )
+    make_outputs(p, outs, 3, params["trees"], "half")
     stats = pd.read_csv(p / "fs.csv")
     assert "gbt_l1" not in set(stats["model"])

@@ -12,7 +12,7 @@ rule chapter2_run:
         meta=lambda w: processed_meta(w.dataset),
         code=lambda w: code(*CH2_SPEC.code_modules(w.method)),
     output:
-        f"{CH2_RUNS}/{{figure}}/{{dataset}}/{{method}}.csv",
+        csv=f"{CH2_RUNS}/{{figure}}/{{dataset}}/{{method}}.csv",
     log:
         "logs/{figure}/run/{dataset}/{method}.log",
     benchmark:
@@ -23,21 +23,9 @@ rule chapter2_run:
         method="|".join(CH2_SPEC.BY_KEY),
     threads: 1
     params:
-        grid=ch2_grid,
-        params=ch2_params,
-        repeats=CH2["repeats"],
-        parts=CH2["parts"],
-        rows=lambda w: (CH2.get("rows") or {}).get(w.dataset) or 0,
-        labelled_sample=CH2["labelled_sample"],
-        seed=config["seed"],
+        spec=job_spec(CH2_SPEC.run_spec),
     shell:
-        "single_threaded"
-        " boostrank chapter2-run --figure {wildcards.figure} --dataset {wildcards.dataset}"
-        " --method {wildcards.method} --npz {input.npz} --meta {input.meta}"
-        " --fractions {params.grid[fractions]} --C {params.grid[C]}"
-        " --depths {params.grid[depths]} --repeats {params.repeats} --parts {params.parts}"
-        " --rows {params.rows} --params {params.params:q} --seed {params.seed}"
-        " --labelled-sample {params.labelled_sample} --out {output} 2> {log}"
+        "single_threaded boostrank job chapter2.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter2_figure:
@@ -56,13 +44,6 @@ rule chapter2_figure:
     wildcard_constraints:
         figure="thesis-fig2_[123]",
     params:
-        figure_prefix=output_stem("figure"),
-        options=json.dumps(
-            {"fraction": CH2_REF["fraction"], "C": CH2_REF["C"], "depth": str(CH2_REF["depth"])}
-        ),
-        seed=config["seed"],
+        spec=job_spec(CH2_SPEC.figure_spec),
     shell:
-        "boostrank chapter2-figure --figure {wildcards.figure} --runs {input.runs}"
-        " --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix {params.figure_prefix} --options {params.options:q}"
-        " --seed {params.seed} 2> {log}"
+        "boostrank job chapter2.figure --spec {params.spec:q} 2> {log}"

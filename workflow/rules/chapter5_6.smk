@@ -24,14 +24,9 @@ rule chapter5_sweep:
         method="|".join(CH5_SPEC.SWEEP_METHODS),
     threads: 1
     params:
-        opts=lambda w: ch5_options(CH5["runs"]),
-        gammas=",".join(str(g) for g in CH5["gammas"]),
+        spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig5_2"),
     shell:
-        "single_threaded"
-        " boostrank chapter5-run --figure thesis-fig5_2 --dataset {wildcards.dataset}"
-        " --method {wildcards.method} --npz {input.npz} --meta {input.meta}"
-        " --gammas {params.gammas}{params.opts} --out {output.csv}"
-        " --finals {output.finals} 2> {log}"
+        "single_threaded boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter5_perceptron:
@@ -49,12 +44,9 @@ rule chapter5_perceptron:
         dataset="|".join(CH5["datasets"]),
     threads: 1
     params:
-        opts=lambda w: ch5_options(CH5["runs"]),
+        spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig5_1", method="perceptron"),
     shell:
-        "single_threaded"
-        " boostrank chapter5-run --figure thesis-fig5_1 --dataset {wildcards.dataset}"
-        " --method perceptron --npz {input.npz} --meta {input.meta}{params.opts}"
-        " --out {output.csv} --finals {output.finals} 2> {log}"
+        "single_threaded boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter6_adaptive:
@@ -73,12 +65,9 @@ rule chapter6_adaptive:
         method="|".join(CH5_SPEC.ADAPTIVE),
     threads: 1
     params:
-        opts=lambda w: ch5_options(CH5["runs_adaptive"]),
+        spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig6_2"),
     shell:
-        "single_threaded"
-        " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
-        " --method {wildcards.method} --npz {input.npz} --meta {input.meta}{params.opts}"
-        " --out {output.csv} --finals {output.finals} 2> {log}"
+        "single_threaded boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter6_best_worst:
@@ -97,13 +86,9 @@ rule chapter6_best_worst:
         dataset="|".join(CH5["datasets"]),
     threads: 1
     params:
-        opts=lambda w: ch5_options(CH5["runs_adaptive"]),
+        spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig6_2", method="banditron_best_worst"),
     shell:
-        "single_threaded"
-        " boostrank chapter5-run --figure thesis-fig6_2 --dataset {wildcards.dataset}"
-        " --method banditron_best_worst --npz {input.npz} --meta {input.meta}"
-        " --sweep {input.sweep}{params.opts} --out {output.csv}"
-        " --finals {output.finals} 2> {log}"
+        "single_threaded boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter5_figure:
@@ -124,13 +109,9 @@ rule chapter5_figure:
     wildcard_constraints:
         figure="|".join(CH5_FIGURES),
     params:
-        figure_prefix=output_stem("figure"),
-        tolerance=CH5["match_tolerance"],
+        spec=job_spec(CH5_SPEC.figure_spec),
     shell:
-        "boostrank chapter5-figure {wildcards.figure} --inputs {input.runs} --csv {output.csv}"
-        " --summary {output.summary} --figure-prefix {params.figure_prefix}"
-        " --tolerance {params.tolerance} --claims {input.claims}"
-        " --finals {input.finals} --samples {output.samples} 2> {log}"
+        "boostrank job chapter5_6.figure --spec {params.spec:q} 2> {log}"
 
 
 rule chapter5_eta_sweep:
@@ -138,7 +119,7 @@ rule chapter5_eta_sweep:
         unpack(ch5_data),
         code=code(*CH5_SPEC.ETA_SWEEP.code),
     output:
-        f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv",
+        csv=f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv",
     log:
         "logs/thesis-supp5_eta/{dataset}.log",
     benchmark:
@@ -147,18 +128,9 @@ rule chapter5_eta_sweep:
         dataset="|".join(CH5_ETA["datasets"]),
     threads: 1
     params:
-        factors=",".join(str(f) for f in CH5_ETA["factors"]),
-        gammas=",".join(str(g) for g in CH5["gammas"]),
-        max_trials=f" --max-trials {CH5['max_trials']}" if CH5.get("max_trials") else "",
-        runs=CH5_ETA["runs"],
-        seed=config["seed"],
-        importance=CH5["importance"],
+        spec=job_spec(CH5_SPEC.eta_sweep_spec),
     shell:
-        "single_threaded"
-        " boostrank chapter5-eta-sweep --dataset {wildcards.dataset} --npz {input.npz}"
-        " --meta {input.meta} --factors {params.factors} --gammas {params.gammas}"
-        " --runs {params.runs} --seed {params.seed} --importance {params.importance}"
-        "{params.max_trials} --out {output} 2> {log}"
+        "single_threaded boostrank job chapter5_6.eta_sweep --spec {params.spec:q} 2> {log}"
 
 
 rule chapter5_eta_figure:
@@ -173,7 +145,6 @@ rule chapter5_eta_figure:
     benchmark:
         "benchmarks/thesis-supp5_eta/figure.tsv"
     params:
-        figure_prefix=output_stem("figure"),
+        spec=job_spec(CH5_SPEC.eta_figure_spec),
     shell:
-        "boostrank chapter5-eta-figure --inputs {input.runs} --csv {output.csv}"
-        " --figure-prefix {params.figure_prefix} 2> {log}"
+        "boostrank job chapter5_6.eta_figure --spec {params.spec:q} 2> {log}"

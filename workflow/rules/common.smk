@@ -303,6 +303,16 @@ def reported(files):
     return [shown, *rest]
 
 
+def job_spec(build, **fixed):
+    """A params function of a `boostrank job` rule: the job's parameter object, built by `build`
+    (a work's spec function) from the config, the wildcards, the job's files and `fixed` (what
+    the rule itself decides), as JSON with sorted keys (its text decides reruns; the paths in
+    it change only with the files)."""
+    return lambda wildcards, input, output: build(
+        config, wildcards, input, output, **fixed
+    ).to_json()
+
+
 def output_stem(name=None):
     """A params function: the path a ``multiext`` output shares before its extensions
     (``figures/x`` for ``figures/x.png`` and ``figures/x.pdf``; the first output when unnamed),
@@ -354,20 +364,8 @@ def docan_fold_code(wildcards):
 
 # --------------------------------------------------------------- chapter2.smk
 CH2 = config["chapter2"]
-CH2_REF = CH2["reference"]
 CH2_RUNS = "results/chapter2"
 CH2_FIGURES = CH2_SPEC.FIGURE_METHODS
-
-
-def ch2_settings(figure):
-    """(fractions, C values, depths) a figure's run jobs cover (the reference cell of Figures
-    2.2 and 2.3 comes from Figure 2.1)."""
-    ref_f, ref_c, ref_d = CH2_REF["fraction"], float(CH2_REF["C"]), str(CH2_REF["depth"])
-    if figure == "thesis-fig2_1":
-        return CH2["fractions"], [ref_c], [ref_d]
-    if figure == "thesis-fig2_2":
-        return [ref_f], [float(c) for c in CH2["C_grid"] if float(c) != ref_c], [ref_d]
-    return [ref_f], [ref_c], [str(d) for d in CH2["depth_grid"] if str(d) != ref_d]
 
 
 def ch2_run(figure, dataset, method):
@@ -384,20 +382,6 @@ def ch2_figure_runs(figure):
             ch2_run("thesis-fig2_1", d, m) for d in CH2["datasets"] for m in CH2_FIGURES[figure]
         ]
     return runs
-
-
-def ch2_params(wildcards):
-    """The method's constructor arguments as JSON: editing them reruns only its jobs."""
-    return json.dumps(CH2["methods"][wildcards.method], sort_keys=True)
-
-
-def ch2_grid(wildcards):
-    fractions, cs, depths = ch2_settings(wildcards.figure)
-    return {
-        "fractions": " ".join(f"{f:g}" for f in fractions),
-        "C": " ".join(f"{c:g}" for c in cs),
-        "depths": " ".join(depths),
-    }
 
 
 # --------------------------------------------------------------- chapter3.smk
@@ -560,19 +544,6 @@ CH5_RUNS = "results/chapter5_6"
 CH5_FIGURES = CH5_SPEC.FIGURES
 
 
-def ch5_options(runs):
-    """The shared command-line options of a run job (its config, spelt out)."""
-    opts = (
-        f" --runs {runs} --seed {config['seed']} --points {CH5['checkpoints']}"
-        f" --scaling {CH5['scaling']} --importance {CH5['importance']}"
-        f" --eta-factor {CH5['eta_factor']} --lam1 {CH5['omega_lambda'][0]}"
-        f" --lam2 {CH5['omega_lambda'][1]}"
-    )
-    if CH5.get("max_trials"):
-        opts += f" --max-trials {CH5['max_trials']}"
-    return opts
-
-
 def ch5_data(wildcards):
     return {
         "npz": f"data/processed/{wildcards.dataset}.npz",
@@ -630,13 +601,6 @@ def topk_k(algorithm):
     return str(TOPK["k"]) if algorithm.startswith("top") else "full"
 
 
-def topk_params(wildcards):
-    """The training options as JSON (editing e.g. Figure 2's k values reruns nothing here)."""
-    params = {key: TOPK[key] for key in TOPK_SPEC.TRAINING_KEYS}
-    params["loops"] = TOPK["loops_per_dataset"].get(wildcards.dataset, TOPK["loops"])
-    return json.dumps(params, sort_keys=True)
-
-
 def topk_split_inputs(wildcards):
     source = topk_source(wildcards.dataset)
     inputs = {
@@ -647,19 +611,6 @@ def topk_split_inputs(wildcards):
     if wildcards.dataset in TOPK_SOURCE:
         inputs["base"] = f"{TOPK_DIR}/splits/{source}.npz"
     return inputs
-
-
-def topk_split_args(wildcards):
-    dataset, source = wildcards.dataset, topk_source(wildcards.dataset)
-    args = f"--raw-provenance {raw_provenance(source)}"
-    published = TOPK["published_splits"].get(source)
-    if published:
-        args += f" --published {published[0]} {published[1]}"
-    if dataset in TOPK_SOURCE:
-        sub = TOPK[dataset]
-        args += f" --base-split {TOPK_DIR}/splits/{source}.npz"
-        args += f" --subsample {sub['train']} {sub['test']}"
-    return args
 
 
 def topk_table_runs():
@@ -680,13 +631,6 @@ def topk_fig2_runs():
 
 
 TOPK_FIG2_EXTRA_K = [k for k in TOPK["fig2"]["k"] if k != TOPK["k"]]  # runs Table 1 lacks
-TOPK_TRAIN_SHELL = (
-    "single_threaded"
-    " boostrank topk-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
-    " --k {wildcards.k} --seed-index {wildcards.seed} --npz {input.npz} --meta {input.meta}"
-    " --split {input.split} --params {params.params:q} --seed {params.seed}"
-    " --out {output} 2> {log}"
-)
 
 
 # --------------------------------------------------------------- qbrank.smk
@@ -704,12 +648,3 @@ def qb_runs(suffix):
         for split in range(1, data_replicates(QB["splits"], dataset) + 1)
         for model in QB_MODELS
     ]
-
-
-def qb_params(wildcards):
-    """The protocol a training job runs, as JSON: editing it reruns the training jobs."""
-    return json.dumps({k: QB[k] for k in QB_SPEC.TRAIN.config}, sort_keys=True)
-
-
-# --------------------------------------------------------------- prank.smk
-PR = config["prank"]

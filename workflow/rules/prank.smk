@@ -18,14 +18,9 @@ rule prank_fig6:
         "benchmarks/prank-fig6/run.tsv"
     threads: 1
     params:
-        figure_prefix=output_stem("figure"),
-        params=json.dumps(PR["fig6"], sort_keys=True),
-        seed=config["seed"],
+        spec=job_spec(PR_SPEC.fig6_spec),
     shell:
-        "single_threaded"
-        " boostrank prank-fig6 --params {params.params:q} --seed {params.seed} --csv {output.csv}"
-        " --summary {output.summary} --samples {output.samples}"
-        " --figure-prefix {params.figure_prefix} 2> {log}"
+        "single_threaded boostrank job prank.fig6 --spec {params.spec:q} 2> {log}"
 
 
 rule prank_fig7:
@@ -44,11 +39,6 @@ rule prank_fig7:
         "benchmarks/prank-fig7/run.tsv"
     threads: 1
     params:
-        figure_prefix=output_stem("figure"),
-        params=json.dumps(PR["fig7"], sort_keys=True),
-        seed=config["seed"],
+        spec=job_spec(PR_SPEC.fig7_spec),
     shell:
-        "single_threaded"
-        " boostrank prank-fig7 --npz {input.npz} --meta {input.meta} --params {params.params:q}"
-        " --seed {params.seed} --csv {output.csv} --summary {output.summary}"
-        " --samples {output.samples} --figure-prefix {params.figure_prefix} 2> {log}"
+        "single_threaded boostrank job prank.fig7 --spec {params.spec:q} 2> {log}"

@@ -24,14 +24,9 @@ rule qbrank_train:
         split=r"\d+",
     threads: 1
     params:
-        params=qb_params,
-        seed=config["seed"],
+        spec=job_spec(QB_SPEC.train_spec),
     shell:
-        "single_threaded"
-        " boostrank qbrank-train --dataset {wildcards.dataset} --model {wildcards.model}"
-        " --split {wildcards.split} --npz {input.npz} --meta {input.meta}"
-        " --params {params.params:q} --seed {params.seed} --out {output.csv}"
-        " --record {output.record} --queries {output.queries} 2> {log}"
+        "single_threaded boostrank job qbrank.train --spec {params.spec:q} 2> {log}"
 
 
 rule qbrank_figure:
@@ -54,16 +49,6 @@ rule qbrank_figure:
         "benchmarks/qbrank-fig1/figure.tsv"
     threads: 1
     params:
-        figure_prefix=output_stem("figure"),
-        table_prefix=output_stem("table"),
-        table_trees=QB["table_trees"],
-        trees=json.dumps(QB["trees"], sort_keys=True),
-        ties=QB["ties"],
+        spec=job_spec(QB_SPEC.figure_spec),
     shell:
-        "boostrank qbrank-figure --inputs {input.runs} --claims {input.claims}"
-        " --table-trees {params.table_trees} --trees {params.trees:q} --ties {params.ties}"
-        " --table-csv {output.table_csv}"
-        " --table-summary {output.table_summary} --figure-csv {output.figure_csv}"
-        " --figure-summary {output.figure_summary} --table-prefix {params.table_prefix}"
-        " --figure-prefix {params.figure_prefix} --queries {input.queries}"
-        " --figure-samples {output.figure_samples} 2> {log}"
+        "boostrank job qbrank.figure --spec {params.spec:q} 2> {log}"

@@ -20,12 +20,9 @@ rule topk_split:
     wildcard_constraints:
         dataset="emotions|scene|yeast|mediamill|m_reduced",
     params:
-        args=topk_split_args,
-        seed=config["seed"],
+        spec=job_spec(TOPK_SPEC.split_spec),
     shell:
-        "boostrank topk-split --dataset {wildcards.dataset} --npz {input.npz} --meta {input.meta}"
-        " {params.args} --seed {params.seed} --out {output.npz} --record {output.record}"
-        " 2> {log}"
+        "boostrank job topk.split --spec {params.spec:q} 2> {log}"
 
 
 rule topk_train:
@@ -35,7 +32,7 @@ rule topk_train:
         split=f"{TOPK_DIR}/splits/{{dataset}}.npz",
         code=TOPK_TRAIN_CODE,
     output:
-        f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
+        record=f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
     log:
         "logs/topk-table1/train/{dataset}/{algorithm}/k{k}/seed{seed}.log",
     benchmark:
@@ -47,10 +44,9 @@ rule topk_train:
         seed=r"\d+",
     threads: 1
     params:
-        params=topk_params,
-        seed=config["seed"],
+        spec=job_spec(TOPK_SPEC.train_spec),
     shell:
-        TOPK_TRAIN_SHELL
+        "single_threaded boostrank job topk.train --spec {params.spec:q} 2> {log}"
 
 
 rule topk_train_fig2:
@@ -60,7 +56,7 @@ rule topk_train_fig2:
         split=f"{TOPK_DIR}/splits/{{dataset}}.npz",
         code=TOPK_TRAIN_CODE,
     output:
-        f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
+        record=f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
     log:
         "logs/topk-fig2/train/{dataset}/{algorithm}/k{k}/seed{seed}.log",
     benchmark:
@@ -72,10 +68,9 @@ rule topk_train_fig2:
         seed=r"\d+",
     threads: 1
     params:
-        params=topk_params,
-        seed=config["seed"],
+        spec=job_spec(TOPK_SPEC.train_spec),
     shell:
-        TOPK_TRAIN_SHELL
+        "single_threaded boostrank job topk.train --spec {params.spec:q} 2> {log}"
 
 
 rule topk_table1:
@@ -94,11 +89,9 @@ rule topk_table1:
     benchmark:
         "benchmarks/topk-table1/table.tsv"
     params:
-        table_prefix=output_stem("table"),
+        spec=job_spec(TOPK_SPEC.table1_spec),
     shell:
-        "boostrank topk-table1 --runs {input.runs} --splits {input.splits} --claims {input.claims}"
-        " --csv {output.csv} --summary {output.summary} --samples {output.samples}"
-        " --table-prefix {params.table_prefix} 2> {log}"
+        "boostrank job topk.table1 --spec {params.spec:q} 2> {log}"
 
 
 rule topk_fig2:
@@ -114,10 +107,6 @@ rule topk_fig2:
     benchmark:
         "benchmarks/topk-fig2/figure.tsv"
     params:
-        figure_prefix=output_stem("figure"),
-        tolerance=TOPK["fig2"]["converge_tolerance"],
-        smooth=TOPK["fig2"]["smooth"],
+        spec=job_spec(TOPK_SPEC.figure2_spec),
     shell:
-        "boostrank topk-fig2 --runs {input.runs} --tolerance {params.tolerance}"
-        " --smooth {params.smooth} --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix {params.figure_prefix} 2> {log}"
+        "boostrank job topk.fig2 --spec {params.spec:q} 2> {log}"

@@ -11,11 +11,10 @@ Kept apart from the training code so that redrawing never retrains.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.chapter2.spec import DATASETS, METHODS
+from boostrank.experiments.chapter2.spec import DATASETS, METHODS, FigureSpec
 from boostrank.experiments.chapter2.summary import (
     constant_class_share,
     depth_positions,
@@ -177,28 +176,21 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(text, width))
 
 
-def make_figure(
-    figure: str,
-    runs: Sequence[Path | str],
-    results_csv: Path | str,
-    summary_csv: Path | str,
-    figure_prefix: Path | str,
-    options: dict[str, Any],
-    seed: int,
-) -> pd.DataFrame:
+def make_figure(spec: FigureSpec) -> pd.DataFrame:
     """Merge the run CSVs into the figure's results CSV, summary CSV and its samples (each
-    repeat's value, beside it as ``<summary>.samples.csv``), PNG and PDF; ``seed`` seeds the
-    bands' bootstrap."""
+    repeat's value, beside it as ``<summary>.samples.csv``), PNG and PDF; ``spec.seed`` seeds
+    the bands' bootstrap."""
     from boostrank.io import write_text
 
-    frame = read_runs(runs)
-    cells = figure_cells(figure, frame, options, seed)
+    figure, options = spec.figure, {"fraction": spec.fraction, "C": spec.C, "depth": spec.depth}
+    frame = read_runs(spec.runs)
+    cells = figure_cells(figure, frame, options, spec.seed)
     stats = summarise(figure, cells)
-    write_text(results_csv, cells.to_csv(index=False))
-    write_text(summary_csv, stats.to_csv(index=False))
+    write_text(spec.csv, cells.to_csv(index=False))
+    write_text(spec.summary, stats.to_csv(index=False))
     samples = summary_samples(figure, frame, options)
-    write_text(Path(summary_csv).with_suffix(".samples.csv"), samples.to_csv(index=False))
-    draw(figure, cells, figure_prefix)
+    write_text(Path(spec.summary).with_suffix(".samples.csv"), samples.to_csv(index=False))
+    draw(figure, cells, spec.figure_prefix)
     return cells
 
 

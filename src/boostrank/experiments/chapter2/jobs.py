@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +54,7 @@ from boostrank.experiments.chapter2.spec import (
     LABELLED_SAMPLES,
     SEED_KEY,
     Method,
+    RunSpec,
     get_method,
 )
 from boostrank.experiments.common import classification_label
@@ -190,23 +190,7 @@ def fully_grown_depth(X: np.ndarray, y: np.ndarray, seed: int) -> int:
 
 
 # --------------------------------------------------------------------------- the job
-def run_job(
-    figure: str,
-    dataset: str,
-    method_key: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    fractions: Sequence[float],
-    Cs: Sequence[float],
-    depths: Sequence[str],
-    repeats: int,
-    n_parts: int,
-    rows: int | None,
-    params: dict[str, Any],
-    seed: int,
-    out: Path | str,
-    labelled_sample: str = "random",
-) -> pd.DataFrame:
+def run_job(spec: RunSpec) -> pd.DataFrame:
     """Run one method on one data set for every (repeat, fraction, C, depth); write one CSV
     row per run (test error, sizes, labelled classes, iterations, provenance)."""
     import numpy as np
@@ -214,19 +198,22 @@ def run_job(
 
     from boostrank.io import read_json, write_text
 
-    method = get_method(method_key)
-    meta = read_json(meta_path)
-    X_all, y_all = load_data(npz)
-    keep = subset_rows(y_all, rows, derive_seed(seed, SEED_KEY, "rows", dataset))
+    figure, dataset, seed, params = spec.figure, spec.dataset, spec.seed, spec.params
+    fractions, Cs, depths = spec.fractions, spec.C, spec.depths
+    labelled_sample = spec.labelled_sample
+    method = get_method(spec.method)
+    meta = read_json(spec.meta)
+    X_all, y_all = load_data(spec.npz)
+    keep = subset_rows(y_all, spec.rows, derive_seed(seed, SEED_KEY, "rows", dataset))
     X, y = X_all[keep], y_all[keep]
     n_classes = int(y_all.max()) + 1
     settings = [(float(f), float(c), str(d)) for f in fractions for c in Cs for d in depths]
     measure_full = figure == "thesis-fig2_3" or "full" in depths
     records = []
     started = time.perf_counter()
-    for repeat in range(repeats):
+    for repeat in range(spec.repeats):
         part = stratified_parts(
-            y, n_parts, derive_seed(seed, SEED_KEY, "partition", dataset, repeat)
+            y, spec.parts, derive_seed(seed, SEED_KEY, "partition", dataset, repeat)
         )
         train, test = np.flatnonzero(part == 0), np.flatnonzero(part != 0)
         Xtr, ytr = X[train], y[train]
@@ -324,7 +311,7 @@ def run_job(
     table = pd.DataFrame(records)
     table["data_kind"] = meta["provenance"]["kind"]
     table["provenance"] = meta["provenance_line"]
-    write_text(out, table.to_csv(index=False))
+    write_text(spec.out, table.to_csv(index=False))
     log.info(
         "%s %s %s: %d runs in %.1f s",
         figure,

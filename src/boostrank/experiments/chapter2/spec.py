@@ -8,6 +8,7 @@ from typing import Any
 
 from boostrank.errors import BoostrankError
 from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 FIGURES = ("thesis-fig2_1", "thesis-fig2_2", "thesis-fig2_3")
 SOURCE = "Valizadegan (2010), section 2.4"
@@ -52,11 +53,65 @@ FIGURE_METHODS: dict[str, tuple[str, ...]] = {
 }
 
 
+@dataclass(frozen=True)
+class RunSpec(JobSpec):
+    """One method on one data set (section 2.4.1) for every repeat and every (labelled
+    fraction %, C, depth) of the figure's grid: :func:`.jobs.run_job`."""
+
+    figure: str
+    dataset: str
+    method: str
+    npz: str
+    meta: str
+    fractions: tuple[float, ...]  # % of the training partition labelled
+    C: tuple[float, ...]
+    depths: tuple[str, ...]  # tree depths, or "full"
+    repeats: int
+    parts: int  # stratified partitions: one trains, the others test
+    rows: int | None  # a stratified subset of this many rows (None: every row)
+    params: dict[str, Any]  # the method's constructor arguments (config chapter2.methods)
+    seed: int  # the root seed (config seed)
+    labelled_sample: str
+    out: str
+
+    def check(self) -> None:
+        check_choice("figure", self.figure, FIGURES)
+        check_choice("dataset", self.dataset, DATASETS)
+        check_choice("method", self.method, BY_KEY)
+        check_choice("labelled_sample", self.labelled_sample, LABELLED_SAMPLES)
+        for depth in self.depths:
+            if depth != "full" and not (depth.isdigit() and int(depth) >= 1):
+                raise BoostrankError(f"field 'depths': {depth!r} is not 'full' or a depth >= 1")
+        check_at_least("repeats", self.repeats, 1)
+        check_at_least("parts", self.parts, 2)
+        check_at_least("rows", self.rows, 1)
+
+
+@dataclass(frozen=True)
+class FigureSpec(JobSpec):
+    """One figure from its run CSVs: results, summary (and its samples) and drawing
+    (:func:`.figure.make_figure`); ``fraction``, ``C`` and ``depth`` are the reference cell
+    Figures 2.2 and 2.3 read from Figure 2.1."""
+
+    figure: str
+    runs: tuple[str, ...]
+    fraction: float
+    C: float
+    depth: str
+    seed: int  # seeds the bands' bootstrap
+    csv: str
+    summary: str
+    figure_prefix: str
+
+    def check(self) -> None:
+        check_choice("figure", self.figure, FIGURES)
+
+
 # One job per (figure, data set, method), looping over the repeats and the figure's settings;
 # its code also lists the method's estimator modules (code_modules), so editing one estimator
 # reruns only its jobs.
-RUN = Job(
-    "chapter2-run",
+RUN = JobKind(
+    "chapter2.run",
     (
         "fractions",
         "C_grid",
@@ -69,10 +124,70 @@ RUN = Job(
         "labelled_sample",
     ),
     ("experiments.chapter2.jobs", "io"),
+    RunSpec,
+    "boostrank.experiments.chapter2.jobs:run_job",
 )
 # One job per figure: merges its runs (and, for Figures 2.2 and 2.3, Figure 2.1's reference
 # runs) into the results CSV, the summary CSV and the figure.
-FIGURE = Job("chapter2-figure", ("reference",), ("experiments.chapter2.figure",))
+FIGURE = JobKind(
+    "chapter2.figure",
+    ("reference",),
+    ("experiments.chapter2.figure",),
+    FigureSpec,
+    "boostrank.experiments.chapter2.figure:make_figure",
+)
+JOBS = registry(RUN, FIGURE)
+
+
+def settings(section: dict[str, Any], figure: str) -> tuple[list, list, list]:
+    """(fractions, C values, depths) a figure's run jobs cover, from config ``chapter2``: the
+    reference cell of Figures 2.2 and 2.3 comes from Figure 2.1, so they leave it out."""
+    ref = section["reference"]
+    ref_f, ref_c, ref_d = ref["fraction"], float(ref["C"]), str(ref["depth"])
+    if figure == "thesis-fig2_1":
+        return list(section["fractions"]), [ref_c], [ref_d]
+    if figure == "thesis-fig2_2":
+        return [ref_f], [float(c) for c in section["C_grid"] if float(c) != ref_c], [ref_d]
+    return [ref_f], [ref_c], [str(d) for d in section["depth_grid"] if str(d) != ref_d]
+
+
+def run_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> RunSpec:
+    """The run job of (figure, data set, method) (rule chapter2_run)."""
+    section, dataset = config["chapter2"], wildcards.dataset
+    fractions, cs, depths = settings(section, wildcards.figure)
+    return RunSpec(
+        figure=wildcards.figure,
+        dataset=dataset,
+        method=wildcards.method,
+        npz=input.npz,
+        meta=input.meta,
+        fractions=fractions,
+        C=cs,
+        depths=depths,
+        repeats=section["repeats"],
+        parts=section["parts"],
+        rows=(section.get("rows") or {}).get(dataset) or None,
+        params=section["methods"][wildcards.method],
+        seed=config["seed"],
+        labelled_sample=section["labelled_sample"],
+        out=output.csv,
+    )
+
+
+def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> FigureSpec:
+    """The figure job of ``wildcards.figure`` (rule chapter2_figure)."""
+    ref = config["chapter2"]["reference"]
+    return FigureSpec(
+        figure=wildcards.figure,
+        runs=list(input.runs),
+        fraction=ref["fraction"],
+        C=ref["C"],
+        depth=str(ref["depth"]),
+        seed=config["seed"],
+        csv=output.csv,
+        summary=output.summary,
+        figure_prefix=stem(output.figure[0]),
+    )
 
 
 def get_method(key: str) -> Method:
@@ -94,12 +209,18 @@ __all__ = [
     "FIGURE",
     "FIGURES",
     "FIGURE_METHODS",
+    "JOBS",
     "LABEL",
     "LABELLED_SAMPLES",
     "METHODS",
     "RUN",
+    "FigureSpec",
     "Job",
     "Method",
+    "RunSpec",
     "code_modules",
+    "figure_spec",
     "get_method",
+    "run_spec",
+    "settings",
 ]

@@ -8,10 +8,10 @@ Kept apart from the run code: redrawing never reruns a learner.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boostrank.experiments.chapter5_6.spec import EtaFigureSpec, FigureSpec
 from boostrank.experiments.chapter5_6.summary import (
     eta_best,
     figure_tables,
@@ -187,27 +187,18 @@ def draw_over_trials(curves: pd.DataFrame, prefix: Path | str, title: str, text:
 
 
 # --------------------------------------------------------------------------- entry point
-def make_figure(
-    figure: str,
-    inputs: Sequence[Path | str],
-    csv: Path | str,
-    summary: Path | str,
-    prefix: Path | str,
-    tolerance: float = 0.01,
-    claims: Path | str = "config/claims.yaml",
-    finals: Sequence[Path | str] = (),
-    samples: Path | str | None = None,
-) -> pd.DataFrame:
+def make_figure(spec: FigureSpec) -> pd.DataFrame:
     """Draw one figure and write its tidy CSV and its summary statistics (``claims``: the
     registry Figure 6.1's published best gammas are read from), and from the runs' ``finals``
     the summary's ``samples``."""
     from boostrank.io import write_text
 
-    runs = load_runs(inputs)
-    drawn, tidy, stats = figure_tables(figure, runs, tolerance)
-    if samples is not None:
-        found = summary_samples(figure, drawn, load_finals(finals))
-        write_text(samples, found.to_csv(index=False))
+    figure, prefix = spec.figure, spec.figure_prefix
+    runs = load_runs(spec.inputs)
+    drawn, tidy, stats = figure_tables(figure, runs, spec.tolerance)
+    if spec.samples is not None:
+        found = summary_samples(figure, drawn, load_finals(spec.finals))
+        write_text(spec.samples, found.to_csv(index=False))
     runs_note = ", ".join(f"{m}: {r} runs" for m, r in runs_per_method(runs).items())
     common = (
         "Cumulative error = mistakes of the predicted label / trials so far, mean over "
@@ -220,7 +211,7 @@ def make_figure(
             prefix,
             TITLES[figure],
             text,
-            published_best_gamma(claims, drawn["dataset"].unique())
+            published_best_gamma(spec.claims, drawn["dataset"].unique())
             if figure == "thesis-fig6_1"
             else {},
         )
@@ -236,22 +227,20 @@ def make_figure(
             "sweep, rerun; ag0-ag3: adaptive gamma_t (omega(z) = (1+z)^0.1)."
         )
         draw_over_trials(drawn, prefix, TITLES[figure], text)
-    write_text(csv, tidy.to_csv(index=False))
-    write_text(summary, stats.to_csv(index=False))
+    write_text(spec.csv, tidy.to_csv(index=False))
+    write_text(spec.summary, stats.to_csv(index=False))
     return tidy
 
 
-def eta_sweep_figure(
-    inputs: Sequence[Path | str], results_csv: Path | str, prefix: Path | str
-) -> pd.DataFrame:
+def eta_sweep_figure(spec: EtaFigureSpec) -> pd.DataFrame:
     """Supplementary to Figures 5.1/5.2: the exponential gradient's final error at its best
     gamma against the factor on Eq. 5.12's step, for inputs scaled to ||x||_inf <= 1 and raw,
     one panel per data set, with how far theta moved (max |theta - theta^0|)."""
     from boostrank.io import write_text
     from boostrank.plots import pyplot, save_figure
 
-    runs = load_eta_runs(inputs)
-    write_text(results_csv, runs.to_csv(index=False))
+    runs = load_eta_runs(spec.inputs)
+    write_text(spec.csv, runs.to_csv(index=False))
     best = eta_best(runs)
     plt = pyplot()
     datasets = list(dict.fromkeys(best["dataset"]))
@@ -281,7 +270,7 @@ def eta_sweep_figure(
     fig.suptitle("Supplementary to Figures 5.1-5.2: the exponential gradient's step factor",
                  fontsize=11)  # fmt: skip
     fig.tight_layout()
-    save_figure(fig, prefix, runs["provenance"])
+    save_figure(fig, spec.figure_prefix, runs["provenance"])
     return best
 
 

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,10 +48,11 @@ from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter5_6.spec import (
     ADAPTIVE,
     ETA_SWEEP_FIGURE,
-    INPUT_SCALES,
     LABELS,
     METHODS,
     SWEEP_METHODS,
+    EtaSweepSpec,
+    RunSpec,
     importance_of,
 )
 from boostrank.experiments.common import CLASSIFICATION_NAMES, dataset_label
@@ -148,28 +148,12 @@ def make_learner(
     raise BoostrankError(f"unknown method '{method}'; known: {METHODS}")
 
 
-def run_method(
-    figure: str,
-    dataset: str,
-    method: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    runs: int,
-    seed: int,
-    out: Path | str,
-    gammas: Sequence[float] = (),
-    sweep: Path | str | None = None,
-    n_points: int = 100,
-    max_trials: int | None = None,
-    scaling: str = "none",
-    options: dict[str, Any] | None = None,
-    finals_out: Path | str | None = None,
-) -> pd.DataFrame:
+def run_method(spec: RunSpec) -> pd.DataFrame:
     """One job: ``runs`` runs of ``method`` on ``dataset`` (for each gamma of ``gammas``, or of
     the best and worst gamma of ``sweep``), all vectorised in one learner; writes the mean and
-    sd over runs of the cumulative error rate at ~``n_points`` checkpoints; and to
-    ``finals_out`` each run's final error (run r of every method of a data set shares the r-th
-    random ordering, so runs pair)."""
+    sd over runs of the cumulative error rate at ~``points`` checkpoints; and to ``finals``
+    each run's final error (run r of every method of a data set shares the r-th random
+    ordering, so runs pair)."""
     import numpy as np
     import pandas as pd
 
@@ -181,10 +165,22 @@ def run_method(
         stream_orders,
     )
 
-    opts = {"importance": "printed", "eta_factor": 1e-5, "lam1": 0.1, "lam2": 0.1}
-    opts.update(options or {})
-    meta = read_json(meta_path)
-    X, y, K = load_stream(npz)
+    figure, dataset, method, runs, seed = (
+        spec.figure,
+        spec.dataset,
+        spec.method,
+        spec.runs,
+        spec.seed,
+    )
+    max_trials, gammas, scaling = spec.max_trials, spec.gammas, spec.scaling
+    opts = {
+        "importance": spec.importance,
+        "eta_factor": spec.eta_factor,
+        "lam1": spec.lam1,
+        "lam2": spec.lam2,
+    }
+    meta = read_json(spec.meta)
+    X, y, K = load_stream(spec.npz)
     n, d = X.shape
     X = scale_inputs(X, "linf" if method == "exp_gradient" else "l2", scaling)
     T = n if max_trials is None else min(int(max_trials), n)
@@ -193,13 +189,13 @@ def run_method(
     labels: list[str]
     if method in SWEEP_METHODS:
         if not gammas:
-            raise BoostrankError(f"{method} needs a gamma grid (--gammas)")
+            raise BoostrankError(f"{method} needs a gamma grid (gammas)")
         grid = np.asarray(gammas, dtype=np.float64)
         labels = [LABELS[method]] * len(grid)
     elif method == "banditron_best_worst":
-        if sweep is None:
-            raise BoostrankError("banditron_best_worst needs the Banditron sweep CSV (--sweep)")
-        best, worst = best_worst_gammas(sweep)
+        if spec.sweep is None:
+            raise BoostrankError("banditron_best_worst needs the Banditron sweep CSV (sweep)")
+        best, worst = best_worst_gammas(spec.sweep)
         grid = np.array([worst, best])
         labels = [LABELS["banditron_worst"], LABELS["banditron_best"]]
     else:
@@ -209,7 +205,7 @@ def run_method(
     gamma = None if np.isnan(grid).all() else np.repeat(grid, runs)
     seeds = derive_seeds(seed, ["chapter5-learner", figure, dataset, method], G * runs)
     learner = make_learner(method, d, K, seeds, gamma, T, opts)
-    points = checkpoints(T, n_points)
+    points = checkpoints(T, spec.points)
     started = time.perf_counter()
     counts = run_stream(learner, X, y, np.tile(orders, (G, 1)), points)
     seconds = time.perf_counter() - started
@@ -257,7 +253,7 @@ def run_method(
                 }
             )
     table = pd.DataFrame(rows)
-    write_text(out, table.to_csv(index=False))
+    write_text(spec.out, table.to_csv(index=False))
     finals = pd.DataFrame(
         {
             "dataset": dataset,
@@ -267,24 +263,12 @@ def run_method(
             "final_error": np.round(error[:, :, -1].ravel(), 6),
         }
     )
-    if finals_out is not None:
-        write_text(finals_out, finals.to_csv(index=False))
+    if spec.finals is not None:
+        write_text(spec.finals, finals.to_csv(index=False))
     return table
 
 
-def eta_sweep(
-    dataset: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    factors: Sequence[float],
-    input_scales: Sequence[str],
-    gammas: Sequence[float],
-    runs: int,
-    seed: int,
-    out: Path | str,
-    max_trials: int | None = None,
-    importance: str = "printed",
-) -> pd.DataFrame:
+def eta_sweep(spec: EtaSweepSpec) -> pd.DataFrame:
     """The supplementary sweep of the exponential gradient's step (section 5.4's factor on Eq.
     5.12): for each input scale (``linf``: ||x||_inf <= 1 as Theorem 13 assumes; ``raw``: the
     data as stored) and factor, the final error of every gamma of the grid over ``runs`` runs
@@ -296,19 +280,18 @@ def eta_sweep(
     from boostrank.online.exponential_gradient import ExponentialGradient
     from boostrank.online.streams import run_stream, scale_inputs, stream_orders
 
-    meta = read_json(meta_path)
-    X, y, K = load_stream(npz)
+    dataset, runs, seed, importance = spec.dataset, spec.runs, spec.seed, spec.importance
+    meta = read_json(spec.meta)
+    X, y, K = load_stream(spec.npz)
     n, d = X.shape
-    T = n if max_trials is None else min(int(max_trials), n)
+    T = n if spec.max_trials is None else min(spec.max_trials, n)
     orders = stream_orders(n, derive_seeds(seed, ["chapter5-orders", dataset], runs), T)
-    grid = np.asarray(gammas, dtype=np.float64)
+    grid = np.asarray(spec.gammas, dtype=np.float64)
     G = len(grid)
     rows = []
-    for scale in input_scales:
-        if scale not in INPUT_SCALES:
-            raise BoostrankError(f"input scale {scale!r} is not one of {INPUT_SCALES}")
+    for scale in spec.input_scales:
         data = scale_inputs(X, "linf", "global") if scale == "linf" else X
-        for factor in factors:
+        for factor in spec.factors:
             keys = ["chapter5-learner", ETA_SWEEP_FIGURE, dataset, scale, factor]
             learner = ExponentialGradient(
                 d,
@@ -345,7 +328,7 @@ def eta_sweep(
             log.info("%s %s factor %g: best final error %.4f", dataset, scale, factor,
                      error.mean(axis=1).min())  # fmt: skip
     table = pd.DataFrame(rows)
-    write_text(out, table.to_csv(index=False))
+    write_text(spec.out, table.to_csv(index=False))
     return table
 
 

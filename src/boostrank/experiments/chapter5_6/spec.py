@@ -4,7 +4,11 @@ sets, the figure ids, the config keys each job reads and the package modules eac
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 SOURCE = "Valizadegan (2010), chapters 5 and 6"
 # Table 1.1's data sets, in the order of the text of section 6.1.
@@ -46,13 +50,103 @@ INPUT_SCALES = ("linf", "raw")
 
 
 # --------------------------------------------------------------------------- jobs
+SCALINGS = ("none", "global", "row")
+
+
+@dataclass(frozen=True)
+class RunSpec(JobSpec):
+    """``runs`` runs of one online learner on one data set (:func:`.jobs.run_method`): for
+    each gamma of ``gammas`` (the sweep of Figure 5.2), the best and worst gamma of the
+    Banditron ``sweep`` CSV (Figure 6.2's Banditron_Best/Worst), or once (Perceptron, ag0-3)."""
+
+    figure: str  # the figure family the runs belong to
+    dataset: str
+    method: str
+    npz: str
+    meta: str
+    runs: int
+    seed: int  # the root seed (config seed)
+    gammas: tuple[float, ...]
+    sweep: str | None
+    points: int  # checkpoints at which the cumulative error is recorded
+    max_trials: int | None  # None: the whole data set per run
+    scaling: str
+    importance: str
+    eta_factor: float  # the factor on Eq. 5.12's step
+    lam1: float  # omega_lambda of section 6.4.1
+    lam2: float
+    out: str
+    finals: str | None  # each run's final error (the claims' samples)
+
+    def check(self) -> None:
+        check_choice("figure", self.figure, FIGURES)
+        check_choice("dataset", self.dataset, DATASETS)
+        check_choice("method", self.method, METHODS)
+        check_choice("scaling", self.scaling, SCALINGS)
+        check_choice("importance", self.importance, IMPORTANCE)
+        check_at_least("runs", self.runs, 1)
+        check_at_least("points", self.points, 1)
+        check_at_least("max_trials", self.max_trials, 1)
+
+
+@dataclass(frozen=True)
+class FigureSpec(JobSpec):
+    """Figure 5.1, 5.2, 6.1 or 6.2 from its run CSVs (:func:`.figure.make_figure`)."""
+
+    figure: str
+    inputs: tuple[str, ...]  # the run CSVs
+    finals: tuple[str, ...]  # the runs' per-run final errors
+    claims: str  # the claims registry (Figure 6.1's published best gammas)
+    tolerance: float  # config chapter5.match_tolerance
+    csv: str
+    summary: str
+    samples: str | None
+    figure_prefix: str
+
+    def check(self) -> None:
+        check_choice("figure", self.figure, FIGURES)
+        check_at_least("tolerance", self.tolerance, 0.0)
+
+
+@dataclass(frozen=True)
+class EtaSweepSpec(JobSpec):
+    """The exponential gradient's step factor on one data set (:func:`.jobs.eta_sweep`)."""
+
+    dataset: str
+    npz: str
+    meta: str
+    factors: tuple[float, ...]
+    input_scales: tuple[str, ...]
+    gammas: tuple[float, ...]
+    runs: int
+    seed: int
+    max_trials: int | None
+    importance: str
+    out: str
+
+    def check(self) -> None:
+        check_choice("dataset", self.dataset, DATASETS)
+        for scale in self.input_scales:
+            check_choice("input_scales", scale, INPUT_SCALES)
+        check_choice("importance", self.importance, IMPORTANCE)
+        check_at_least("runs", self.runs, 1)
+        check_at_least("max_trials", self.max_trials, 1)
+
+
+@dataclass(frozen=True)
+class EtaFigureSpec(JobSpec):
+    """The eta sweep's figure and CSV (:func:`.figure.eta_sweep_figure`)."""
+
+    inputs: tuple[str, ...]
+    csv: str
+    figure_prefix: str
 
 
 # One job per (figure family, data set, method) (rules chapter5_sweep, chapter5_perceptron,
 # chapter6_adaptive, chapter6_best_worst); its code also lists the method's learner modules
 # (code_modules), so editing one learner reruns only its jobs.
-RUN = Job(
-    "chapter5-run",
+RUN = JobKind(
+    "chapter5_6.run",
     (
         "gammas",
         "runs",
@@ -65,6 +159,8 @@ RUN = Job(
         "max_trials",
     ),
     ("experiments.chapter5_6.jobs", "online.streams", "io"),
+    RunSpec,
+    "boostrank.experiments.chapter5_6.jobs:run_method",
 )
 # The learner modules of each method's run job.
 CODE = {
@@ -77,12 +173,16 @@ CODE = {
 }
 # One job per figure (rule chapter5_figure); also reads the root config "claims" (Figure 6.1's
 # published best gammas).
-FIGURE = Job(
-    "chapter5-figure", ("match_tolerance",), ("experiments.chapter5_6.figure", "plots", "io")
+FIGURE = JobKind(
+    "chapter5_6.figure",
+    ("match_tolerance",),
+    ("experiments.chapter5_6.figure", "plots", "io"),
+    FigureSpec,
+    "boostrank.experiments.chapter5_6.figure:make_figure",
 )
 # Supplementary: one job per data set of eta_sweep, then one figure.
-ETA_SWEEP = Job(
-    "chapter5-eta-sweep",
+ETA_SWEEP = JobKind(
+    "chapter5_6.eta_sweep",
     ("eta_sweep", "gammas", "importance", "max_trials"),
     (
         "experiments.chapter5_6.jobs",
@@ -91,8 +191,96 @@ ETA_SWEEP = Job(
         "online.banditron",
         "io",
     ),
+    EtaSweepSpec,
+    "boostrank.experiments.chapter5_6.jobs:eta_sweep",
 )
-ETA_FIGURE = Job("chapter5-eta-figure", ("eta_sweep",), FIGURE.code)
+ETA_FIGURE = JobKind(
+    "chapter5_6.eta_figure",
+    ("eta_sweep",),
+    FIGURE.code,
+    EtaFigureSpec,
+    "boostrank.experiments.chapter5_6.figure:eta_sweep_figure",
+)
+JOBS = registry(RUN, FIGURE, ETA_SWEEP, ETA_FIGURE)
+
+
+def run_spec(
+    config: dict[str, Any],
+    wildcards: Any,
+    input: Any,
+    output: Any,
+    *,
+    figure: str,
+    method: str | None = None,
+) -> RunSpec:
+    """A run job of ``figure``'s family (rules chapter5_sweep, chapter5_perceptron,
+    chapter6_adaptive, chapter6_best_worst): ``method`` or the wildcard's; Figure 6.2's
+    families run ``runs_adaptive`` times, the others ``runs``; only the sweep's methods read
+    the gamma grid."""
+    section = config["chapter5"]
+    method = method or wildcards.method
+    return RunSpec(
+        figure=figure,
+        dataset=wildcards.dataset,
+        method=method,
+        npz=input.npz,
+        meta=input.meta,
+        runs=section["runs_adaptive" if figure == "thesis-fig6_2" else "runs"],
+        seed=config["seed"],
+        gammas=section["gammas"] if method in SWEEP_METHODS else (),
+        sweep=getattr(input, "sweep", None),
+        points=section["checkpoints"],
+        max_trials=section.get("max_trials") or None,
+        scaling=section["scaling"],
+        importance=section["importance"],
+        eta_factor=section["eta_factor"],
+        lam1=section["omega_lambda"][0],
+        lam2=section["omega_lambda"][1],
+        out=output.csv,
+        finals=output.finals,
+    )
+
+
+def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> FigureSpec:
+    """The figure job of ``wildcards.figure`` (rule chapter5_figure)."""
+    return FigureSpec(
+        figure=wildcards.figure,
+        inputs=list(input.runs),
+        finals=list(input.finals),
+        claims=input.claims,
+        tolerance=config["chapter5"]["match_tolerance"],
+        csv=output.csv,
+        summary=output.summary,
+        samples=output.samples,
+        figure_prefix=stem(output.figure[0]),
+    )
+
+
+def eta_sweep_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> EtaSweepSpec:
+    """The eta sweep on ``wildcards.dataset`` (rule chapter5_eta_sweep)."""
+    section = config["chapter5"]
+    return EtaSweepSpec(
+        dataset=wildcards.dataset,
+        npz=input.npz,
+        meta=input.meta,
+        factors=section["eta_sweep"]["factors"],
+        input_scales=INPUT_SCALES,
+        gammas=section["gammas"],
+        runs=section["eta_sweep"]["runs"],
+        seed=config["seed"],
+        max_trials=section.get("max_trials") or None,
+        importance=section["importance"],
+        out=output.csv,
+    )
+
+
+def eta_figure_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> EtaFigureSpec:
+    """The eta sweep's figure (rule chapter5_eta_figure)."""
+    return EtaFigureSpec(
+        inputs=list(input.runs), csv=output.csv, figure_prefix=stem(output.figure[0])
+    )
 
 
 def code_modules(method: str) -> list[str]:
@@ -111,13 +299,23 @@ __all__ = [
     "FIGURES",
     "IMPORTANCE",
     "INPUT_SCALES",
+    "JOBS",
     "LABELS",
     "METHODS",
     "PRINTED_IMPORTANCE",
     "RUN",
+    "SCALINGS",
     "SOURCE",
     "SWEEP_METHODS",
+    "EtaFigureSpec",
+    "EtaSweepSpec",
+    "FigureSpec",
     "Job",
+    "RunSpec",
     "code_modules",
+    "eta_figure_spec",
+    "eta_sweep_spec",
+    "figure_spec",
     "importance_of",
+    "run_spec",
 ]

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.common import dataset_label
-from boostrank.experiments.prank.spec import label_of, mu_key
+from boostrank.experiments.prank.jobs import run_fig6, run_fig7_file
+from boostrank.experiments.prank.spec import Fig6Spec, Fig7Spec, label_of, mu_key
 from boostrank.experiments.prank.summary import fig6_outputs, fig7_outputs, final_loss_samples
 
 if TYPE_CHECKING:
@@ -152,4 +153,29 @@ def make_fig7(
     return stats
 
 
-__all__ = ["MU_COLORS", "STYLE", "draw_fig6", "draw_fig7", "make_fig6", "make_fig7"]
+def figure6(spec: Fig6Spec) -> pd.DataFrame:
+    """Figure 6's job: every synthetic sequence of its learners, then its CSVs and figure."""
+    result = run_fig6(spec.settings, spec.seed)
+    return make_fig6(
+        result, spec.settings, spec.seed, spec.csv, spec.summary, spec.figure_prefix, spec.samples
+    )
+
+
+def figure7(spec: Fig7Spec) -> pd.DataFrame:
+    """Figure 7's job: every MovieLens sequence of its learners, then its CSVs and figure."""
+    result, meta = run_fig7_file(spec.npz, spec.meta, spec.settings, spec.seed)
+    return make_fig7(
+        result, spec.settings, meta, spec.csv, spec.summary, spec.figure_prefix, spec.samples
+    )
+
+
+__all__ = [
+    "MU_COLORS",
+    "STYLE",
+    "draw_fig6",
+    "draw_fig7",
+    "figure6",
+    "figure7",
+    "make_fig6",
+    "make_fig7",
+]

@@ -4,9 +4,11 @@ runs (the roots of its Snakemake ``code()`` inputs). Imports no other part of th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, registry, stem
 
 FIG6, FIG7 = "prank-fig6", "prank-fig7"
 FIGURES = (FIG6, FIG7)
@@ -30,8 +32,69 @@ _CODE = (
     "errors",
     "io",
 )
-FIG6_JOB = Job("prank-fig6", ("fig6",), _CODE)
-FIG7_JOB = Job("prank-fig7", ("fig7",), _CODE)  # and MovieLens 100K's processed files
+
+
+@dataclass(frozen=True)
+class Fig6Spec(JobSpec):
+    """Figure 6 (:func:`.figure.figure6`): config ``prank.fig6`` (``settings``) on the paper's
+    synthetic data."""
+
+    settings: dict[str, Any]
+    seed: int  # the root seed (config seed)
+    csv: str
+    summary: str
+    samples: str | None  # each run's final loss (the claims' samples)
+    figure_prefix: str
+
+
+@dataclass(frozen=True)
+class Fig7Spec(JobSpec):
+    """Figure 7 (:func:`.figure.figure7`): config ``prank.fig7`` (``settings``) on MovieLens
+    100K's processed files."""
+
+    npz: str
+    meta: str
+    settings: dict[str, Any]
+    seed: int
+    csv: str
+    summary: str
+    samples: str | None
+    figure_prefix: str
+
+
+FIG6_JOB = JobKind(
+    "prank.fig6", ("fig6",), _CODE, Fig6Spec, "boostrank.experiments.prank.figure:figure6"
+)
+FIG7_JOB = JobKind(  # and MovieLens 100K's processed files
+    "prank.fig7", ("fig7",), _CODE, Fig7Spec, "boostrank.experiments.prank.figure:figure7"
+)
+JOBS = registry(FIG6_JOB, FIG7_JOB)
+
+
+def fig6_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Fig6Spec:
+    """Figure 6's job (rule prank_fig6)."""
+    return Fig6Spec(
+        settings=config["prank"]["fig6"],
+        seed=config["seed"],
+        csv=output.csv,
+        summary=output.summary,
+        samples=output.samples,
+        figure_prefix=stem(output.figure[0]),
+    )
+
+
+def fig7_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Fig7Spec:
+    """Figure 7's job (rule prank_fig7)."""
+    return Fig7Spec(
+        npz=input.npz,
+        meta=input.meta,
+        settings=config["prank"]["fig7"],
+        seed=config["seed"],
+        csv=output.csv,
+        summary=output.summary,
+        samples=output.samples,
+        figure_prefix=stem(output.figure[0]),
+    )
 
 
 def mu_key(eta: float) -> str:
@@ -61,8 +124,13 @@ __all__ = [
     "FIG7",
     "FIG7_JOB",
     "FIGURES",
+    "JOBS",
     "LABELS",
+    "Fig6Spec",
+    "Fig7Spec",
     "Job",
+    "fig6_spec",
+    "fig7_spec",
     "label_of",
     "mu_key",
     "wh_variants",

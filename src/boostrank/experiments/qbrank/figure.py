@@ -8,11 +8,17 @@ Kept apart from the training code so that redrawing never retrains.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.qbrank.spec import FIGURE_ID, MODELS, PERCENTS, TABLE_ID, TIE_RULES
+from boostrank.experiments.qbrank.spec import (
+    FIGURE_ID,
+    MODELS,
+    PERCENTS,
+    TABLE_ID,
+    TIE_RULES,
+    FigureSpec,
+)
 from boostrank.experiments.qbrank.summary import (
     figure1,
     figure1_samples,
@@ -129,36 +135,22 @@ def write_table(
     render(prefix, tidy, table1_cells(tidy), caption)
 
 
-def make_outputs(
-    inputs: Sequence[Path | str],
-    claims_path: Path | str,
-    table_trees: int,
-    trees: dict[str, Any],
-    ties: str,
-    table_csv: Path | str,
-    table_summary: Path | str,
-    figure_csv: Path | str,
-    figure_summary: Path | str,
-    table_prefix: Path | str,
-    figure_prefix: Path | str,
-    queries: Sequence[Path | str] = (),
-    figure_samples: Path | str | None = None,
-) -> dict[str, Any]:
+def make_outputs(spec: FigureSpec) -> dict[str, Any]:
     """Merge the jobs into Table 1, Figure 1 and their results CSVs (``figure_samples``: each
     L3 query's DCG, from the jobs' per-query files ``queries``)."""
     from boostrank.io import write_text
 
-    runs = load_runs(inputs)
-    t_tidy, t_stats = table1(runs, table_trees)
+    runs = load_runs(spec.inputs)
+    t_tidy, t_stats = table1(runs, spec.table_trees)
     f_tidy, f_stats = figure1(runs)
-    write_text(table_csv, t_tidy.to_csv(index=False))
-    write_text(table_summary, t_stats.to_csv(index=False))
-    write_text(figure_csv, f_tidy.to_csv(index=False))
-    write_text(figure_summary, f_stats.to_csv(index=False))
-    if figure_samples is not None:
-        write_text(figure_samples, figure1_samples(queries).to_csv(index=False))
-    write_table(t_tidy, table_prefix, table_trees, trees, ties)
-    draw_figure(f_tidy, figure_prefix, str(f_tidy["measure"].iloc[0]))
+    write_text(spec.table_csv, t_tidy.to_csv(index=False))
+    write_text(spec.table_summary, t_stats.to_csv(index=False))
+    write_text(spec.figure_csv, f_tidy.to_csv(index=False))
+    write_text(spec.figure_summary, f_stats.to_csv(index=False))
+    if spec.figure_samples is not None:
+        write_text(spec.figure_samples, figure1_samples(spec.queries).to_csv(index=False))
+    write_table(t_tidy, spec.table_prefix, spec.table_trees, spec.trees, spec.ties)
+    draw_figure(f_tidy, spec.figure_prefix, str(f_tidy["measure"].iloc[0]))
     return {TABLE_ID: t_tidy, FIGURE_ID: f_tidy, "percents": PERCENTS}
 
 

@@ -39,7 +39,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
@@ -50,6 +49,7 @@ from boostrank.experiments.qbrank.spec import (
     PERCENTS,
     TABLE_ID,
     TIES,
+    TrainSpec,
     get_model,
 )
 from boostrank.seeds import derive_seed
@@ -128,32 +128,22 @@ def precision_at_percent(
 
 
 # --------------------------------------------------------------------------- one job
-def train_model(
-    dataset: str,
-    model_key: str,
-    split: int,
-    npz: Path | str,
-    meta_path: Path | str,
-    params: dict[str, Any],
-    seed: int,
-    out: Path | str,
-    record_path: Path | str,
-    queries_out: Path | str | None = None,
-) -> pd.DataFrame:
+def train_model(spec: TrainSpec) -> pd.DataFrame:
     """Train one model on one split; write DCG-5 on L3 and precision at K% on P3 after each
     number of trees (one run, staged predictions) as a tidy CSV, and a JSON record; to
-    ``queries_out`` each L3 query's DCG-5 after each number of trees."""
+    ``queries`` each L3 query's DCG-5 after each number of trees."""
     import numpy as np
     import pandas as pd
 
     from boostrank.io import read_json, write_json, write_text
     from boostrank.ranking.pairs import query_pairs
 
-    model = get_model(model_key)
-    meta = read_json(meta_path)
+    dataset, split, params, seed = spec.dataset, spec.split, spec.params, spec.seed
+    model = get_model(spec.model)
+    meta = read_json(spec.meta)
     from boostrank.data.prepare import load_letor
 
-    data = load_letor(npz)
+    data = load_letor(spec.npz)
     data = {**data, "X": data["X"].astype(np.float64), "y": data["y"].astype(np.int64)}
     X, y, qid = data["X"], data["y"], data["qid"]
     split_seed = derive_seed(seed, TABLE_ID, dataset, "split", split)
@@ -234,9 +224,9 @@ def train_model(
     table["dataset_label"] = letor_label(meta)
     table["data_kind"] = meta["provenance"]["kind"]
     table["provenance"] = meta["provenance_line"]
-    write_text(out, table.to_csv(index=False))
-    if queries_out is not None:
-        write_text(queries_out, pd.concat(per_query, ignore_index=True).to_csv(index=False))
+    write_text(spec.out, table.to_csv(index=False))
+    if spec.queries is not None:
+        write_text(spec.queries, pd.concat(per_query, ignore_index=True).to_csv(index=False))
     counts = {name: int(np.unique(qid[sets == c]).size) for name, c in PART_CODE.items()}
     record = {
         "figure": [TABLE_ID, FIGURE_ID],
@@ -256,7 +246,7 @@ def train_model(
         "data_kind": meta["provenance"]["kind"],
         "provenance": meta["provenance_line"],
     }
-    write_json(record_path, record)
+    write_json(spec.record, record)
     log.info(
         "%s on %s split %d: fit %.1f s, evaluate %.1f s (%d train rows, seed %d)",
         model.label,

@@ -1,13 +1,15 @@
 """Zheng et al. (2007), NIPS, section 4: the constants every part reads -- the ids, the six
 models of section 4, the precision cut-offs, Table 1's columns, and each Snakemake job's
-command, config keys and code roots."""
+parameters, command, config keys and code roots."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from boostrank.errors import BoostrankError
 from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 TABLE_ID = "qbrank-table1"
 FIGURE_ID = "qbrank-fig1"
@@ -57,10 +59,54 @@ def get_model(key: str) -> Model:
 # --------------------------------------------------------------------------- jobs
 
 
-# One job per (data set, split, model); its protocol (these keys) goes to it as JSON, so
+@dataclass(frozen=True)
+class TrainSpec(JobSpec):
+    """One model on one random L1/L2/L3 split (:func:`.jobs.train_model`); ``params`` is the
+    protocol (config ``qbrank``'s keys of :data:`TRAIN`)."""
+
+    dataset: str
+    model: str
+    split: int
+    npz: str
+    meta: str
+    params: dict[str, Any]
+    seed: int  # the root seed (config seed)
+    out: str
+    record: str
+    queries: str | None  # each L3 query's DCG after each tree count
+
+    def check(self) -> None:
+        check_choice("model", self.model, BY_KEY)
+        check_at_least("split", self.split, 1)
+
+
+@dataclass(frozen=True)
+class FigureSpec(JobSpec):
+    """Table 1, Figure 1 and their CSVs from the training jobs (:func:`.figure.make_outputs`);
+    ``trees`` and ``ties`` are for the caption."""
+
+    inputs: tuple[str, ...]
+    queries: tuple[str, ...]  # the jobs' per-query DCG files
+    table_trees: int
+    trees: dict[str, Any]
+    ties: str
+    table_csv: str
+    table_summary: str
+    figure_csv: str
+    figure_summary: str
+    figure_samples: str | None  # Figure 1's samples (each query's DCG)
+    table_prefix: str
+    figure_prefix: str
+
+    def check(self) -> None:
+        check_at_least("table_trees", self.table_trees, 1)
+        check_choice("ties", self.ties, TIES)
+
+
+# One job per (data set, split, model); its protocol (these keys) goes to it in its spec, so
 # editing one of them reruns the training jobs.
-TRAIN = Job(
-    "qbrank-train",
+TRAIN = JobKind(
+    "qbrank.train",
     ("l2_fraction", "stages", "dcg_k", "ties", "trees", "qbrank", "ranksvm"),
     (
         "experiments.qbrank.jobs",
@@ -73,18 +119,60 @@ TRAIN = Job(
         "errors",
         "io",
     ),
+    TrainSpec,
+    "boostrank.experiments.qbrank.jobs:train_model",
 )
-FIGURE = Job(
-    "qbrank-figure",
+FIGURE = JobKind(
+    "qbrank.figure",
     ("table_trees", "trees", "ties"),
     ("experiments.qbrank.figure", "plots", "report.render", "io"),
+    FigureSpec,
+    "boostrank.experiments.qbrank.figure:make_outputs",
 )
+JOBS = registry(TRAIN, FIGURE)
+
+
+def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TrainSpec:
+    """One training job (rule qbrank_train)."""
+    section = config["qbrank"]
+    return TrainSpec(
+        dataset=wildcards.dataset,
+        model=wildcards.model,
+        split=int(wildcards.split),
+        npz=input.npz,
+        meta=input.meta,
+        params={key: section[key] for key in TRAIN.config},
+        seed=config["seed"],
+        out=output.csv,
+        record=output.record,
+        queries=output.queries,
+    )
+
+
+def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> FigureSpec:
+    """Table 1 and Figure 1 (rule qbrank_figure)."""
+    section = config["qbrank"]
+    return FigureSpec(
+        inputs=list(input.runs),
+        queries=list(input.queries),
+        table_trees=section["table_trees"],
+        trees=section["trees"],
+        ties=section["ties"],
+        table_csv=output.table_csv,
+        table_summary=output.table_summary,
+        figure_csv=output.figure_csv,
+        figure_summary=output.figure_summary,
+        figure_samples=output.figure_samples,
+        table_prefix=stem(output.table[0]),
+        figure_prefix=stem(output.figure[0]),
+    )
 
 
 __all__ = [
     "BY_KEY",
     "FIGURE",
     "FIGURE_ID",
+    "JOBS",
     "MODELS",
     "PART_CODE",
     "PERCENTS",
@@ -93,7 +181,11 @@ __all__ = [
     "TIES",
     "TIE_RULES",
     "TRAIN",
+    "FigureSpec",
     "Job",
     "Model",
+    "TrainSpec",
+    "figure_spec",
     "get_model",
+    "train_spec",
 ]

@@ -3,8 +3,8 @@ section 4: Table 1 (``topk-table1``: TopOpt/TopAda with top-k feedback against F
 with full information on five MULAN data sets) and Figure 2 (``topk-fig2``: TopkBBM's learning
 curves on Yeast for several k).
 
-``spec`` names the algorithms, data sets and jobs; ``jobs`` writes each data set's split and
-trains one booster per (data set, algorithm, k, seed); ``summary`` turns the run records into
-the table and the claims' statistics; ``figure`` writes the table and draws Figure 2; ``cli``
-holds the ``topk-*`` commands.
+``spec`` names the algorithms, data sets and jobs (and their parameters, run by ``boostrank job
+topk.<kind>``); ``jobs`` writes each data set's split and trains one booster per (data set,
+algorithm, k, seed); ``summary`` turns the run records into the table and the claims'
+statistics; ``figure`` writes the table and draws Figure 2.
 """

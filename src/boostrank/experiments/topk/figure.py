@@ -3,10 +3,9 @@ the frames of :mod:`boostrank.experiments.topk.summary`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
+from boostrank.experiments.topk.spec import Figure2Spec, Table1Spec
 from boostrank.experiments.topk.summary import (
     figure2_summary,
     table1_frame,
@@ -16,38 +15,23 @@ from boostrank.experiments.topk.summary import (
 )
 
 
-def make_table1(
-    runs: Sequence[Path | str],
-    splits: Sequence[Path | str],
-    claims_path: Path | str,
-    csv: Path | str,
-    summary: Path | str,
-    table_prefix: Path | str,
-    samples: Path | str | None = None,
-) -> Any:
+def make_table1(spec: Table1Spec) -> Any:
     """Write results/topk-table1.csv, its summary, each seed's loss (``samples``: the claims'
     intervals), and the table (CSV, Markdown, LaTeX)."""
     from boostrank.io import write_text
     from boostrank.report.render import write_table
 
-    frame = table1_frame(runs, splits, claims_path)
-    write_text(csv, frame.to_csv(index=False))
-    if samples is not None:
-        write_text(samples, table1_samples(runs).to_csv(index=False))
-    write_text(summary, table1_summary(frame).to_csv(index=False))
+    frame = table1_frame(spec.runs, spec.splits, spec.claims)
+    write_text(spec.csv, frame.to_csv(index=False))
+    if spec.samples is not None:
+        write_text(spec.samples, table1_samples(spec.runs).to_csv(index=False))
+    write_text(spec.summary, table1_summary(frame).to_csv(index=False))
     shown, caption = table1_shown(frame)
-    write_table(table_prefix, frame, shown, caption)
+    write_table(spec.table_prefix, frame, shown, caption)
     return frame
 
 
-def make_figure2(
-    runs: Sequence[Path | str],
-    tolerance: float,
-    smooth: int,
-    csv: Path | str,
-    summary: Path | str,
-    figure_prefix: Path | str,
-) -> Any:
+def make_figure2(spec: Figure2Spec) -> Any:
     """Figure 2: TopkBBM's learning curves on one data set for several k (mean over seeds of
     the loss averaged over each ``window`` rounds), its CSV and the convergence summary."""
     import numpy as np
@@ -55,7 +39,7 @@ def make_figure2(
     from boostrank.io import write_text
     from boostrank.plots import pyplot, save_figure, shade_band
 
-    data = figure2_summary(runs, tolerance, smooth)
+    data = figure2_summary(spec.runs, spec.tolerance, spec.smooth)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for curve in data.curves:
@@ -73,10 +57,10 @@ def make_figure2(
     ax.set_title(f"TopkBBM on {data.label}, by k ({over})", fontsize=10)
     ax.legend()
     ax.grid(alpha=0.3)
-    save_figure(fig, figure_prefix, [data.provenance])
+    save_figure(fig, spec.figure_prefix, [data.provenance])
     curves_frame = data.frame
-    write_text(csv, curves_frame.to_csv(index=False))
-    write_text(summary, data.summary.to_csv(index=False))
+    write_text(spec.csv, curves_frame.to_csv(index=False))
+    write_text(spec.summary, data.summary.to_csv(index=False))
     return curves_frame
 
 

@@ -34,12 +34,18 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.topk.spec import TABLE_ID, Algorithm, get_algorithm, source_dataset
+from boostrank.experiments.topk.spec import (
+    TABLE_ID,
+    Algorithm,
+    SplitSpec,
+    TrainSpec,
+    get_algorithm,
+    source_dataset,
+)
 from boostrank.seeds import derive_seed
 
 log = logging.getLogger(__name__)
@@ -75,18 +81,7 @@ def _match_rows(X: Any, Y: Any, X_part: Any, Y_part: Any, where: str) -> Any:
     return out
 
 
-def make_split(
-    dataset: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    raw_provenance: Path | str | None,
-    published: Sequence[int] | None,
-    out: Path | str,
-    record: Path | str,
-    base_split: Path | str | None = None,
-    subsample: Sequence[int] | None = None,
-    seed: int = 0,
-) -> dict[str, Any]:
+def make_split(spec: SplitSpec) -> dict[str, Any]:
     """Write the train/test row indices of a Table 1 data set (``out`` .npz) and how they were
     found (``record`` JSON).
 
@@ -94,14 +89,18 @@ def make_split(
     job's ``provenance.json``) matched to the processed rows; the rest is the test part and
     must match ``<name>-test.arff`` in size. Synthetic stand-ins: the first
     round(n * train / (train + test)) rows (``published`` sizes). Derived data sets
-    (M-reduced): ``subsample`` (train, test) rows drawn with ``seed`` from ``base_split``."""
+    (M-reduced): ``subsample`` (train, test) rows drawn from ``base_split`` with a seed derived
+    from the root ``seed``."""
     import numpy as np
 
     from boostrank.data import formats
     from boostrank.io import read_json, save_npz, write_json
 
-    meta = read_json(meta_path)
-    X, Y = load_multilabel(npz)
+    dataset, base_split, subsample = spec.dataset, spec.base_split, spec.subsample
+    published, raw_provenance = spec.published, spec.raw_provenance
+    seed = derive_seed(spec.seed, TABLE_ID, dataset, "split", bits=63)
+    meta = read_json(spec.meta)
+    X, Y = load_multilabel(spec.npz)
     kind = meta["provenance"]["kind"]
     if base_split is not None:
         if subsample is None or len(subsample) != 2:
@@ -152,7 +151,7 @@ def make_split(
                 f"the test ARFF has {len(Y_te)}"
             )
         how = f"MULAN's published split: {len(train)} rows of the train ARFF matched one to one"
-    save_npz(out, train=train.astype(np.int64), test=test.astype(np.int64))
+    save_npz(spec.out, train=train.astype(np.int64), test=test.astype(np.int64))
     info = {
         "dataset": dataset,
         "source_dataset": meta["dataset"],
@@ -162,7 +161,7 @@ def make_split(
         "data_kind": kind,
         "provenance": meta["provenance_line"],
     }
-    write_json(record, info)
+    write_json(spec.record, info)
     log.info("%s: %s", dataset, how)
     return info
 
@@ -185,18 +184,7 @@ def booster_kwargs(params: dict[str, Any], algorithm: Algorithm) -> dict[str, An
     }
 
 
-def train_run(
-    dataset: str,
-    algorithm_key: str,
-    k: int | None,
-    seed_index: int,
-    npz: Path | str,
-    meta_path: Path | str,
-    split: Path | str,
-    params: dict[str, Any],
-    root_seed: int,
-    out: Path | str,
-) -> dict[str, Any]:
+def train_run(spec: TrainSpec) -> dict[str, Any]:
     """Train one booster on a data set's training part (one pass, or ``params['loops']``
     passes under top-k feedback) and record: the test loss after each checkpoint pass and at
     the end, the training rounds' losses averaged per ``params['window']`` rounds, timings."""
@@ -206,10 +194,12 @@ def train_run(
     from boostrank.online.rank_loss import weighted_rank_loss
     from boostrank.online.topk_boosting import TopkBooster
 
-    algorithm = get_algorithm(algorithm_key)
-    meta = read_json(meta_path)
-    X, Y = load_multilabel(npz)
-    with np.load(split) as parts:
+    dataset, k, seed_index, params = spec.dataset, spec.k, spec.seed_index, spec.params
+    root_seed = spec.seed
+    algorithm = get_algorithm(spec.algorithm)
+    meta = read_json(spec.meta)
+    X, Y = load_multilabel(spec.npz)
+    with np.load(spec.split) as parts:
         train, test = parts["train"], parts["test"]
     X_tr, Y_tr, X_te, Y_te = X[train], Y[train], X[test], Y[test]
     if params.get("standardize", True):
@@ -217,8 +207,6 @@ def train_run(
         sd[sd == 0] = 1.0
         X_tr, X_te = (X_tr - mu) / sd, (X_te - mu) / sd
     m = Y.shape[1]
-    if algorithm.topk and k is None:
-        raise BoostrankError(f"{algorithm.name} needs k (top-k feedback)")
     loops = int(params["loops"]) if algorithm.topk else 1
     order_seed = derive_seed(root_seed, TABLE_ID, dataset, "order", seed_index, bits=63)
     booster_seed = derive_seed(root_seed, TABLE_ID, dataset, algorithm.key, k, seed_index, bits=63)
@@ -279,7 +267,7 @@ def train_run(
         "data_kind": meta["provenance"]["kind"],
         "provenance": meta["provenance_line"],
     }
-    write_json(out, record)
+    write_json(spec.out, record)
     log.info(
         "%s on %s (k=%s, seed %d): %d rounds in %.1f s (%.0f us/round), test loss %.4f",
         algorithm.name,

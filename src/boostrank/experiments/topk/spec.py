@@ -5,9 +5,11 @@ modules)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from boostrank.errors import BoostrankError
 from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 TABLE_ID = "topk-table1"
 # Config ``topk`` keys a training job reads (editing the others, e.g. Figure 2's k values,
@@ -52,13 +54,90 @@ BY_KEY = {a.key: a for a in ALGORITHMS}
 COUNTERPARTS = (("topopt", "fullopt"), ("topada", "fullada"))  # top-k vs full information
 
 
-SPLIT = Job(
-    "topk_split",
+@dataclass(frozen=True)
+class SplitSpec(JobSpec):
+    """A Table 1 data set's train/test rows (:func:`.jobs.make_split`): MULAN's published split
+    (found through ``raw_provenance``), a stand-in's ``published`` proportions, or a derived data
+    set's ``subsample`` of ``base_split`` drawn with a seed derived from ``seed``."""
+
+    dataset: str
+    npz: str
+    meta: str
+    raw_provenance: str | None
+    published: tuple[int, int] | None  # MULAN's (train, test) rows
+    base_split: str | None
+    subsample: tuple[int, int] | None  # (train, test) rows of a derived data set
+    seed: int  # the root seed (config seed)
+    out: str
+    record: str
+
+    def check(self) -> None:
+        check_choice("dataset", self.dataset, DATASETS)
+
+
+@dataclass(frozen=True)
+class TrainSpec(JobSpec):
+    """One booster, one seed (:func:`.jobs.train_run`): ``k`` is the top-k feedback (None:
+    full information), ``params`` config ``topk``'s training keys and ``loops``."""
+
+    dataset: str
+    algorithm: str
+    k: int | None
+    seed_index: int
+    npz: str
+    meta: str
+    split: str
+    params: dict[str, Any]
+    seed: int  # the root seed (config seed)
+    out: str
+
+    def check(self) -> None:
+        check_choice("dataset", self.dataset, DATASETS)
+        check_choice("algorithm", self.algorithm, BY_KEY)
+        if BY_KEY[self.algorithm].topk and self.k is None:
+            raise BoostrankError(f"{BY_KEY[self.algorithm].name} needs k (top-k feedback)")
+        check_at_least("k", self.k, 1)
+        check_at_least("seed_index", self.seed_index, 0)
+
+
+@dataclass(frozen=True)
+class Table1Spec(JobSpec):
+    """Table 1 from the run records and split records (:func:`.figure.make_table1`)."""
+
+    runs: tuple[str, ...]
+    splits: tuple[str, ...]
+    claims: str
+    csv: str
+    summary: str
+    samples: str | None  # each seed's test loss (the claims' intervals)
+    table_prefix: str
+
+
+@dataclass(frozen=True)
+class Figure2Spec(JobSpec):
+    """Figure 2 from TopkBBM's run records (:func:`.figure.make_figure2`)."""
+
+    runs: tuple[str, ...]
+    tolerance: float  # converged: the running mean within this of the final level
+    smooth: int  # windows in that running mean
+    csv: str
+    summary: str
+    figure_prefix: str
+
+    def check(self) -> None:
+        check_at_least("tolerance", self.tolerance, 0.0)
+        check_at_least("smooth", self.smooth, 1)
+
+
+SPLIT = JobKind(
+    "topk.split",
     ("seed", "topk.published_splits", "topk.m_reduced"),
     ("experiments.topk.jobs", "data.formats", "io"),
+    SplitSpec,
+    "boostrank.experiments.topk.jobs:make_split",
 )
-TRAIN = Job(
-    "topk_train",
+TRAIN = JobKind(
+    "topk.train",
     ("seed", "topk.loops", "topk.loops_per_dataset", *(f"topk.{k}" for k in TRAINING_KEYS)),
     (
         "experiments.topk.jobs",
@@ -68,17 +147,24 @@ TRAIN = Job(
         "online.rank_loss",
         "io",
     ),
+    TrainSpec,
+    "boostrank.experiments.topk.jobs:train_run",
 )
-TABLE1 = Job(
-    "topk_table1",
+TABLE1 = JobKind(
+    "topk.table1",
     ("claims", "topk.datasets", "topk.seeds", "topk.seeds_per_dataset", "topk.k"),
     ("experiments.topk.figure", "report.claims", "report.render", "io"),
+    Table1Spec,
+    "boostrank.experiments.topk.figure:make_table1",
 )
-FIGURE2 = Job(
-    "topk_fig2",
+FIGURE2 = JobKind(
+    "topk.fig2",
     ("topk.fig2.dataset", "topk.fig2.k", "topk.fig2.converge_tolerance", "topk.fig2.smooth"),
     ("experiments.topk.figure", "plots", "io"),
+    Figure2Spec,
+    "boostrank.experiments.topk.figure:make_figure2",
 )
+JOBS = registry(SPLIT, TRAIN, TABLE1, FIGURE2)
 
 
 def get_algorithm(key: str) -> Algorithm:
@@ -94,6 +180,71 @@ def source_dataset(dataset: str) -> str:
     return DERIVED.get(dataset, dataset)
 
 
+def split_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> SplitSpec:
+    """The split of ``wildcards.dataset`` (rule topk_split)."""
+    section, dataset = config["topk"], wildcards.dataset
+    source = source_dataset(dataset)
+    derived = dataset in DERIVED
+    return SplitSpec(
+        dataset=dataset,
+        npz=input.npz,
+        meta=input.meta,
+        raw_provenance=input.raw,
+        published=section["published_splits"].get(source) or None,
+        base_split=input.base if derived else None,
+        subsample=(section[dataset]["train"], section[dataset]["test"]) if derived else None,
+        seed=config["seed"],
+        out=output.npz,
+        record=output.record,
+    )
+
+
+def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TrainSpec:
+    """One training run (rules topk_train, topk_train_fig2): the training keys of config
+    ``topk`` and the data set's passes (editing e.g. Figure 2's k values reruns none)."""
+    section, dataset = config["topk"], wildcards.dataset
+    params = {key: section[key] for key in TRAINING_KEYS}
+    params["loops"] = section["loops_per_dataset"].get(dataset, section["loops"])
+    return TrainSpec(
+        dataset=dataset,
+        algorithm=wildcards.algorithm,
+        k=None if wildcards.k == "full" else int(wildcards.k),
+        seed_index=int(wildcards.seed),
+        npz=input.npz,
+        meta=input.meta,
+        split=input.split,
+        params=params,
+        seed=config["seed"],
+        out=output.record,
+    )
+
+
+def table1_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Table1Spec:
+    """Table 1 (rule topk_table1)."""
+    return Table1Spec(
+        runs=list(input.runs),
+        splits=list(input.splits),
+        claims=input.claims,
+        csv=output.csv,
+        summary=output.summary,
+        samples=output.samples,
+        table_prefix=stem(output.table[0]),
+    )
+
+
+def figure2_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Figure2Spec:
+    """Figure 2 (rule topk_fig2)."""
+    fig2 = config["topk"]["fig2"]
+    return Figure2Spec(
+        runs=list(input.runs),
+        tolerance=fig2["converge_tolerance"],
+        smooth=fig2["smooth"],
+        csv=output.csv,
+        summary=output.summary,
+        figure_prefix=stem(output.figure[0]),
+    )
+
+
 __all__ = [
     "ALGORITHMS",
     "BY_KEY",
@@ -102,6 +253,7 @@ __all__ = [
     "DERIVED",
     "FIGURE2",
     "FIGURE_ID",
+    "JOBS",
     "LABELS",
     "SPLIT",
     "TABLE1",
@@ -109,7 +261,15 @@ __all__ = [
     "TRAIN",
     "TRAINING_KEYS",
     "Algorithm",
+    "Figure2Spec",
     "Job",
+    "SplitSpec",
+    "Table1Spec",
+    "TrainSpec",
+    "figure2_spec",
     "get_algorithm",
     "source_dataset",
+    "split_spec",
+    "table1_spec",
+    "train_spec",
 ]
