@@ -34,7 +34,7 @@ def _dataset(tmp_path, name, kind="mirror", n=240, d=5, K=3, seed=0):
     return npz, meta
 
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # The run job's parameters the tests leave at the config's defaults.
 RUN_DEFAULTS = {
     "gammas": (), "sweep": None, "points": 100, "max_trials": None, "scaling": "none",
