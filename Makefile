@@ -65,7 +65,7 @@ test: $(STAMP)  ## lint and every tier of the test suite (what CI runs)
 	$(BIN)/snakefmt --check Snakefile workflow/rules workflow/readings.smk
 	$(BIN)/pytest
 
-lint: $(STAMP)
+lint: $(STAMP)  ## ruff, ruff format and snakefmt checks alone
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/snakefmt --check Snakefile workflow/rules workflow/readings.smk
