@@ -26,6 +26,7 @@ from boostrank.data.sources import (
     rerun_key,
 )
 from boostrank.errors import BoostrankError, did_you_mean
+from boostrank.experiments.job import stem as path_stem
 from boostrank.experiments.chapter2 import spec as CH2_SPEC
 from boostrank.experiments.chapter3 import spec as CH3_SPEC
 from boostrank.experiments.chapter4 import spec as CH4_SPEC
@@ -319,8 +320,7 @@ def output_stem(name=None):
     so that a command writes where its rule, or a module's path prefix, puts the outputs."""
 
     def stem(wildcards, output):
-        first = output[0] if name is None else getattr(output, name)[0]
-        return os.path.splitext(first)[0]
+        return path_stem(output[0] if name is None else getattr(output, name)[0])
 
     return stem
 
