@@ -1,5 +1,8 @@
-"""Snakemake's scheduler wake-ups, one pending at a time (boostrank.workflow.scheduler_wakes)."""
+"""Snakemake's scheduler wake-ups: one pending at a time, and a stop signal that cannot
+deadlock the scheduler (boostrank.workflow.scheduler_wakes)."""
 
+import subprocess
+import sys
 import threading
 import tomllib
 from pathlib import Path
@@ -13,6 +16,7 @@ from boostrank.workflow.scheduler_wakes import (
     TESTED_SNAKEMAKE,
     check_snakemake_version,
     one_pending_wake,
+    stop_off_the_main_thread,
 )
 
 
@@ -104,3 +108,57 @@ def test_pyproject_admits_the_tested_snakemake_releases_and_no_neighbour():
         }
     admitted = {n for n in neighbours - set(TESTED_SNAKEMAKE) if spec.contains(n)}
     assert not admitted, f"pyproject.toml admits untested Snakemake releases {sorted(admitted)}"
+
+
+# A stop signal while the scheduler holds its lock: Snakemake's JobScheduler.exit_gracefully,
+# run as a SIGTERM handler in the thread that holds the lock.
+_STOP_WHILE_LOCKED = """
+import os, signal, sys, threading
+from snakemake.scheduling.job_scheduler import JobScheduler
+from boostrank.workflow.scheduler_wakes import stop_off_the_main_thread
+
+if sys.argv[1] == "patched":
+    stop_off_the_main_thread()
+scheduler = JobScheduler.__new__(JobScheduler)  # the three attributes the stop touches
+scheduler._lock, scheduler._open_jobs = threading.Lock(), threading.Semaphore(0)
+scheduler._user_kill = None
+signal.signal(signal.SIGTERM, scheduler.exit_gracefully)  # as JobScheduler.__init__ does
+with scheduler._lock:  # the scheduler finishing or selecting jobs
+    print("locked", flush=True)
+    os.kill(os.getpid(), signal.SIGTERM)
+assert scheduler._open_jobs.acquire(timeout=10)  # the stop woke the scheduler
+print(scheduler._user_kill)
+"""
+
+
+def _stop_while_locked(how: str) -> str | None:
+    """The script's last line, or None when it hung (still running 5 s after the signal)."""
+    with subprocess.Popen(
+        [sys.executable, "-c", _STOP_WHILE_LOCKED, how], stdout=subprocess.PIPE, text=True
+    ) as proc:
+        assert proc.stdout is not None and proc.stdout.readline() == "locked\n"
+        try:
+            out, _ = proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            return None
+        assert proc.returncode == 0
+        return out.strip()
+
+
+def test_a_stop_signal_while_the_scheduler_holds_its_lock_stops_it():
+    assert _stop_while_locked("patched") == "graceful"
+
+
+def test_unpatched_a_stop_signal_while_the_scheduler_holds_its_lock_hangs():
+    """What the fix removes: on the pinned release the handler waits for its own lock."""
+    assert _stop_while_locked("unpatched") is None
+
+
+def test_the_stop_is_patched_once_and_a_missing_method_is_left_alone():
+    from snakemake.scheduling.job_scheduler import JobScheduler
+
+    assert stop_off_the_main_thread() and stop_off_the_main_thread()
+    patched = JobScheduler.exit_gracefully
+    assert stop_off_the_main_thread() and JobScheduler.exit_gracefully is patched
+    assert not stop_off_the_main_thread(type("NoSuchMethod", (), {}))

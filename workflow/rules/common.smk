@@ -43,12 +43,12 @@ from boostrank.workflow import stamp_cache
 from boostrank.workflow.catalog import load_catalog
 from boostrank.workflow.code_deps import imported_modules, module_file
 from boostrank.workflow.config_check import check_config, check_registry
-from boostrank.workflow.scheduler_wakes import one_pending_wake
+from boostrank.workflow.scheduler_wakes import patch_scheduler
 
 # Snakemake's job rate limiter piles up scheduler wake-ups, one more per finished job, and
-# those made most of its own CPU; one pending wake-up at a time
-# (boostrank/workflow/scheduler_wakes.py).
-one_pending_wake()
+# those made most of its own CPU; one pending wake-up at a time. Its SIGTERM handler can
+# deadlock the scheduler; it runs on a thread of its own (boostrank/workflow/scheduler_wakes.py).
+patch_scheduler()
 
 
 def _bool_from_cli(section, key):

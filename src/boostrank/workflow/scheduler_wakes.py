@@ -1,5 +1,9 @@
-"""One pending scheduler wake-up at a time: a fix for Snakemake's job rate limiter, applied by
-the workflow (``workflow/rules/common.smk``) before Snakemake builds its scheduler.
+"""Two fixes to how Snakemake's scheduler is woken, applied by the workflow
+(``workflow/rules/common.smk``, :func:`patch_scheduler`) before Snakemake builds its scheduler:
+one pending wake-up at a time (:func:`one_pending_wake`), and a stop signal that cannot
+deadlock the scheduler (:func:`stop_off_the_main_thread`).
+
+**One pending wake-up.**
 
 Snakemake (9.x, ``snakemake/scheduling/job_scheduler.py``) arms a ``threading.Timer`` of the
 rate limiter's timespan (default ``100/1s``) at the end of every scheduling pass that leaves
@@ -7,7 +11,7 @@ ready jobs waiting for a free core. Every finished job starts a pass of its own,
 pile up: after n finished jobs about n timers wake the scheduler each second, and each wake
 re-evaluates every ready job's params and stats its inputs (upstream: snakemake/snakemake
 PR #3744 describes the same extra passes). On the quick config that was most of Snakemake's
-own CPU (12.9% of the run, issue 18). The timers are also non-daemon threads, so a longer
+own CPU. The timers are also non-daemon threads, so a longer
 timespan holds the process's exit for up to that long.
 
 Here a new wake-up is armed only when none is pending, and its thread is a daemon. The rate
@@ -15,9 +19,18 @@ limit itself is unchanged: the one pending wake-up fires within the timespan, an
 arms the next one while jobs still wait; a finished job still wakes the scheduler at once.
 Job selection, and so every result, is the same.
 
-The method patched is private, so the patch is applied only on the Snakemake releases it was
-read against and tested on (:data:`TESTED_SNAKEMAKE`, the releases pyproject.toml admits); any
-other release stops the workflow at its start with what to do.
+**A stop that cannot deadlock.** On SIGTERM (how SLURM stops or pre-empts a job) Snakemake's
+handler, ``JobScheduler.exit_gracefully``, takes the scheduler's ``_lock`` (a
+``threading.Lock``, not re-entrant) to mark a graceful exit, then wakes the scheduler. Python
+runs a signal handler in the main thread between two bytecodes, and the main thread is the one
+that schedules: when the signal lands while it holds ``_lock`` (finishing jobs, selecting
+jobs), the handler waits for a lock its own thread holds, and the run hangs for good instead of
+stopping. Here the handler starts a thread that runs Snakemake's own body: the thread takes
+the lock once the main thread lets it go, so the stop is the same, a few milliseconds later.
+
+The methods patched are private, so the patches are applied only on the Snakemake releases
+they were read against and tested on (:data:`TESTED_SNAKEMAKE`, the releases pyproject.toml
+admits); any other release stops the workflow at its start with what to do.
 """
 
 from __future__ import annotations
@@ -29,8 +42,8 @@ from typing import Any
 from boostrank.errors import BoostrankError
 
 log = logging.getLogger(__name__)
-_PATCHED = "_boostrank_one_pending_wake"
-# The Snakemake releases whose JobScheduler._schedule_reevalutation the patch was read against
+_PATCHED = "_boostrank_patched"
+# The Snakemake releases whose JobScheduler methods the patches were read against
 # and tests/unit/test_scheduler_wakes.py passed on; pyproject.toml admits these and no other.
 TESTED_SNAKEMAKE = ("9.27.1",)
 
@@ -46,9 +59,10 @@ def check_snakemake_version(version: str | None = None) -> str:
         raise BoostrankError(
             f"Snakemake {version} is not a release the workflow was tested on "
             f"({', '.join(TESTED_SNAKEMAKE)}): boostrank.workflow.scheduler_wakes patches its "
-            "private JobScheduler._schedule_reevalutation. Install the pinned release "
-            "(make install, or pip install --require-hashes -r requirements.lock); or read that "
-            f"method in Snakemake {version}'s snakemake/scheduling/job_scheduler.py, run "
+            "private JobScheduler._schedule_reevalutation and exit_gracefully. Install the "
+            "pinned release (make install, or pip install --require-hashes -r "
+            "requirements.lock); or read those "
+            f"methods in Snakemake {version}'s snakemake/scheduling/job_scheduler.py, run "
             f"tests/unit/test_scheduler_wakes.py, add {version} to TESTED_SNAKEMAKE in "
             "src/boostrank/workflow/scheduler_wakes.py and to the snakemake pin in "
             "pyproject.toml, and run make lock"
@@ -93,4 +107,39 @@ def one_pending_wake(scheduler_class: Any = None) -> bool:
     return True
 
 
-__all__ = ["TESTED_SNAKEMAKE", "check_snakemake_version", "one_pending_wake"]
+def stop_off_the_main_thread(scheduler_class: Any = None) -> bool:
+    """Replace ``scheduler_class.exit_gracefully`` (Snakemake's ``JobScheduler`` by default, on
+    a tested release only) with a handler that runs the original on a new daemon thread; True
+    when patched (or already), False when the class has no such method."""
+    if scheduler_class is None:
+        check_snakemake_version()
+        from snakemake.scheduling.job_scheduler import JobScheduler as scheduler_class
+    original = getattr(scheduler_class, "exit_gracefully", None)
+    if original is None:
+        log.debug("Snakemake's scheduler has no exit_gracefully: left as it is")
+        return False
+    if getattr(original, _PATCHED, False):
+        return True
+
+    def exit_gracefully(self: Any, *args: Any) -> None:
+        """Snakemake's stop, run where it may wait for the scheduler's lock."""
+        threading.Thread(target=original, args=(self, *args), daemon=True).start()
+
+    setattr(exit_gracefully, _PATCHED, True)
+    scheduler_class.exit_gracefully = exit_gracefully
+    return True
+
+
+def patch_scheduler() -> None:
+    """Both fixes on Snakemake's ``JobScheduler`` (a tested release only)."""
+    one_pending_wake()
+    stop_off_the_main_thread()
+
+
+__all__ = [
+    "TESTED_SNAKEMAKE",
+    "check_snakemake_version",
+    "one_pending_wake",
+    "patch_scheduler",
+    "stop_off_the_main_thread",
+]
