@@ -5,7 +5,8 @@ the same numbers and changing one job's labels does not move another job's seed.
 A label is hashed as the CRC-32 of its ``str``; the root and the hashes seed numpy's
 ``SeedSequence``. Two older schemes keep their own entropy, so their numbers stay as they were:
 a synthetic stand-in's seed (:func:`standin_seed`) and the per-tree seeds of a boosted
-ensemble (:func:`tree_seeds`).
+ensemble (:func:`tree_seeds`). An estimator that makes several random draws splits its own
+``random_state`` into independent streams (:func:`estimator_streams`).
 """
 
 from __future__ import annotations
@@ -61,6 +62,14 @@ def tree_seeds(random_state: int, n_trees: int) -> np.ndarray:
     return np.random.SeedSequence(int(random_state)).generate_state(n_trees) & 0x7FFFFFFF
 
 
+def estimator_streams(random_state: int, n: int) -> list[np.random.Generator]:
+    """``n`` independent generators spawned from an estimator's own ``random_state``, one per
+    kind of random draw it makes (e.g. weak learners' initialisation, rounds, tie-breaks)."""
+    import numpy as np
+
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(int(random_state)).spawn(n)]
+
+
 def replicate_seed(root: int, replicate: int) -> int:
     """The root seed of replicate ``replicate`` (1, 2, ...) of a figure family: replicate 1 is
     the config's root seed itself (one replicate is the run as before), replicate r >= 2 the
@@ -71,4 +80,11 @@ def replicate_seed(root: int, replicate: int) -> int:
     return int(root) if int(replicate) == 1 else derive_seed(root, "replicate", int(replicate))
 
 
-__all__ = ["derive_seed", "derive_seeds", "replicate_seed", "standin_seed", "tree_seeds"]
+__all__ = [
+    "derive_seed",
+    "derive_seeds",
+    "estimator_streams",
+    "replicate_seed",
+    "standin_seed",
+    "tree_seeds",
+]

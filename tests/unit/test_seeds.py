@@ -4,7 +4,13 @@ to the values the experiments have always used, so that results stay byte-identi
 import numpy as np
 import pytest
 
-from boostrank.seeds import derive_seed, derive_seeds, standin_seed, tree_seeds
+from boostrank.seeds import (
+    derive_seed,
+    derive_seeds,
+    estimator_streams,
+    standin_seed,
+    tree_seeds,
+)
 
 
 def test_derive_seed_is_stable_and_distinct_per_label():
@@ -60,3 +66,17 @@ def test_replicates_run_on_real_data_and_once_on_a_stand_in():
     assert replicates_for(1, "mirror") == 1
     with pytest.raises(ValueError, match="at least 1"):
         replicates_for(0, "mirror")
+
+
+def test_an_estimators_streams_are_independent_and_those_the_topk_learner_drew_from():
+    # the values of the top-k learner's own SeedSequence(random_state).spawn(3), before the move
+    streams = estimator_streams(20100601, 3)
+    assert [g.integers(0, 2**31, 2).tolist() for g in streams] == [
+        [1287110206, 1158148357],
+        [1414353108, 2084679075],
+        [1764425699, 775789491],
+    ]
+    again = estimator_streams(20100601, 4)  # one more stream leaves the first three as they were
+    assert [g.integers(0, 2**31, 2).tolist() for g in again[:3]] == [
+        g.integers(0, 2**31, 2).tolist() for g in estimator_streams(20100601, 3)
+    ]

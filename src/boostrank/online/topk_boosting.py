@@ -83,6 +83,7 @@ from boostrank.online.topk_feedback import (
     full_pairs,
     observed_pairs,
 )
+from boostrank.seeds import estimator_streams
 
 _SHIFTS = np.array([-1.0, 0.0, 1.0])[:, None, None, None]
 
@@ -217,13 +218,8 @@ class TopkBooster:
             float(hedge_rate),
             test_expert,
         )
-        seq = np.random.SeedSequence(int(random_state))
-        wl_seed, round_seed, test_seed = seq.spawn(3)
-        self.rng = np.random.default_rng(round_seed)
-        self._test_rng = np.random.default_rng(test_seed)
-        self.weak = OnlineSoftmaxLearners(
-            self.N, self.m, int(n_features), np.random.default_rng(wl_seed), **(weak or {})
-        )
+        weak_rng, self.rng, self._test_rng = estimator_streams(random_state, 3)
+        self.weak = OnlineSoftmaxLearners(self.N, self.m, int(n_features), weak_rng, **(weak or {}))
         bbm = algorithm == "bbm"
         self.alpha = np.ones(self.N) if bbm else np.zeros(self.N)  # Algorithm 2 / 3, step 2
         self.log_v = np.zeros(self.N)  # Hedge's expert log-weights (Algorithm 3)
