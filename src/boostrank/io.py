@@ -124,11 +124,8 @@ def _fingerprint_path(path: Path) -> Path:
 
 def sha256_file(path: Path | str) -> str:
     """sha256 of a file's bytes."""
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def _write_fingerprint(path: Path) -> None:
