@@ -37,6 +37,7 @@ def _cmd_fetch(args: argparse.Namespace) -> None:
         replace_real=args.replace_real == "true",
         timeout=args.timeout,
         retries=args.retries,
+        lock=Path(args.pins) if args.pins else None,
     )
     fetch_dataset(spec, Path(args.raw_dir), settings, key=args.rerun_key)
 
@@ -310,6 +311,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--rerun-key", help="the job's rerun key, kept in the provenance")
     p.add_argument("--timeout", type=float, default=30.0)
     p.add_argument("--retries", type=int, default=3)
+    p.add_argument(
+        "--pins",
+        default="data/registry.lock",
+        help="lock file of the sha256 pinned on first use for files the registry has no "
+        "trusted hash for ('' for none)",
+    )
     p.set_defaults(func=_cmd_fetch)
 
     p = sub.add_parser("prepare", help="parse raw files (or generate the stand-in) into .npz")

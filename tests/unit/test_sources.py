@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
+import re
 import socket
 import sys
 import tarfile
@@ -613,3 +614,72 @@ def test_identity_is_the_files_hashes_not_where_they_are() -> None:
     )
     assert identity(replace(spec, files={**spec.files, "train.txt": sha(b"v2")})) != identity(spec)
     assert identity(replace(spec, optional_files={})) != identity(spec)
+
+
+# --------------------------------------------------------------------------- pinned on first use
+
+
+def test_a_file_without_a_trusted_hash_is_pinned_by_its_first_download(
+    http_server, tmp_path: Path
+) -> None:
+    """First download: recorded in the lock file; a changed file later (here or on a machine
+    that has the lock file) stops with both hashes, caching nothing; deleting the pin accepts it."""
+    from boostrank.data.pins import PINNED, load_pins
+
+    (http_server.root / "train.txt").write_bytes(TRAIN)
+    (http_server.root / "test.txt").write_bytes(TEST)
+    downloads = (
+        Download(f"{http_server.url}/train.txt", "none", file="train.txt"),
+        Download(f"{http_server.url}/test.txt", "none", file="test.txt"),
+    )
+    spec = make_spec(
+        downloads=downloads,
+        files={"train.txt": "unknown", "test.txt": sha(TEST)},
+        optional_files={},
+    )
+    lock = tmp_path / "registry.lock"
+    settings = FetchSettings(sources=("download",), lock=lock)
+    first = fetch_dataset(spec, tmp_path / "raw" / "toy", settings)
+    assert first.files["train.txt"]["check"] == PINNED
+    assert first.files["test.txt"]["check"] == "verified"
+    assert "1/2 sha256 verified, 1 pinned on first use)" in first.describe()
+    assert load_pins(lock) == {"toy": {"train.txt": sha(TRAIN)}}  # the trusted one is not pinned
+
+    again = fetch_dataset(spec, tmp_path / "raw2" / "toy", settings)  # same bytes: accepted
+    assert again.files["train.txt"]["sha256"] == sha(TRAIN)
+
+    changed = TRAIN + b"0 qid:2 1:0.3 2:0.3\n"
+    (http_server.root / "train.txt").write_bytes(changed)
+    with pytest.raises(ChecksumError) as error:
+        fetch_dataset(spec, tmp_path / "raw" / "toy", settings)
+    message = str(error.value)
+    assert "\n" not in message and "'train.txt' of data set 'toy'" in message
+    assert sha(changed) in message and sha(TRAIN) in message and str(lock) in message
+    assert (tmp_path / "raw" / "toy" / "train.txt").read_bytes() == TRAIN  # nothing cached
+    assert load_pins(lock) == {"toy": {"train.txt": sha(TRAIN)}}
+
+    lock.write_text("toy: {}\n")  # the user deletes the pin's line: the new file is accepted
+    fetch_dataset(spec, tmp_path / "raw" / "toy", settings)
+    assert load_pins(lock) == {"toy": {"train.txt": sha(changed)}}
+
+
+def test_pins_from_fetches_side_by_side_are_all_kept(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from boostrank.data.pins import load_pins, pin
+
+    lock = tmp_path / "registry.lock"
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda i: pin(lock, f"set{i}", {"a.txt": f"{i:064x}"}), range(32)))
+    assert load_pins(lock) == {f"set{i}": {"a.txt": f"{i:064x}"} for i in range(32)}
+    pin(lock, "set0", {"a.txt": "f" * 64})  # an existing pin is never overwritten
+    assert load_pins(lock)["set0"] == {"a.txt": f"{0:064x}"}
+
+
+def test_a_damaged_lock_file_is_one_error_naming_it(tmp_path: Path) -> None:
+    from boostrank.data.pins import load_pins
+
+    lock = tmp_path / "registry.lock"
+    lock.write_text("toy: [a, b]\n")
+    with pytest.raises(BoostrankError, match=re.escape("registry.lock: expected 'data set: {")):
+        load_pins(lock)

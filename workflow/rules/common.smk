@@ -123,12 +123,13 @@ FETCH = FetchSettings(
     replace_real=config["replace_real"],
     timeout=config["data"]["download_timeout"],
     retries=config["data"]["download_retries"],
+    lock=Path(config["data"]["pins"]),
 )
 FETCH_OPTIONS = (
     f"--registry {shlex.quote(config['registry'])} --mirror {shlex.quote(MIRROR)}"
     f" --sources {','.join(FETCH.sources)} --allow-synthetic {str(FETCH.allow_synthetic).lower()}"
     f" --strict {str(FETCH.strict).lower()} --replace-real {str(FETCH.replace_real).lower()}"
-    f" --timeout {FETCH.timeout} --retries {FETCH.retries}"
+    f" --timeout {FETCH.timeout} --retries {FETCH.retries} --pins {shlex.quote(str(FETCH.lock))}"
 )
 # A results file edited by hand is set aside before any job can read it, so the claims and the
 # report show the pipeline's numbers, never the edit; the default target (rule all) makes it

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 
+from boostrank.data.pins import PINNED
 from boostrank.data.provenance import Provenance
 from boostrank.io import read_json
 
@@ -29,6 +30,7 @@ def inventory(paths: list[Path | str]) -> pd.DataFrame:
             "provenance": prov.describe(),
             "files": len(files),
             "sha256_verified": sum(f["check"] == "verified" for f in files),
+            "sha256_pinned": sum(f["check"] == PINNED for f in files),
             **{k: stats.get(k, "") for k in _STATS},
             "sources_skipped": " | ".join(prov.detail.get("sources_skipped", [])),
         })

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boostrank.data.pins import PINNED
 from boostrank.io import read_json, write_json
 
 KINDS = ("real", "mirror", "embedded", "synthetic")
@@ -35,11 +36,12 @@ class Provenance:
         if self.kind == "synthetic":
             return f"synthetic stand-in (seed {self.detail.get('seed')}, published shape)"
         checks = [f["check"] for f in self.files.values()]
-        n_ok = checks.count("verified")
-        status = (
-            "sha256 verified" if n_ok == len(checks)
-            else f"{n_ok}/{len(checks)} sha256 verified, rest have no trusted hash"
-        )
+        n_ok, n_pinned = checks.count("verified"), checks.count(PINNED)
+        status = f"{n_ok}/{len(checks)} sha256 verified" if n_ok < len(checks) else "sha256 verified"
+        if n_pinned:
+            status += f", {n_pinned} pinned on first use"
+        if len(checks) - n_ok - n_pinned:
+            status += f", {len(checks) - n_ok - n_pinned} with no trusted hash"
         where = self.detail.get("short_location", self.location)
         return f"{self.kind}: {where} ({len(checks)} file{'s' * (len(checks) != 1)}, {status})"
 

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from boostrank.data.download import extract, fetch_url, sha256_payload
 from boostrank.data.provenance import Provenance
+from boostrank.data.pins import PINNED, check_pin, pin
 from boostrank.data.registry import UNKNOWN, DatasetSpec
 from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable, UnreadableGzip
 from boostrank.io import sha256_file
@@ -55,6 +56,7 @@ class FetchSettings:
     replace_real: bool = False
     timeout: float = 30.0
     retries: int = 3
+    lock: Path | None = None  # the lock file of hashes pinned on first use (data.pins)
 
     def __post_init__(self) -> None:
         bad = [s for s in self.sources if s not in SOURCES]
@@ -216,6 +218,9 @@ def fetch_dataset(
         prov.save(staging / "provenance.json")
         shutil.rmtree(raw_dir, ignore_errors=True)
         os.replace(staging, raw_dir)
+        new_pins = {n: f["sha256"] for n, f in prov.files.items() if f["check"] == PINNED}
+        if new_pins and settings.lock is not None:
+            pin(settings.lock, spec.name, new_pins)
         log.info("%s: %s", spec.name, prov.describe())
         return prov
     reasons = "\n  ".join(skipped) or "no sources configured"
@@ -242,12 +247,13 @@ def _kept_real(spec: DatasetSpec, previous: Provenance) -> str:
 
 
 def _verify(
-    spec: DatasetSpec, name: str, path: Path, origin: str, *, payload: bool = True
+    spec: DatasetSpec, name: str, path: Path, origin: str, lock: Path | None
 ) -> dict[str, str]:
-    """Hash ``path`` (its uncompressed payload) and compare with the registry; errors name
-    ``origin``, the file the user can fix (the mirror's copy, the URL), not the staging copy."""
+    """Hash ``path`` (its uncompressed payload) and compare with the registry, else with the
+    hash pinned on first use in ``lock``; errors name ``origin``, the file the user can fix
+    (the mirror's copy, the URL), not the staging copy."""
     try:
-        actual = sha256_payload(path) if payload else sha256_file(path)
+        actual = sha256_payload(path)
     except UnreadableGzip as exc:
         raise ChecksumError(
             f"'{name}' of data set '{spec.name}' ({origin}) is not a readable gzip file "
@@ -255,14 +261,17 @@ def _verify(
             "or fix the mirror, then rerun."
         ) from None
     expected = spec.all_files.get(name, UNKNOWN)
-    if expected != UNKNOWN and actual != expected:
+    if expected == UNKNOWN:
+        check_pin(lock, spec.name, name, actual, origin)
+        return {"sha256": actual, "check": PINNED}
+    if actual != expected:
         raise ChecksumError(
             f"checksum mismatch for '{name}' of data set '{spec.name}' ({origin}):\n"
             f"  expected sha256 {expected}\n  actual   sha256 {actual}\n"
             "The file is corrupt or a different version; nothing was cached. Replace the file "
             "or fix the mirror, then rerun."
         )
-    return {"sha256": actual, "check": "verified" if expected != UNKNOWN else "no trusted hash"}
+    return {"sha256": actual, "check": "verified"}
 
 
 def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> Provenance:
@@ -283,7 +292,7 @@ def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> P
             continue
         stored, origin = copied
         stored_as = stored.relative_to(staging).as_posix()
-        files[name] = {**_verify(spec, name, stored, origin), "stored_as": stored_as}
+        files[name] = {**_verify(spec, name, stored, origin, settings.lock), "stored_as": stored_as}
     if missing:
         raise SourceUnavailable(f"mirror {base} lacks {len(missing)} required file(s): {missing[:3]}")
     return Provenance(spec.name, "mirror", base, files, {"short_location": spec.mirror_folder})
@@ -338,7 +347,7 @@ def _from_download(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(found, target)
         urls = ", ".join(d.url for d in spec.downloads)
-        files[name] = _verify(spec, name, target, f"downloaded from {urls}")
+        files[name] = _verify(spec, name, target, f"downloaded from {urls}", settings.lock)
     shutil.rmtree(work, ignore_errors=True)
     if missing:
         reasons = "; ".join(failures)
@@ -370,7 +379,9 @@ def _from_embedded(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
     target = staging / source.name
     shutil.copyfile(source, target)
     actual = sha256_file(target)
-    if emb.get("sha256") and actual != emb["sha256"]:
+    if not emb.get("sha256"):
+        check_pin(settings.lock, spec.name, source.name, actual, f"package {emb['package']}")
+    elif actual != emb["sha256"]:
         raise ChecksumError(
             f"checksum mismatch for embedded {emb['resource']} of '{spec.name}' "
             f"(package {emb['package']}):\n  expected sha256 {emb['sha256']}\n"
@@ -380,7 +391,7 @@ def _from_embedded(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
         version = importlib.metadata.version(emb["package"])
     except importlib.metadata.PackageNotFoundError:
         raise SourceUnavailable(f"package {emb['package']} is not installed") from None
-    check = "verified" if emb.get("sha256") else "no trusted hash"
+    check = "verified" if emb.get("sha256") else PINNED
     return Provenance(
         spec.name, "embedded", f"{emb['package']} {version}: {emb['resource']}",
         {source.name: {"sha256": actual, "check": check, "stored_as": source.name}},
