@@ -31,13 +31,15 @@ class Provenance:
             raise ValueError(f"provenance kind must be one of {KINDS}, not {self.kind!r}")
 
     def describe(self) -> str:
-        """One line for tables and reports, e.g. ``mirror: letor3_ohsumed (15 files, sha256 verified)``."""
+        """One line for tables and reports, e.g.
+        ``mirror: letor3_ohsumed (15 files, sha256 verified)``."""
         if self.kind == "synthetic":
             return f"synthetic stand-in (seed {self.detail.get('seed')}, published shape)"
         checks = [f["check"] for f in self.files.values()]
         n_ok = checks.count("verified")
         status = (
-            "sha256 verified" if n_ok == len(checks)
+            "sha256 verified"
+            if n_ok == len(checks)
             else f"{n_ok}/{len(checks)} sha256 verified, rest have no trusted hash"
         )
         where = self.detail.get("short_location", self.location)
@@ -52,4 +54,3 @@ class Provenance:
     @classmethod
     def load(cls, path: Path | str) -> Provenance:
         return cls(**read_json(path))
-
