@@ -59,12 +59,10 @@ report: $(STAMP)  ## Snakemake's report of the last run: results/snakemake-repor
 test-fast: $(STAMP)  ## the unit tier only, for day-to-day work (about a minute)
 	$(BIN)/pytest tests/unit -m "not e2e" -q
 
-test: $(STAMP)  ## lint and every tier of the test suite (what CI runs)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
-	$(BIN)/snakefmt --check Snakefile workflow/rules workflow/readings.smk
+test: lint  ## lint and every tier of the test suite (what CI runs)
 	$(BIN)/pytest
 
+# The same checks as .pre-commit-config.yaml's hooks (at the same versions), on every file.
 lint: $(STAMP)  ## ruff, ruff format and snakefmt checks alone
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests

@@ -4,7 +4,7 @@
 #   python -m boostrank figures                                 # targets of single figures
 from snakemake.utils import min_version
 
-min_version("9.0")
+min_version("9.27.1")
 
 
 configfile: "config/config.yaml"

@@ -102,7 +102,11 @@ _JOB = re.compile(r"^(?:local)?(?:rule|checkpoint) (\w+):$")
 
 def dry_run_jobs(repo: Path, *targets: str) -> list[tuple[str, dict[str, str]]]:
     """(rule, wildcards) of every job ``snakemake -n`` would run for ``targets``."""
-    out = run_ok(repo, "-n", *targets)
+    return planned_jobs(run_ok(repo, "-n", *targets))
+
+
+def planned_jobs(out: str) -> list[tuple[str, dict[str, str]]]:
+    """(rule, wildcards) of every job in the output ``out`` of ``snakemake -n``."""
     jobs: list[tuple[str, dict[str, str]]] = []
     for line in out.splitlines():
         match = _JOB.match(line)

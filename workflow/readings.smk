@@ -10,7 +10,7 @@ import sys
 
 from snakemake.utils import min_version
 
-min_version("9.0")
+min_version("9.27.1")
 
 
 configfile: "config/config.yaml"

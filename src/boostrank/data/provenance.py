@@ -32,16 +32,17 @@ class Provenance:
             raise ValueError(f"provenance kind must be one of {KINDS}, not {self.kind!r}")
 
     def describe(self) -> str:
-        """One line for tables and reports, e.g. ``mirror: letor3_ohsumed (15 files, sha256 verified)``."""
+        """One line for tables and reports, e.g.
+        ``mirror: letor3_ohsumed (15 files, sha256 verified)``."""
         if self.kind == "synthetic":
             return f"synthetic stand-in (seed {self.detail.get('seed')}, published shape)"
         checks = [f["check"] for f in self.files.values()]
-        n_ok, n_pinned = checks.count("verified"), checks.count(PINNED)
-        status = f"{n_ok}/{len(checks)} sha256 verified" if n_ok < len(checks) else "sha256 verified"
+        n, n_ok, n_pinned = len(checks), checks.count("verified"), checks.count(PINNED)
+        status = "sha256 verified" if n_ok == n else f"{n_ok}/{n} sha256 verified"
         if n_pinned:
             status += f", {n_pinned} pinned on first use"
-        if len(checks) - n_ok - n_pinned:
-            status += f", {len(checks) - n_ok - n_pinned} with no trusted hash"
+        if n - n_ok - n_pinned:
+            status += f", {n - n_ok - n_pinned} with no trusted hash"
         where = self.detail.get("short_location", self.location)
         return f"{self.kind}: {where} ({len(checks)} file{'s' * (len(checks) != 1)}, {status})"
 
@@ -54,4 +55,3 @@ class Provenance:
     @classmethod
     def load(cls, path: Path | str) -> Provenance:
         return cls(**read_json(path))
-

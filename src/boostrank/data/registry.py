@@ -12,16 +12,25 @@ from typing import Any
 
 import yaml
 
-from boostrank.io import read_yaml
-
 from boostrank.errors import BoostrankError, did_you_mean
+from boostrank.io import read_yaml
 
 UNKNOWN = "unknown"
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _TASKS = {"classification", "ranking", "multilabel", "ratings", "text", "reference"}
 _KEYS = {
-    "title", "task", "citation", "homepage", "mirror_folder", "downloads", "files",
-    "optional_files", "loader", "published", "embedded", "synthetic",
+    "title",
+    "task",
+    "citation",
+    "homepage",
+    "mirror_folder",
+    "downloads",
+    "files",
+    "optional_files",
+    "loader",
+    "published",
+    "embedded",
+    "synthetic",
 }
 _REQUIRED = {"title", "task", "citation", "mirror_folder", "files"}
 

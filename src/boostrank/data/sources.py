@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from boostrank.data.download import extract, fetch_url, sha256_payload
-from boostrank.data.provenance import Provenance
 from boostrank.data.pins import PINNED, check_pin, pin
+from boostrank.data.provenance import Provenance
 from boostrank.data.registry import UNKNOWN, DatasetSpec
 from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable, UnreadableGzip
 from boostrank.io import sha256_file
@@ -197,9 +197,9 @@ def fetch_dataset(
                 f"stand-in is refused:{reasons}\nPoint data.mirror (or ${MIRROR_ENV}) at a copy, "
                 "or drop strict=true."
             )
-        if source == "synthetic" and previous and previous.kind != "synthetic":
-            if not settings.replace_real:
-                raise BoostrankError(_kept_real(spec, previous))
+        real_before = previous is not None and previous.kind != "synthetic"
+        if source == "synthetic" and real_before and not settings.replace_real:
+            raise BoostrankError(_kept_real(spec, previous))
         staging = Path(tempfile.mkdtemp(prefix=f".{raw_dir.name}.", dir=raw_dir.parent))
         staging.chmod(0o755)
         try:
@@ -294,7 +294,9 @@ def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> P
         stored_as = stored.relative_to(staging).as_posix()
         files[name] = {**_verify(spec, name, stored, origin, settings.lock), "stored_as": stored_as}
     if missing:
-        raise SourceUnavailable(f"mirror {base} lacks {len(missing)} required file(s): {missing[:3]}")
+        raise SourceUnavailable(
+            f"mirror {base} lacks {len(missing)} required file(s): {missing[:3]}"
+        )
     return Provenance(spec.name, "mirror", base, files, {"short_location": spec.mirror_folder})
 
 
@@ -393,10 +395,17 @@ def _from_embedded(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
         raise SourceUnavailable(f"package {emb['package']} is not installed") from None
     check = "verified" if emb.get("sha256") else PINNED
     return Provenance(
-        spec.name, "embedded", f"{emb['package']} {version}: {emb['resource']}",
+        spec.name,
+        "embedded",
+        f"{emb['package']} {version}: {emb['resource']}",
         {source.name: {"sha256": actual, "check": check, "stored_as": source.name}},
-        {"short_location": f"{emb['package']} {version} {source.name}", "package": emb["package"],
-         "version": version, "split": emb.get("split", "all"), "note": emb.get("note", "")},
+        {
+            "short_location": f"{emb['package']} {version} {source.name}",
+            "package": emb["package"],
+            "version": version,
+            "split": emb.get("split", "all"),
+            "note": emb.get("note", ""),
+        },
     )
 
 
