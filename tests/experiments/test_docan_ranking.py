@@ -11,7 +11,7 @@ from scipy import stats
 from boostrank.cli import main
 from boostrank.errors import BoostrankError
 from boostrank.experiments.docan import jobs_ranking as dr
-from boostrank.experiments.docan import make, spec
+from boostrank.experiments.docan import make_ranking, spec
 from boostrank.io import save_npz, write_json
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.report.claims import load_claims
@@ -163,7 +163,7 @@ def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny,
     dr.run_fold("docan-table4", 1, metas, settings, 11, again)
     assert again.read_text() == (tmp_path / "fold1.csv").read_text()
     merge = spec.RankingMergeSpec("docan-table4", outs, str(claims), str(tmp_path / "docan-table4"))
-    tidy = make.make_ranking_table(merge)
+    tidy = make_ranking.make_ranking_table(merge)
     assert sorted(set(tidy["fold"])) == ["1", "2", "mean", "selected"]
     mean = tidy[(tidy["fold"] == "mean") & (tidy["config"] == "l2=1e-10")].iloc[0]
     assert mean["published_test_ndcg10"] == 0.42772 and bool(mean["claimed"])

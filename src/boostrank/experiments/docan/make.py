@@ -1,22 +1,14 @@
-"""Sengupta (2018), *Document Analysis*: the figure and table jobs. Each reads its results,
-summarises them (:mod:`.summary`), writes the results CSV or table and draws (:mod:`.figure`);
-Figure 4 and Tables 7 and 8 first run their small computations (:mod:`.jobs`,
-:mod:`.jobs_ranking`)."""
+"""Sengupta (2018), *Document Analysis*, Reuters-21578: the figure and table jobs. Each reads
+its results, summarises them (:mod:`.summary`), writes the results CSV or table and draws
+(:mod:`.figure`); Figure 4 first counts the topics (:mod:`.jobs`). The ranking tables' jobs are
+in :mod:`.make_ranking`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from boostrank.experiments.docan import figure, jobs, jobs_ranking, summary
-from boostrank.experiments.docan.spec import (
-    DemoSpec,
-    Fig4Spec,
-    ForestMergeSpec,
-    PlotSpec,
-    RankingMergeSpec,
-    Table1Spec,
-    ToySpec,
-)
+from boostrank.experiments.docan import figure, jobs, summary
+from boostrank.experiments.docan.spec import Fig4Spec, ForestMergeSpec, PlotSpec, Table1Spec
 from boostrank.io import write_text
 
 if TYPE_CHECKING:
@@ -58,35 +50,4 @@ def make_table1(spec: Table1Spec) -> pd.DataFrame:
     )
 
 
-def make_ranking_table(spec: RankingMergeSpec) -> pd.DataFrame:
-    """Tables 2-6: per-fold rows, their means over the folds, the validation-selected
-    configuration and the report's published values, as ``<out_prefix>.csv/.md/.tex``."""
-    table = summary.merge_frames(spec.table, list(spec.folds), spec.claims, spec.out_prefix)
-    return figure.write_table(spec.out_prefix, table)
-
-
-def make_toy_table(spec: ToySpec) -> pd.DataFrame:
-    """Table 7 (section "Working on a toy dataset"): the toy models, beside the report's."""
-    tidy = jobs_ranking.run_toy(spec.settings, spec.seed)
-    return figure.write_table(
-        spec.out_prefix, summary.toy_table(tidy, spec.claims, spec.out_prefix)
-    )
-
-
-def make_demo_table(spec: DemoSpec) -> pd.DataFrame:
-    """Table 8 (section "Working on a toy dataset"): the 2-D demo, beside the report's."""
-    tidy = jobs_ranking.run_demo(spec.settings)
-    return figure.write_table(
-        spec.out_prefix, summary.demo_table(tidy, spec.claims, spec.out_prefix)
-    )
-
-
-__all__ = [
-    "make_demo_table",
-    "make_fig4",
-    "make_forest_merge",
-    "make_plot",
-    "make_ranking_table",
-    "make_table1",
-    "make_toy_table",
-]
+__all__ = ["make_fig4", "make_forest_merge", "make_plot", "make_table1"]

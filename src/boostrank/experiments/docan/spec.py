@@ -1,6 +1,8 @@
 """Sengupta (2018), *Document Analysis -- Clustering, Classification and Ranking*: the figure and
-table ids, the ranking tables' configurations, what each Snakemake job reads (config keys) and
-runs (code modules), and what the report prints as the *input* of its ranking examples.
+table ids, the ranking tables' configurations, what the report prints as the *input* of its
+ranking examples, and the jobs: each kind's parameter object (``boostrank job docan.<kind>``),
+the function that builds it from the config, the wildcards and the job's files, the config keys
+it reads and the code it runs.
 
 The toy example of section "Working on a toy dataset" is typed in below (its feature matrix,
 LambdaMART's ten printed trees and the printed linear-regression weights). The numbers it
@@ -249,7 +251,7 @@ class RankingFoldSpec(JobSpec):
 
 @dataclass(frozen=True)
 class RankingMergeSpec(JobSpec):
-    """One of Tables 2-6 merged over its folds: :func:`.make.make_ranking_table`."""
+    """One of Tables 2-6 merged over its folds: :func:`.make_ranking.make_ranking_table`."""
 
     table: str
     folds: tuple[str, ...]
@@ -263,7 +265,7 @@ class RankingMergeSpec(JobSpec):
 @dataclass(frozen=True)
 class ToySpec(JobSpec):
     """Table 7, the toy example (section "Working on a toy dataset"):
-    :func:`.make.make_toy_table`."""
+    :func:`.make_ranking.make_toy_table`."""
 
     settings: dict[str, Any]  # config docan_ranking.toy
     seed: int
@@ -274,7 +276,7 @@ class ToySpec(JobSpec):
 @dataclass(frozen=True)
 class DemoSpec(JobSpec):
     """Table 8, the 2-D pairwise-transform demo (section "Working on a toy dataset"):
-    :func:`.make.make_demo_table`."""
+    :func:`.make_ranking.make_demo_table`."""
 
     settings: dict[str, Any]  # config docan_ranking.demo
     claims: str
@@ -283,6 +285,7 @@ class DemoSpec(JobSpec):
 
 _CORPUS_JOB_CODE = ("experiments.docan.jobs", "preprocess.reuters_corpus")
 _MAKE_CODE = ("experiments.docan.make", "plots", "report.claims", "report.render")
+_RANKING_CODE = ("experiments.docan.make_ranking", "report.claims", "report.render")
 FIG4 = JobKind(
     "docan.fig4",
     ("claims", "docan_reuters.top_topics", "docan_reuters.topic_counting"),
@@ -338,16 +341,16 @@ RANKING_FOLD = JobKind(
 RANKING_MERGE = JobKind(
     "docan.ranking_merge",
     ("claims", "docan_ranking.folds"),
-    _MAKE_CODE,
+    _RANKING_CODE,
     RankingMergeSpec,
-    "boostrank.experiments.docan.make:make_ranking_table",
+    "boostrank.experiments.docan.make_ranking:make_ranking_table",
 )
 # The toy and the demo fit the estimators they compare (imported lazily by jobs_ranking).
 RANKING_TOY = JobKind(
     "docan.ranking_toy",
     ("seed", "claims", "docan_ranking.toy"),
     (
-        *_MAKE_CODE,
+        *_RANKING_CODE,
         "metrics.ranking",
         "ranking.ranknet",
         "ranking.pairs",
@@ -355,14 +358,14 @@ RANKING_TOY = JobKind(
         "ranking.lambdamart",
     ),
     ToySpec,
-    "boostrank.experiments.docan.make:make_toy_table",
+    "boostrank.experiments.docan.make_ranking:make_toy_table",
 )
 RANKING_DEMO = JobKind(
     "docan.ranking_demo",
     ("claims", "docan_ranking.demo"),
-    (*_MAKE_CODE, "ranking.linear", "ranking.ranksvm", "ranking.pairs"),
+    (*_RANKING_CODE, "ranking.linear", "ranking.ranksvm", "ranking.pairs"),
     DemoSpec,
-    "boostrank.experiments.docan.make:make_demo_table",
+    "boostrank.experiments.docan.make_ranking:make_demo_table",
 )
 JOBS = registry(
     FIG4,
