@@ -1,6 +1,5 @@
 """The document-analysis ranking experiments (Sengupta 2018): data choice, toy, demo, fold+merge."""
 
-import json
 import math
 from pathlib import Path
 
@@ -9,10 +8,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from boostrank.cli import main
 from boostrank.errors import BoostrankError
-from boostrank.experiments.docan import figure, spec
 from boostrank.experiments.docan import jobs_ranking as dr
-from boostrank.io import json_object, save_npz, write_json
+from boostrank.experiments.docan import make_ranking, spec
+from boostrank.io import save_npz, write_json
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.report.claims import load_claims
 
@@ -162,7 +162,8 @@ def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny,
     again = tmp_path / "again.csv"
     dr.run_fold("docan-table4", 1, metas, settings, 11, again)
     assert again.read_text() == (tmp_path / "fold1.csv").read_text()
-    tidy = figure.merge("docan-table4", outs, str(claims), tmp_path / "docan-table4")
+    merge = spec.RankingMergeSpec("docan-table4", outs, str(claims), str(tmp_path / "docan-table4"))
+    tidy = make_ranking.make_ranking_table(merge)
     assert sorted(set(tidy["fold"])) == ["1", "2", "mean", "selected"]
     mean = tidy[(tidy["fold"] == "mean") & (tidy["config"] == "l2=1e-10")].iloc[0]
     assert mean["published_test_ndcg10"] == 0.42772 and bool(mean["claimed"])
@@ -182,25 +183,13 @@ def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny,
     } <= set(csv.columns)
 
 
-def test_cli_registers_the_sub_commands():
-    from boostrank.cli import build_parser
-
-    args = build_parser().parse_args(
-        [
-            "docan-ranking-fold",
-            "docan-table2",
-            "--fold",
-            "1",
-            "--meta",
-            "a.json",
-            "--settings",
-            json.dumps({"trees": [10]}),
-            "--seed",
-            "1",
-            "--out",
-            "x.csv",
-        ]
-    )
-    assert args.table == "docan-table2" and args.fold == 1
-    with pytest.raises(BoostrankError, match="JSON"):
-        json_object("{not json")
+def test_the_fold_job_runs_from_its_spec_as_run_fold_does(letor_tiny, tmp_path):
+    metas = [str(letor_tiny / "mq2007.json"), str(letor_tiny / "mq2008.json")]
+    settings = {"k": 10, "l2": [1e-10]}
+    direct, job = tmp_path / "direct.csv", tmp_path / "job.csv"
+    dr.run_fold("docan-table4", 2, metas, settings, 5, direct)
+    fold = spec.RankingFoldSpec("docan-table4", 2, metas, settings, 5, str(job))
+    assert main(["job", "docan.ranking_fold", "--spec", fold.to_json()]) == 0
+    assert job.read_bytes() == direct.read_bytes()
+    with pytest.raises(BoostrankError, match="field 'table'"):
+        spec.RankingFoldSpec("docan-table9", 2, metas, settings, 5, str(job))

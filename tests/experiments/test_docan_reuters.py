@@ -11,8 +11,9 @@ import pytest
 import scipy.sparse as sp
 from sklearn.neighbors import KNeighborsClassifier
 
-from boostrank.experiments.docan import figure as F
 from boostrank.experiments.docan import jobs as D
+from boostrank.experiments.docan import make as M
+from boostrank.experiments.docan.spec import ForestMergeSpec, PlotSpec, Table1Spec
 from boostrank.io import write_json
 from boostrank.preprocess.reuters import ReutersDoc
 from boostrank.preprocess.reuters_corpus import (
@@ -142,8 +143,9 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
         units = pd.read_csv(f"results/docan-{fig}.samples.csv")
         assert len(units) == best.loc["best", "n_test"]  # one unit per test document
         assert units["value"].mean() == pytest.approx(best.loc["best", "accuracy"], abs=1e-6)
-        F.plot_knn(f"results/docan-{fig}.csv", claims_path, f"figures/docan-{fig}")
-    F.plot_figure5("results/docan-fig5.csv", claims_path, "figures/docan-fig5")
+        plot = PlotSpec(fig, f"results/docan-{fig}.csv", str(claims_path), f"figures/docan-{fig}")
+        M.make_plot(plot)
+    M.make_plot(PlotSpec("fig5", "results/docan-fig5.csv", str(claims_path), "figures/docan-fig5"))
     # Two replicate forests (replicate 1 grows from the seed itself), then their mean.
     grown = [
         D.random_forest_accuracy(
@@ -156,14 +158,18 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
         "seed 1;" in grown[0].loc["train", "note"]
         and "seed 1;" not in grown[1].loc["train", "note"]
     )
-    D.merge_forest_replicates(["forest/r1.csv"], ["forest/r1.samples.csv"], "one.csv", "one.s.csv")
+    M.make_forest_merge(
+        ForestMergeSpec(["forest/r1.csv"], ["forest/r1.samples.csv"], "one.csv", "one.s.csv")
+    )
     assert Path("one.csv").read_bytes() == Path("forest/r1.csv").read_bytes()
     assert Path("one.s.csv").read_bytes() == Path("forest/r1.samples.csv").read_bytes()
-    forest = D.merge_forest_replicates(
-        ["forest/r1.csv", "forest/r2.csv"],
-        ["forest/r1.samples.csv", "forest/r2.samples.csv"],
-        "results/docan-table1.csv",
-        "results/docan-table1.samples.csv",
+    forest = M.make_forest_merge(
+        ForestMergeSpec(
+            ["forest/r1.csv", "forest/r2.csv"],
+            ["forest/r1.samples.csv", "forest/r2.samples.csv"],
+            "results/docan-table1.csv",
+            "results/docan-table1.samples.csv",
+        )
     ).set_index("split")
     assert "mean over 2 forests" in forest.loc["train", "note"]
     units = pd.read_csv("results/docan-table1.samples.csv")
@@ -177,7 +183,9 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
         assert mine["value"].isin([0, 0.5, 1]).all()  # each document's share of 2 forests
     oob = units[units["split"] == "oob"]  # the documents some tree left out
     assert 0 < len(oob) <= forest.loc["oob", "documents"] and oob["unit"].is_unique
-    F.table1("results/docan-table1.csv", claims_path, "figures/tables/docan-table1")
+    M.make_table1(
+        Table1Spec("results/docan-table1.csv", str(claims_path), "figures/tables/docan-table1")
+    )
     for name in ("docan-fig5", "docan-fig6", "docan-fig7"):
         assert (tmp_path / f"figures/{name}.png").stat().st_size > 0
         assert (tmp_path / f"figures/{name}.pdf").stat().st_size > 0

@@ -17,6 +17,7 @@ from boostrank.experiments import job
 from boostrank.experiments.chapter2 import jobs as ch2_jobs
 from boostrank.experiments.chapter2 import spec as ch2
 from boostrank.experiments.chapter5_6 import spec as ch5
+from boostrank.experiments.docan import spec as docan
 from boostrank.experiments.job import JobSpec
 from boostrank.experiments.prank import spec as prank
 from boostrank.experiments.qbrank import spec as qbrank
@@ -35,6 +36,9 @@ class Files:
 
     def __getattr__(self, name: str) -> str | list[str]:
         return [f"{name}/a.png", f"{name}/b.pdf"] if name in self.lists else f"{name}.file"
+
+    def __getitem__(self, index: int) -> str:  # an unnamed output
+        return f"out/{index}.png"
 
 
 # (kind, its spec function, the rule's wildcards, what the rule fixes): one rule of each kind.
@@ -59,11 +63,23 @@ CASES = [
     ("qbrank.train", qbrank.train_spec, {"dataset": "mq2008", "model": "ranksvm_p2",
                                          "split": "3"}, {}),
     ("qbrank.figure", qbrank.figure_spec, {}, {}),
+    ("docan.fig4", docan.fig4_spec, {}, {}),
+    ("docan.clustering", docan.clustering_spec, {}, {}),
+    ("docan.knn", docan.knn_spec, {"fig": "fig7"}, {}),
+    ("docan.plot", docan.plot_spec, {"fig": "fig5"}, {}),
+    ("docan.forest", docan.forest_spec, {"replicate": "2"}, {}),
+    ("docan.forest_merge", docan.forest_merge_spec, {}, {}),
+    ("docan.table1", docan.table1_spec, {}, {}),
+    ("docan.ranking_fold", docan.ranking_fold_spec, {"table": "docan-table5", "fold": "3"}, {}),
+    ("docan.ranking_merge", docan.ranking_merge_spec, {"table": "docan-table2"}, {}),
+    ("docan.ranking_toy", docan.toy_spec, {}, {}),
+    ("docan.ranking_demo", docan.demo_spec, {}, {}),
 ]  # fmt: skip
 
 
 def _built(build, wildcards, fixed):
-    inputs, outputs = Files("runs", "splits", "queries", "finals"), Files("figure", "table")
+    inputs = Files("runs", "splits", "queries", "finals", "metas", "folds", "csvs", "samples")
+    outputs = Files("figure", "table")
     return build(CONFIG, SimpleNamespace(**wildcards), inputs, outputs, **fixed)
 
 

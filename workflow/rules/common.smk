@@ -339,42 +339,6 @@ def output_stem(name=None):
 
 
 # --------------------------------------------------------------- datasets_tables.smk
-# --------------------------------------------------------------- docan_reuters.smk
-DOCAN = config["docan_reuters"]
-DOCAN_CORPUS = "data/interim/reuters_tfidf.npz"
-DOCAN_CORPUS_META = "data/interim/reuters_tfidf.json"
-DOCAN_CORPUS_CODE = code(
-    "preprocess.text_cli",
-    "preprocess.reuters",
-    "preprocess.reuters_corpus",
-    "preprocess.text",
-    "data.formats",
-    "data.provenance",
-)
-DOCAN_CODE = code(*DOCAN_SPEC.CLUSTERING.code)  # the corpus jobs: clustering, k-NN, forest
-DOCAN_FOREST = "results/docan/forest"
-
-
-def docan_forest_files(suffix):
-    """Each forest replicate's results (`suffix` .csv) or samples: on real data only."""
-    count = data_replicates(DOCAN["random_forest"]["replicates"], "reuters21578")
-    return [f"{DOCAN_FOREST}/r{r}{suffix}" for r in range(1, count + 1)]
-
-
-# --------------------------------------------------------------- docan_ranking.smk
-DOCAN_LETOR = list(DOCAN_SPEC.LETOR_DATASETS)
-
-
-def docan_settings(table):
-    """The table's config section (plus the cutoff k) as JSON, a parameter of its jobs."""
-    section = config["docan_ranking"][DOCAN_SPEC.CONFIG_SECTION[table]]
-    return json.dumps({"k": config["docan_ranking"]["k"], **section}, sort_keys=True)
-
-
-def docan_fold_code(wildcards):
-    return code(*DOCAN_SPEC.fold_code_modules(wildcards.table))
-
-
 # --------------------------------------------------------------- chapter2.smk
 CH2 = config["chapter2"]
 CH2_RUNS = "results/chapter2"

@@ -6,9 +6,9 @@
 
 rule docan_ranking_fold:
     input:
-        metas=[processed_meta(ds) for ds in DOCAN_LETOR],
-        arrays=[f"data/processed/{ds}.npz" for ds in DOCAN_LETOR],
-        code=docan_fold_code,
+        metas=[processed_meta(ds) for ds in DOCAN_SPEC.LETOR_DATASETS],
+        arrays=[f"data/processed/{ds}.npz" for ds in DOCAN_SPEC.LETOR_DATASETS],
+        code=lambda w: code(*DOCAN_SPEC.fold_code_modules(w.table)),
     output:
         "results/docan_ranking/{table}/fold{fold}.csv",
     log:
@@ -20,12 +20,9 @@ rule docan_ranking_fold:
         fold="[1-5]",
     threads: 1
     params:
-        settings=lambda w: docan_settings(w.table),
-        seed=config["seed"],
+        spec=job_spec(DOCAN_SPEC.ranking_fold_spec),
     shell:
-        "boostrank docan-ranking-fold {wildcards.table} --fold {wildcards.fold}"
-        " --meta {input.metas} --settings {params.settings:q} --seed {params.seed}"
-        " --out {output} 2> {log}"
+        "boostrank job docan.ranking_fold --spec {params.spec:q} 2> {log}"
 
 
 rule docan_ranking_merge:
@@ -45,10 +42,9 @@ rule docan_ranking_merge:
     wildcard_constraints:
         table="docan-table[2-6]",
     params:
-        out_prefix=output_stem(),
+        spec=job_spec(DOCAN_SPEC.ranking_merge_spec),
     shell:
-        "boostrank docan-ranking-merge {wildcards.table} --inputs {input.folds}"
-        " --claims {input.claims} --out-prefix {params.out_prefix} 2> {log}"
+        "boostrank job docan.ranking_merge --spec {params.spec:q} 2> {log}"
 
 
 rule docan_ranking_toy:
@@ -63,12 +59,9 @@ rule docan_ranking_toy:
         "benchmarks/docan-table7/toy.tsv"
     threads: 1
     params:
-        out_prefix=output_stem(),
-        settings=json.dumps(config["docan_ranking"]["toy"], sort_keys=True),
-        seed=config["seed"],
+        spec=job_spec(DOCAN_SPEC.toy_spec),
     shell:
-        "boostrank docan-ranking-toy --settings {params.settings:q} --seed {params.seed}"
-        " --claims {input.claims} --out-prefix {params.out_prefix} 2> {log}"
+        "boostrank job docan.ranking_toy --spec {params.spec:q} 2> {log}"
 
 
 rule docan_ranking_demo:
@@ -83,8 +76,6 @@ rule docan_ranking_demo:
         "benchmarks/docan-table8/demo.tsv"
     threads: 1
     params:
-        out_prefix=output_stem(),
-        settings=json.dumps(config["docan_ranking"]["demo"], sort_keys=True),
+        spec=job_spec(DOCAN_SPEC.demo_spec),
     shell:
-        "boostrank docan-ranking-demo --settings {params.settings:q}"
-        " --claims {input.claims} --out-prefix {params.out_prefix} 2> {log}"
+        "boostrank job docan.ranking_demo --spec {params.spec:q} 2> {log}"

@@ -9,21 +9,21 @@ rule docan_reuters_corpus:
     input:
         raw=raw_provenance("reuters21578"),
         stopwords=f"{SRC}/preprocess/data/stopwords_en_snowball.txt",
-        code=DOCAN_CORPUS_CODE,
+        code=code(*DOCAN_SPEC.CORPUS_CODE),
     output:
-        npz=DOCAN_CORPUS,
-        meta=DOCAN_CORPUS_META,
+        npz=DOCAN_SPEC.CORPUS,
+        meta=DOCAN_SPEC.CORPUS_META,
     log:
         "logs/data/prepare-reuters21578.log",
     benchmark:
         "benchmarks/data/prepare-reuters21578.tsv"
     params:
-        text=DOCAN["text"],
-        multi_topic=DOCAN["multi_topic"],
-        counting=DOCAN["topic_counting"],
-        top=DOCAN["top_topics"],
-        stemmer=DOCAN["stemmer"],
-        min_length=DOCAN["min_word_length"],
+        text=config["docan_reuters"]["text"],
+        multi_topic=config["docan_reuters"]["multi_topic"],
+        counting=config["docan_reuters"]["topic_counting"],
+        top=config["docan_reuters"]["top_topics"],
+        stemmer=config["docan_reuters"]["stemmer"],
+        min_length=config["docan_reuters"]["min_word_length"],
     shell:
         "boostrank reuters-corpus --raw-dir data/raw/reuters21578 --provenance {input.raw}"
         " --npz {output.npz} --meta {output.meta} --text {params.text}"
@@ -45,20 +45,16 @@ rule docan_fig4:
     benchmark:
         "benchmarks/docan-fig4/topics.tsv"
     params:
-        figure_prefix=output_stem("figure"),
-        top=DOCAN["top_topics"],
-        counting=DOCAN["topic_counting"],
+        spec=job_spec(DOCAN_SPEC.fig4_spec),
     shell:
-        "boostrank docan-fig4 --raw-dir data/raw/reuters21578 --provenance {input.raw}"
-        " --claims {input.claims} --csv {output.csv} --figure-prefix {params.figure_prefix}"
-        " --top-topics {params.top} --topic-counting {params.counting} 2> {log}"
+        "boostrank job docan.fig4 --spec {params.spec:q} 2> {log}"
 
 
 rule docan_clustering:
     input:
-        npz=DOCAN_CORPUS,
-        meta=DOCAN_CORPUS_META,
-        code=DOCAN_CODE,
+        npz=DOCAN_SPEC.CORPUS,
+        meta=DOCAN_SPEC.CORPUS_META,
+        code=code(*DOCAN_SPEC.CLUSTERING.code),
     output:
         "results/docan-fig5.csv",
     log:
@@ -67,24 +63,16 @@ rule docan_clustering:
         "benchmarks/docan-fig5/clustering.tsv"
     threads: 2
     params:
-        seed=config["seed"] + DOCAN["seed_offsets"]["clustering"],
-        k_max=DOCAN["kmeans"]["k_max"],
-        n_init=DOCAN["kmeans"]["n_init"],
-        svd_dim=DOCAN["gmm"]["svd_dim"],
-        gmm_max=DOCAN["gmm"]["components_max"],
-        covariance=DOCAN["gmm"]["covariance"],
+        spec=job_spec(DOCAN_SPEC.clustering_spec),
     shell:
-        "OMP_NUM_THREADS={threads} boostrank docan-clustering --corpus {input.npz}"
-        " --meta {input.meta} --csv {output} --seed {params.seed} --k-max {params.k_max}"
-        " --n-init {params.n_init} --svd-dim {params.svd_dim} --gmm-max {params.gmm_max}"
-        " --covariance {params.covariance} 2> {log}"
+        "OMP_NUM_THREADS={threads} boostrank job docan.clustering --spec {params.spec:q} 2> {log}"
 
 
 rule docan_knn:
     input:
-        npz=DOCAN_CORPUS,
-        meta=DOCAN_CORPUS_META,
-        code=DOCAN_CODE,
+        npz=DOCAN_SPEC.CORPUS,
+        meta=DOCAN_SPEC.CORPUS_META,
+        code=code(*DOCAN_SPEC.KNN.code),
     output:
         csv="results/docan-{fig}.csv",
         samples="results/docan-{fig}.samples.csv",
@@ -95,14 +83,9 @@ rule docan_knn:
     wildcard_constraints:
         fig="fig6|fig7",
     params:
-        metric=lambda w: DOCAN_SPEC.KNN_METRICS[w.fig],
-        k_min=DOCAN["knn"]["k_min"],
-        k_max=DOCAN["knn"]["k_max"],
-        k_step=DOCAN["knn"]["k_step"],
+        spec=job_spec(DOCAN_SPEC.knn_spec),
     shell:
-        "OMP_NUM_THREADS={threads} boostrank docan-knn --corpus {input.npz} --meta {input.meta}"
-        " --csv {output.csv} --metric {params.metric} --k-min {params.k_min}"
-        " --k-max {params.k_max} --k-step {params.k_step} --samples {output.samples} 2> {log}"
+        "OMP_NUM_THREADS={threads} boostrank job docan.knn --spec {params.spec:q} 2> {log}"
 
 
 rule docan_plot:
@@ -119,20 +102,19 @@ rule docan_plot:
     wildcard_constraints:
         fig="fig5|fig6|fig7",
     params:
-        figure_prefix=output_stem(),
+        spec=job_spec(DOCAN_SPEC.plot_spec),
     shell:
-        "boostrank docan-plot {wildcards.fig} --csv {input.csv} --claims {input.claims}"
-        " --figure-prefix {params.figure_prefix} 2> {log}"
+        "boostrank job docan.plot --spec {params.spec:q} 2> {log}"
 
 
 rule docan_forest:
     input:
-        npz=DOCAN_CORPUS,
-        meta=DOCAN_CORPUS_META,
-        code=DOCAN_CODE,
+        npz=DOCAN_SPEC.CORPUS,
+        meta=DOCAN_SPEC.CORPUS_META,
+        code=code(*DOCAN_SPEC.FOREST.code),
     output:
-        csv=f"{DOCAN_FOREST}/r{{replicate}}.csv",
-        samples=f"{DOCAN_FOREST}/r{{replicate}}.samples.csv",
+        csv=f"{DOCAN_SPEC.FOREST_DIR}/r{{replicate}}.csv",
+        samples=f"{DOCAN_SPEC.FOREST_DIR}/r{{replicate}}.samples.csv",
     log:
         "logs/docan-table1/forest/r{replicate}.log",
     benchmark:
@@ -141,22 +123,15 @@ rule docan_forest:
         replicate="[1-9][0-9]*",
     threads: 2
     params:
-        seed=config["seed"] + DOCAN["seed_offsets"]["random_forest"],
-        n_estimators=DOCAN["random_forest"]["n_estimators"],
-        max_features=DOCAN["random_forest"]["max_features"],
-        min_samples_leaf=DOCAN["random_forest"]["min_samples_leaf"],
+        spec=job_spec(DOCAN_SPEC.forest_spec),
     shell:
-        "OMP_NUM_THREADS={threads} boostrank docan-forest --corpus {input.npz} --meta {input.meta}"
-        " --csv {output.csv} --seed {params.seed} --replicate {wildcards.replicate}"
-        " --n-estimators {params.n_estimators} --max-features {params.max_features}"
-        " --min-samples-leaf {params.min_samples_leaf}"
-        " --n-jobs {threads} --samples {output.samples} 2> {log}"
+        "OMP_NUM_THREADS={threads} boostrank job docan.forest --spec {params.spec:q} 2> {log}"
 
 
 rule docan_forest_merge:
     input:
-        csvs=lambda w: docan_forest_files(".csv"),
-        samples=lambda w: docan_forest_files(".samples.csv"),
+        csvs=lambda w: DOCAN_SPEC.forest_files(config, data_replicates, ".csv"),
+        samples=lambda w: DOCAN_SPEC.forest_files(config, data_replicates, ".samples.csv"),
         code=code(*DOCAN_SPEC.FOREST_MERGE.code),
     output:
         csv="results/docan-table1.csv",
@@ -165,10 +140,10 @@ rule docan_forest_merge:
         "logs/docan-table1/forest.log",
     benchmark:
         "benchmarks/docan-table1/forest.tsv"
+    params:
+        spec=job_spec(DOCAN_SPEC.forest_merge_spec),
     shell:
-        "boostrank docan-forest-merge --replicates {input.csvs}"
-        " --replicate-samples {input.samples} --csv {output.csv} --samples {output.samples}"
-        " 2> {log}"
+        "boostrank job docan.forest_merge --spec {params.spec:q} 2> {log}"
 
 
 rule docan_table1:
@@ -183,7 +158,6 @@ rule docan_table1:
     benchmark:
         "benchmarks/docan-table1/table.tsv"
     params:
-        out_prefix=output_stem(),
+        spec=job_spec(DOCAN_SPEC.table1_spec),
     shell:
-        "boostrank docan-table1 --results {input.results} --claims {input.claims}"
-        " --out-prefix {params.out_prefix} 2> {log}"
+        "boostrank job docan.table1 --spec {params.spec:q} 2> {log}"

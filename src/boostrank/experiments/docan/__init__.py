@@ -8,8 +8,9 @@ report, Shiv Nadar University):
   RankNet, linear regression, RankSVM on Nystroem / random Fourier features, NDCG@10 over the
   LETOR 4.0 folds), Table 7 (the toy example) and Table 8 (the 2-D pairwise-transform demo).
 
-``spec`` holds the ids, configurations, jobs and the report's printed toy inputs; ``jobs``
-(Reuters) and ``jobs_ranking`` (LETOR, toy, demo) fit and evaluate; ``summary`` turns their
-results into tables and the claims' numbers; ``figure`` draws and writes them; ``cli`` holds the
-``docan-*`` commands.
+``spec`` holds the ids, configurations, the report's printed toy inputs and the jobs (their
+parameter objects, run by ``boostrank job docan.<kind>``); ``jobs`` (Reuters) and
+``jobs_ranking`` (LETOR, toy, demo) fit and evaluate; ``summary`` turns their results into
+tables and the claims' numbers; ``figure`` draws and writes them; ``make`` (Reuters) and
+``make_ranking`` (the ranking tables) run the figure and table jobs (summary, then figure).
 """

@@ -1,5 +1,6 @@
 """Sengupta (2018), *Document Analysis*: draws Figures 4-7 (matplotlib) and writes the tables
-(CSV, Markdown, LaTeX) from the frames of :mod:`boostrank.experiments.docan.summary`."""
+(CSV, Markdown, LaTeX) from what :mod:`boostrank.experiments.docan.summary` makes of the
+results; :mod:`.make` runs the jobs that do both."""
 
 from __future__ import annotations
 
@@ -8,16 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from boostrank.experiments.docan.summary import (
-    Table,
-    demo_table,
-    figure4_table,
-    figure5_summary,
-    knn_summary,
-    merge_frames,
-    table1_frames,
-    toy_table,
-)
+from boostrank.experiments.docan.summary import Figure5, KnnCurve, Table
 from boostrank.plots import pyplot, save_figure
 
 if TYPE_CHECKING:
@@ -26,13 +18,8 @@ if TYPE_CHECKING:
 _HIGHLIGHT, _OTHER, _PUBLISHED = "#1f77b4", "#b0b0b0", "#d62728"
 
 
-def _write_csv(path: Path | str, frame: pd.DataFrame) -> None:
-    from boostrank.io import write_text
-
-    write_text(path, frame.to_csv(index=False))
-
-
-def _write_table(prefix: Path | str, table: Table) -> pd.DataFrame:
+def write_table(prefix: Path | str, table: Table) -> pd.DataFrame:
+    """A table as ``<prefix>.csv/.md/.tex`` (its tidy frame is the CSV)."""
     from boostrank.report.render import write_table
 
     write_table(prefix, table.tidy, table.shown, table.caption)
@@ -42,22 +29,11 @@ def _write_table(prefix: Path | str, table: Table) -> pd.DataFrame:
 # --------------------------------------------------------------------------- Figure 4
 
 
-def figure4(
-    counts: pd.DataFrame,
-    provenance_path: Path,
-    claims_path: Path,
-    csv: Path,
-    prefix: Path,
-    *,
-    top_n: int = 10,
-    counting: str = "tags",
-    shown: int = 30,
-) -> pd.DataFrame:
-    """Figure 4: the topic counts (:func:`.jobs.topic_frequency_table`) with the published
-    counts beside them."""
-    table = figure4_table(counts, provenance_path, claims_path, csv, counting=counting)
-    _write_csv(csv, table)
-
+def draw_figure4(
+    table: pd.DataFrame, prefix: Path | str, *, top_n: int = 10, shown: int = 30
+) -> None:
+    """Figure 4: the ``shown`` most frequent topics (:func:`.summary.figure4_table`), the top
+    ``top_n`` highlighted, with the published counts beside them."""
     plt = pyplot()
     head = table.head(shown)
     fig, ax = plt.subplots(figsize=(10, 4.8), layout="constrained")
@@ -87,15 +63,14 @@ def figure4(
     ax.legend(frameon=False)
     ax.grid(axis="y", alpha=0.3)
     save_figure(fig, prefix, table["provenance"])
-    return table
 
 
 # --------------------------------------------------------------------------- Figure 5
 
 
-def plot_figure5(csv: Path, claims_path: Path, prefix: Path) -> None:
-    """Draw Figure 5 from its results CSV (the published elbow band from the claims)."""
-    data = figure5_summary(csv, claims_path)
+def draw_figure5(data: Figure5, prefix: Path | str) -> None:
+    """Figure 5: the WSS curve, its elbows and the published elbow band; the mixture's
+    information criteria."""
     plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4), layout="constrained")
     left.plot(data.ks, data.wss, "o-", color=_HIGHLIGHT, label="K-means")
@@ -135,9 +110,8 @@ def plot_figure5(csv: Path, claims_path: Path, prefix: Path) -> None:
 _KNN_TITLES = {"cosine": "Figure 6: cosine distance vs k", "euclidean": "Figure 7: Euclidean vs k"}
 
 
-def plot_knn(csv: Path, claims_path: Path, prefix: Path) -> None:
-    """Draw Figure 6 or 7 from its results CSV, with the published maximum where one exists."""
-    data = knn_summary(csv, claims_path)
+def draw_knn(data: KnnCurve, prefix: Path | str) -> None:
+    """Figure 6 or 7: accuracy against k, with the published maximum where one exists."""
     ks, accuracy, published = data.ks, data.accuracy, data.published
     best_k, best_accuracy = data.best_k, data.best_accuracy
     plt = pyplot()
@@ -171,36 +145,4 @@ def plot_knn(csv: Path, claims_path: Path, prefix: Path) -> None:
     save_figure(fig, prefix, data.provenance)
 
 
-# --------------------------------------------------------------------------- tables
-
-
-def table1(results_csv: Path, claims_path: Path, prefix: Path) -> pd.DataFrame:
-    """The random-forest table (CSV, Markdown, LaTeX) with the published accuracies beside."""
-    return _write_table(prefix, table1_frames(results_csv, claims_path, prefix))
-
-
-def merge(table: str, inputs: list[str], claims_path: str, prefix: Path | str) -> pd.DataFrame:
-    """Tables 2-6: per-fold rows, their means over the folds, the validation-selected
-    configuration and the report's published values, as ``<prefix>.csv/.md/.tex``."""
-    return _write_table(prefix, merge_frames(table, inputs, claims_path, prefix))
-
-
-def write_toy_table(tidy: pd.DataFrame, claims_path: str, prefix: Path | str) -> pd.DataFrame:
-    """Table 7 (``<prefix>.csv/.md/.tex``) from the toy job's rows, beside the report's."""
-    return _write_table(prefix, toy_table(tidy, claims_path, prefix))
-
-
-def write_demo_table(tidy: pd.DataFrame, claims_path: str, prefix: Path | str) -> pd.DataFrame:
-    """Table 8 (``<prefix>.csv/.md/.tex``) from the demo job's rows, beside the report's."""
-    return _write_table(prefix, demo_table(tidy, claims_path, prefix))
-
-
-__all__ = [
-    "figure4",
-    "merge",
-    "plot_figure5",
-    "plot_knn",
-    "table1",
-    "write_demo_table",
-    "write_toy_table",
-]
+__all__ = ["draw_figure4", "draw_figure5", "draw_knn", "write_table"]

@@ -20,14 +20,13 @@ CSV; Figure 4's counts, the figures and the table are made from them by :mod:`.s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from boostrank.errors import BoostrankError
-from boostrank.experiments.docan.spec import DATASET
+from boostrank.experiments.docan.spec import DATASET, ClusteringSpec, ForestSpec, KnnSpec
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -401,35 +400,48 @@ def random_forest_accuracy(
     return table
 
 
-def merge_forest_replicates(
-    csvs: Sequence[Path | str],
-    samples: Sequence[Path | str],
-    csv: Path | str,
-    samples_out: Path | str,
-) -> pd.DataFrame:
-    """The random forest's accuracies over its replicates (one forest per seed, from
-    :func:`random_forest_accuracy`): each split's mean accuracy, and per document the share of
-    the forests that classified it right (its ``oob`` share over the forests that left it out
-    of their bootstrap), the claims' units. One replicate is copied unchanged."""
-    import pandas as pd
+def clustering_job(spec: ClusteringSpec) -> pd.DataFrame:
+    """The job of :class:`.spec.ClusteringSpec`: :func:`clustering_curves`."""
+    return clustering_curves(
+        Path(spec.corpus),
+        Path(spec.meta),
+        Path(spec.csv),
+        seed=spec.seed,
+        k_max=spec.k_max,
+        n_init=spec.n_init,
+        svd_dim=spec.svd_dim,
+        gmm_max=spec.gmm_max,
+        covariance=spec.covariance,
+    )
 
-    tables = [pd.read_csv(path, keep_default_na=False) for path in csvs]
-    units = [pd.read_csv(path, keep_default_na=False) for path in samples]
-    if len(tables) != len(units) or not tables:
-        raise BoostrankError("docan-forest-merge: give one samples file per results file")
-    table = tables[0].copy()
-    if len(tables) > 1:
-        accuracy = pd.concat([t["accuracy"] for t in tables], axis=1).mean(axis=1)
-        table["accuracy"] = accuracy.round(6)
-        first = table.index[0]
-        table.loc[first, "note"] = (
-            f"{table.loc[first, 'note']}; mean over {len(tables)} forests (replicate seeds)"
-        )
-    keys = [c for c in units[0].columns if c != "value"]
-    merged = pd.concat(units, ignore_index=True).groupby(keys, sort=False)["value"].mean()
-    _write_csv(csv, table)
-    _write_csv(samples_out, merged.round(6).reset_index())
-    return table
+
+def knn_job(spec: KnnSpec) -> pd.DataFrame:
+    """The job of :class:`.spec.KnnSpec`: :func:`knn_curve`."""
+    return knn_curve(
+        Path(spec.corpus),
+        Path(spec.meta),
+        Path(spec.csv),
+        metric=spec.metric,
+        ks=list(spec.ks),
+        samples=Path(spec.samples),
+    )
+
+
+def forest_job(spec: ForestSpec) -> pd.DataFrame:
+    """The job of :class:`.spec.ForestSpec`: :func:`random_forest_accuracy`, on as many threads
+    as the rule gives the job (its OMP_NUM_THREADS); the forest is the same for any count."""
+    return random_forest_accuracy(
+        Path(spec.corpus),
+        Path(spec.meta),
+        Path(spec.csv),
+        seed=spec.seed,
+        n_estimators=spec.n_estimators,
+        max_features=spec.max_features,
+        min_samples_leaf=spec.min_samples_leaf,
+        n_jobs=int(os.environ.get("OMP_NUM_THREADS") or 1),
+        samples=Path(spec.samples),
+        replicate=spec.replicate,
+    )
 
 
 def _max_features(value: str) -> str | int | float | None:
@@ -443,13 +455,15 @@ def _max_features(value: str) -> str | int | float | None:
 
 __all__ = [
     "clustering_curves",
+    "clustering_job",
     "describe_selection",
+    "forest_job",
     "gmm_information",
     "kmeans_wss",
     "kneedle_elbow",
     "knn_correct",
     "knn_curve",
-    "merge_forest_replicates",
+    "knn_job",
     "random_forest_accuracy",
     "second_difference_elbow",
 ]

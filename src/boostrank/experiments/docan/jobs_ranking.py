@@ -42,6 +42,7 @@ from boostrank.experiments.docan.spec import (
     TOY_ROWS,
     TOY_TEST_QUERY,
     TOY_TREES,
+    RankingFoldSpec,
 )
 from boostrank.io import write_text
 from boostrank.metrics.ranking import ndcg_at_k
@@ -316,6 +317,11 @@ def run_fold(
     return frame
 
 
+def fold_job(spec: RankingFoldSpec) -> pd.DataFrame:
+    """The job of :class:`.spec.RankingFoldSpec`: :func:`run_fold`."""
+    return run_fold(spec.table, spec.fold, list(spec.metas), spec.settings, spec.seed, spec.out)
+
+
 # --------------------------------------------------------------------------- table 7: the toy
 def toy_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The toy matrix as ``(X (20 x 6), y, qid)``, rows in printed order."""
@@ -536,6 +542,7 @@ __all__ = [
     "concordance_gamma",
     "config_key",
     "demo_data",
+    "fold_job",
     "printed_linear_score",
     "printed_trees_score",
     "run_demo",

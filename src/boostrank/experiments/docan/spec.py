@@ -1,6 +1,8 @@
 """Sengupta (2018), *Document Analysis -- Clustering, Classification and Ranking*: the figure and
-table ids, the ranking tables' configurations, what each Snakemake job reads (config keys) and
-runs (code modules), and what the report prints as the *input* of its ranking examples.
+table ids, the ranking tables' configurations, what the report prints as the *input* of its
+ranking examples, and the jobs: each kind's parameter object (``boostrank job docan.<kind>``),
+the function that builds it from the config, the wildcards and the job's files, the config keys
+it reads and the code it runs.
 
 The toy example of section "Working on a toy dataset" is typed in below (its feature matrix,
 LambdaMART's ten printed trees and the printed linear-regression weights). The numbers it
@@ -10,7 +12,14 @@ a result of this pipeline.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from boostrank.errors import BoostrankError
 from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 # --------------------------------------------------------------------------- Reuters-21578
 DATASET = "reuters21578"
@@ -92,65 +101,284 @@ TOY_LINEAR_WEIGHTS = (0.3, 0.3, 260.417, -14069.7, 0.0991, 102.5418, -2.51399)
 
 
 # --------------------------------------------------------------------------- the jobs
+# Where the Reuters-21578 corpus (ModApte, ten topics, TF-IDF) is built once for every corpus
+# job, the modules its builder runs, and where the random forest's replicates go.
+CORPUS = "data/interim/reuters_tfidf.npz"
+CORPUS_META = "data/interim/reuters_tfidf.json"
+CORPUS_CODE = (
+    "preprocess.text_cli",
+    "preprocess.reuters",
+    "preprocess.reuters_corpus",
+    "preprocess.text",
+    "data.formats",
+    "data.provenance",
+)
+FOREST_DIR = "results/docan/forest"
+PLOTS = ("fig5", "fig6", "fig7")
+COUNTINGS = ("tags", "documents", "first")
+COVARIANCES = ("full", "tied", "diag", "spherical")
+
+
+@dataclass(frozen=True)
+class Fig4Spec(JobSpec):
+    """Figure 4 and its table: the ModApte topic counts of the raw SGML beside the published
+    ones (section "Dataset description"): :func:`.make.make_fig4`."""
+
+    raw_dir: str
+    provenance: str
+    claims: str
+    csv: str
+    figure_prefix: str
+    top_topics: int
+    counting: str  # tags | documents | first
+
+    def check(self) -> None:
+        check_choice("counting", self.counting, COUNTINGS)
+        check_at_least("top_topics", self.top_topics, 1)
+
+
+@dataclass(frozen=True)
+class ClusteringSpec(JobSpec):
+    """Figure 5's numbers: K-means WSS against k, GMM AIC/BIC on a TruncatedSVD
+    (section "Clustering algorithms"): :func:`.jobs.clustering_job`."""
+
+    corpus: str
+    meta: str
+    csv: str
+    seed: int
+    k_max: int
+    n_init: int
+    svd_dim: int
+    gmm_max: int
+    covariance: str
+
+    def check(self) -> None:
+        check_choice("covariance", self.covariance, COVARIANCES)
+        for name in ("k_max", "n_init", "svd_dim", "gmm_max"):
+            check_at_least(name, getattr(self, name), 1)
+
+
+@dataclass(frozen=True)
+class KnnSpec(JobSpec):
+    """Figure 6 or 7's numbers: k-NN test accuracy for each k (section "Classification"):
+    :func:`.jobs.knn_job`."""
+
+    corpus: str
+    meta: str
+    csv: str
+    samples: str
+    metric: str  # cosine | euclidean
+    ks: tuple[int, ...]
+
+    def check(self) -> None:
+        check_choice("metric", self.metric, KNN_METRICS.values())
+        if not self.ks or min(self.ks) < 1:
+            raise BoostrankError(f"field 'ks' must be k values >= 1, got {self.ks!r}")
+
+
+@dataclass(frozen=True)
+class PlotSpec(JobSpec):
+    """Figure 5, 6 or 7 drawn from its results CSV: :func:`.make.make_plot`."""
+
+    figure: str  # fig5 | fig6 | fig7
+    csv: str
+    claims: str
+    figure_prefix: str
+
+    def check(self) -> None:
+        check_choice("figure", self.figure, PLOTS)
+
+
+@dataclass(frozen=True)
+class ForestSpec(JobSpec):
+    """One random forest's training (resubstitution, out of bag) and test accuracy (section
+    "Classification", random forest): :func:`.jobs.forest_job`."""
+
+    corpus: str
+    meta: str
+    csv: str
+    samples: str
+    seed: int
+    replicate: int  # 1, 2, ...: replicate r grows from replicate_seed(seed, r)
+    n_estimators: int
+    max_features: str  # sqrt | log2 | all | a count | a fraction
+    min_samples_leaf: int
+
+    def check(self) -> None:
+        for name in ("replicate", "n_estimators", "min_samples_leaf"):
+            check_at_least(name, getattr(self, name), 1)
+
+
+@dataclass(frozen=True)
+class ForestMergeSpec(JobSpec):
+    """The random forest's replicates averaged: :func:`.make.make_forest_merge`."""
+
+    replicates: tuple[str, ...]
+    replicate_samples: tuple[str, ...]
+    csv: str
+    samples: str
+
+    def check(self) -> None:
+        if not self.replicates or len(self.replicates) != len(self.replicate_samples):
+            raise BoostrankError("field 'replicate_samples': one samples file per results file")
+
+
+@dataclass(frozen=True)
+class Table1Spec(JobSpec):
+    """The random-forest table beside the published accuracies: :func:`.make.make_table1`."""
+
+    results: str
+    claims: str
+    out_prefix: str
+
+
+@dataclass(frozen=True)
+class RankingFoldSpec(JobSpec):
+    """Every configuration of one of Tables 2-6 on one LETOR fold (section "Results"):
+    :func:`.jobs_ranking.fold_job`."""
+
+    table: str
+    fold: int
+    metas: tuple[str, ...]  # the sidecars of mq2007 and mq2008 (the .npz beside each)
+    settings: dict[str, Any]  # the table's config section and the cutoff k
+    seed: int
+    out: str
+
+    def check(self) -> None:
+        check_choice("table", self.table, LETOR_TABLES)
+        check_at_least("fold", self.fold, 1)
+
+
+@dataclass(frozen=True)
+class RankingMergeSpec(JobSpec):
+    """One of Tables 2-6 merged over its folds: :func:`.make_ranking.make_ranking_table`."""
+
+    table: str
+    folds: tuple[str, ...]
+    claims: str
+    out_prefix: str
+
+    def check(self) -> None:
+        check_choice("table", self.table, LETOR_TABLES)
+
+
+@dataclass(frozen=True)
+class ToySpec(JobSpec):
+    """Table 7, the toy example (section "Working on a toy dataset"):
+    :func:`.make_ranking.make_toy_table`."""
+
+    settings: dict[str, Any]  # config docan_ranking.toy
+    seed: int
+    claims: str
+    out_prefix: str
+
+
+@dataclass(frozen=True)
+class DemoSpec(JobSpec):
+    """Table 8, the 2-D pairwise-transform demo (section "Working on a toy dataset"):
+    :func:`.make_ranking.make_demo_table`."""
+
+    settings: dict[str, Any]  # config docan_ranking.demo
+    claims: str
+    out_prefix: str
 
 
 _CORPUS_JOB_CODE = ("experiments.docan.jobs", "preprocess.reuters_corpus")
-FIG4 = Job(
-    "docan_fig4",
+_MAKE_CODE = ("experiments.docan.make", "plots", "report.claims", "report.render")
+_RANKING_CODE = ("experiments.docan.make_ranking", "report.claims", "report.render")
+FIG4 = JobKind(
+    "docan.fig4",
     ("claims", "docan_reuters.top_topics", "docan_reuters.topic_counting"),
-    ("experiments.docan.jobs", "experiments.docan.figure"),
+    _MAKE_CODE,
+    Fig4Spec,
+    "boostrank.experiments.docan.make:make_fig4",
 )
-CLUSTERING = Job(
-    "docan_clustering",
+CLUSTERING = JobKind(
+    "docan.clustering",
     ("seed", "docan_reuters.seed_offsets", "docan_reuters.kmeans", "docan_reuters.gmm"),
     _CORPUS_JOB_CODE,
+    ClusteringSpec,
+    "boostrank.experiments.docan.jobs:clustering_job",
 )
-KNN = Job("docan_knn", ("docan_reuters.knn",), _CORPUS_JOB_CODE)
-PLOT = Job("docan_plot", ("claims",), ("experiments.docan.figure", "plots"))
-FOREST = Job(
-    "docan_forest",
+KNN = JobKind(
+    "docan.knn",
+    ("docan_reuters.knn",),
+    _CORPUS_JOB_CODE,
+    KnnSpec,
+    "boostrank.experiments.docan.jobs:knn_job",
+)
+PLOT = JobKind(
+    "docan.plot", ("claims",), _MAKE_CODE, PlotSpec, "boostrank.experiments.docan.make:make_plot"
+)
+FOREST = JobKind(
+    "docan.forest",
     ("seed", "docan_reuters.seed_offsets", "docan_reuters.random_forest"),
     _CORPUS_JOB_CODE,
+    ForestSpec,
+    "boostrank.experiments.docan.jobs:forest_job",
 )
-FOREST_MERGE = Job("docan_forest_merge", ("docan_reuters.random_forest",), _CORPUS_JOB_CODE[:1])
-TABLE1 = Job("docan_table1", ("claims",), ("experiments.docan.figure", "report.render"))
-RANKING_FOLD = Job(
-    "docan_ranking_fold",
+FOREST_MERGE = JobKind(
+    "docan.forest_merge",
+    ("docan_reuters.random_forest",),
+    ("experiments.docan.make",),
+    ForestMergeSpec,
+    "boostrank.experiments.docan.make:make_forest_merge",
+)
+TABLE1 = JobKind(
+    "docan.table1",
+    ("claims",),
+    _MAKE_CODE,
+    Table1Spec,
+    "boostrank.experiments.docan.make:make_table1",
+)
+RANKING_FOLD = JobKind(
+    "docan.ranking_fold",
     ("seed", "docan_ranking.k", *sorted({f"docan_ranking.{s}" for s in CONFIG_SECTION.values()})),
     ("experiments.docan.jobs_ranking", "metrics.ranking", "data.folds"),
+    RankingFoldSpec,
+    "boostrank.experiments.docan.jobs_ranking:fold_job",
 )
-RANKING_MERGE = Job(
-    "docan_ranking_merge",
+RANKING_MERGE = JobKind(
+    "docan.ranking_merge",
     ("claims", "docan_ranking.folds"),
-    ("experiments.docan.figure", "report.claims", "report.render"),
+    _RANKING_CODE,
+    RankingMergeSpec,
+    "boostrank.experiments.docan.make_ranking:make_ranking_table",
 )
-RANKING_TOY = Job(
-    "docan_ranking_toy",
+# The toy and the demo fit the estimators they compare (imported lazily by jobs_ranking).
+RANKING_TOY = JobKind(
+    "docan.ranking_toy",
     ("seed", "claims", "docan_ranking.toy"),
     (
-        "experiments.docan.jobs_ranking",
-        "experiments.docan.figure",
+        *_RANKING_CODE,
         "metrics.ranking",
         "ranking.ranknet",
         "ranking.pairs",
         "ranking.linear",
         "ranking.lambdamart",
-        "report.claims",
-        "report.render",
     ),
+    ToySpec,
+    "boostrank.experiments.docan.make_ranking:make_toy_table",
 )
-RANKING_DEMO = Job(
-    "docan_ranking_demo",
+RANKING_DEMO = JobKind(
+    "docan.ranking_demo",
     ("claims", "docan_ranking.demo"),
-    (
-        "experiments.docan.jobs_ranking",
-        "experiments.docan.figure",
-        "ranking.linear",
-        "ranking.ranksvm",
-        "ranking.pairs",
-        "report.claims",
-        "report.render",
-    ),
+    (*_RANKING_CODE, "ranking.linear", "ranking.ranksvm", "ranking.pairs"),
+    DemoSpec,
+    "boostrank.experiments.docan.make_ranking:make_demo_table",
+)
+JOBS = registry(
+    FIG4,
+    CLUSTERING,
+    KNN,
+    PLOT,
+    FOREST,
+    FOREST_MERGE,
+    TABLE1,
+    RANKING_FOLD,
+    RANKING_MERGE,
+    RANKING_TOY,
+    RANKING_DEMO,
 )
 
 
@@ -159,20 +387,176 @@ def fold_code_modules(table: str) -> tuple[str, ...]:
     return (*RANKING_FOLD.code, *ESTIMATOR_MODULES[table])
 
 
+# --------------------------------------------------------------------------- the rules' specs
+
+
+def forest_files(
+    config: dict[str, Any], replicates: Callable[[int, str], int], suffix: str
+) -> list[str]:
+    """Each random-forest replicate's results (``suffix`` .csv) or samples (.samples.csv):
+    ``replicates`` (the workflow's data_replicates) turns the configured count into the
+    data set's (the count on real data, 1 on a stand-in)."""
+    count = replicates(config["docan_reuters"]["random_forest"]["replicates"], DATASET)
+    return [f"{FOREST_DIR}/r{r}{suffix}" for r in range(1, count + 1)]
+
+
+def ranking_settings(config: dict[str, Any], table: str) -> dict[str, Any]:
+    """A ranking table's config section (``docan_ranking.<section>``) and the cutoff k."""
+    section = config["docan_ranking"][CONFIG_SECTION[table]]
+    return {"k": config["docan_ranking"]["k"], **section}
+
+
+def fig4_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Fig4Spec:
+    """Figure 4 (rule docan_fig4)."""
+    section = config["docan_reuters"]
+    return Fig4Spec(
+        raw_dir=os.path.dirname(input.raw),
+        provenance=input.raw,
+        claims=input.claims,
+        csv=output.csv,
+        figure_prefix=stem(output.figure[0]),
+        top_topics=section["top_topics"],
+        counting=section["topic_counting"],
+    )
+
+
+def clustering_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> ClusteringSpec:
+    """Figure 5's numbers (rule docan_clustering)."""
+    section = config["docan_reuters"]
+    return ClusteringSpec(
+        corpus=input.npz,
+        meta=input.meta,
+        csv=output[0],
+        seed=config["seed"] + section["seed_offsets"]["clustering"],
+        k_max=section["kmeans"]["k_max"],
+        n_init=section["kmeans"]["n_init"],
+        svd_dim=section["gmm"]["svd_dim"],
+        gmm_max=section["gmm"]["components_max"],
+        covariance=section["gmm"]["covariance"],
+    )
+
+
+def knn_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> KnnSpec:
+    """Figure 6 or 7's numbers (rule docan_knn; ``wildcards.fig`` picks the distance)."""
+    knn = config["docan_reuters"]["knn"]
+    return KnnSpec(
+        corpus=input.npz,
+        meta=input.meta,
+        csv=output.csv,
+        samples=output.samples,
+        metric=KNN_METRICS[wildcards.fig],
+        ks=tuple(range(knn["k_min"], knn["k_max"] + 1, knn["k_step"])),
+    )
+
+
+def plot_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> PlotSpec:
+    """Figure 5, 6 or 7 (rule docan_plot)."""
+    return PlotSpec(
+        figure=wildcards.fig, csv=input.csv, claims=input.claims, figure_prefix=stem(output[0])
+    )
+
+
+def forest_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> ForestSpec:
+    """One random-forest replicate (rule docan_forest)."""
+    section = config["docan_reuters"]
+    forest = section["random_forest"]
+    return ForestSpec(
+        corpus=input.npz,
+        meta=input.meta,
+        csv=output.csv,
+        samples=output.samples,
+        seed=config["seed"] + section["seed_offsets"]["random_forest"],
+        replicate=int(wildcards.replicate),
+        n_estimators=forest["n_estimators"],
+        max_features=str(forest["max_features"]),
+        min_samples_leaf=forest["min_samples_leaf"],
+    )
+
+
+def forest_merge_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> ForestMergeSpec:
+    """The random forest's replicates merged (rule docan_forest_merge)."""
+    return ForestMergeSpec(
+        replicates=list(input.csvs),
+        replicate_samples=list(input.samples),
+        csv=output.csv,
+        samples=output.samples,
+    )
+
+
+def table1_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Table1Spec:
+    """The random-forest table (rule docan_table1)."""
+    return Table1Spec(results=input.results, claims=input.claims, out_prefix=stem(output[0]))
+
+
+def ranking_fold_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> RankingFoldSpec:
+    """One fold of one of Tables 2-6 (rule docan_ranking_fold)."""
+    return RankingFoldSpec(
+        table=wildcards.table,
+        fold=int(wildcards.fold),
+        metas=list(input.metas),
+        settings=ranking_settings(config, wildcards.table),
+        seed=config["seed"],
+        out=output[0],
+    )
+
+
+def ranking_merge_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> RankingMergeSpec:
+    """One of Tables 2-6 from its folds (rule docan_ranking_merge)."""
+    return RankingMergeSpec(
+        table=wildcards.table,
+        folds=list(input.folds),
+        claims=input.claims,
+        out_prefix=stem(output[0]),
+    )
+
+
+def toy_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> ToySpec:
+    """Table 7 (rule docan_ranking_toy)."""
+    return ToySpec(
+        settings=config["docan_ranking"]["toy"],
+        seed=config["seed"],
+        claims=input.claims,
+        out_prefix=stem(output[0]),
+    )
+
+
+def demo_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> DemoSpec:
+    """Table 8 (rule docan_ranking_demo)."""
+    return DemoSpec(
+        settings=config["docan_ranking"]["demo"], claims=input.claims, out_prefix=stem(output[0])
+    )
+
+
 __all__ = [
     "CLUSTERING",
     "CONFIG_SECTION",
+    "CORPUS",
+    "CORPUS_CODE",
+    "CORPUS_META",
+    "COUNTINGS",
+    "COVARIANCES",
     "DATASET",
     "ESTIMATOR_MODULES",
     "FIG4",
     "FOREST",
+    "FOREST_DIR",
     "FOREST_MERGE",
+    "JOBS",
     "KNN",
     "KNN_METRICS",
     "LETOR_DATASETS",
     "LETOR_TABLES",
     "NDCG_DECIMALS",
     "PLOT",
+    "PLOTS",
     "RANKING_DEMO",
     "RANKING_FOLD",
     "RANKING_MERGE",
@@ -184,6 +568,30 @@ __all__ = [
     "TOY_ROWS",
     "TOY_TEST_QUERY",
     "TOY_TREES",
+    "ClusteringSpec",
+    "DemoSpec",
+    "Fig4Spec",
+    "ForestMergeSpec",
+    "ForestSpec",
     "Job",
+    "KnnSpec",
+    "PlotSpec",
+    "RankingFoldSpec",
+    "RankingMergeSpec",
+    "Table1Spec",
+    "ToySpec",
+    "clustering_spec",
+    "demo_spec",
+    "fig4_spec",
     "fold_code_modules",
+    "forest_files",
+    "forest_merge_spec",
+    "forest_spec",
+    "knn_spec",
+    "plot_spec",
+    "ranking_fold_spec",
+    "ranking_merge_spec",
+    "ranking_settings",
+    "table1_spec",
+    "toy_spec",
 ]

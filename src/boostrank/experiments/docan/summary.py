@@ -10,12 +10,14 @@ the figures draw and the claims read (pandas and numpy only; :mod:`.figure` draw
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from boostrank.errors import BoostrankError
 from boostrank.experiments.docan.spec import LETOR_TABLES, NDCG_DECIMALS, SPLITS
 
 if TYPE_CHECKING:
@@ -207,6 +209,32 @@ def table1_frames(results_csv: Path, claims_path: Path, prefix: Path) -> Table:
     return Table(tidy, shown, caption)
 
 
+def merge_forest_replicates(
+    csvs: Sequence[Path | str], samples: Sequence[Path | str]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The random forest's accuracies over its replicates (one forest per seed, from
+    :func:`.jobs.random_forest_accuracy`): each split's mean accuracy, and per document the
+    share of the forests that classified it right (its ``oob`` share over the forests that
+    left it out of their bootstrap), the claims' units. One replicate is copied unchanged."""
+    import pandas as pd
+
+    tables = [pd.read_csv(path, keep_default_na=False) for path in csvs]
+    units = [pd.read_csv(path, keep_default_na=False) for path in samples]
+    if len(tables) != len(units) or not tables:
+        raise BoostrankError("the forest merge needs one samples file per results file")
+    table = tables[0].copy()
+    if len(tables) > 1:
+        accuracy = pd.concat([t["accuracy"] for t in tables], axis=1).mean(axis=1)
+        table["accuracy"] = accuracy.round(6)
+        first = table.index[0]
+        table.loc[first, "note"] = (
+            f"{table.loc[first, 'note']}; mean over {len(tables)} forests (replicate seeds)"
+        )
+    keys = [c for c in units[0].columns if c != "value"]
+    merged = pd.concat(units, ignore_index=True).groupby(keys, sort=False)["value"].mean()
+    return table, merged.round(6).reset_index()
+
+
 def _percent(value: object) -> str | None:
     return None if value in ("", None) else f"{100 * float(value):.2f}%"
 
@@ -380,6 +408,7 @@ __all__ = [
     "figure4_table",
     "figure5_summary",
     "knn_summary",
+    "merge_forest_replicates",
     "merge_frames",
     "table1_frames",
     "toy_table",

@@ -1,0 +1,40 @@
+"""Sengupta (2018), *Document Analysis*, the ranking tables: the jobs that write Tables 2-6
+(merged over their folds), Table 7 (the toy example) and Table 8 (the 2-D demo): summarise
+(:mod:`.summary`) and write (:mod:`.figure`); Tables 7 and 8 first fit their small models
+(:mod:`.jobs_ranking`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from boostrank.experiments.docan import figure, jobs_ranking, summary
+from boostrank.experiments.docan.spec import DemoSpec, RankingMergeSpec, ToySpec
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def make_ranking_table(spec: RankingMergeSpec) -> pd.DataFrame:
+    """Tables 2-6: per-fold rows, their means over the folds, the validation-selected
+    configuration and the report's published values, as ``<out_prefix>.csv/.md/.tex``."""
+    table = summary.merge_frames(spec.table, list(spec.folds), spec.claims, spec.out_prefix)
+    return figure.write_table(spec.out_prefix, table)
+
+
+def make_toy_table(spec: ToySpec) -> pd.DataFrame:
+    """Table 7 (section "Working on a toy dataset"): the toy models, beside the report's."""
+    tidy = jobs_ranking.run_toy(spec.settings, spec.seed)
+    return figure.write_table(
+        spec.out_prefix, summary.toy_table(tidy, spec.claims, spec.out_prefix)
+    )
+
+
+def make_demo_table(spec: DemoSpec) -> pd.DataFrame:
+    """Table 8 (section "Working on a toy dataset"): the 2-D demo, beside the report's."""
+    tidy = jobs_ranking.run_demo(spec.settings)
+    return figure.write_table(
+        spec.out_prefix, summary.demo_table(tidy, spec.claims, spec.out_prefix)
+    )
+
+
+__all__ = ["make_demo_table", "make_ranking_table", "make_toy_table"]
