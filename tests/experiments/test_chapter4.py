@@ -15,7 +15,7 @@ from boostrank.experiments.chapter4 import jobs_base as ch4b
 from boostrank.experiments.chapter4 import jobs_feedback as ch4f
 from boostrank.experiments.chapter4 import jobs_movies as ch4m
 from boostrank.experiments.chapter4 import jobs_objective as ch4o
-from boostrank.experiments.chapter4 import spec
+from boostrank.experiments.chapter4 import make, spec
 
 PARAMS = {
     "k_max": 8,
@@ -49,6 +49,67 @@ PARAMS = {
 }
 
 
+def _paths(*paths):
+    return [None if p is None else str(p) for p in paths]
+
+
+def base_rankers(npz, meta, out):
+    """The base-ranker job of the toy data set (k_max 8, the LETOR formula)."""
+    npz, meta, out = _paths(npz, meta, out)
+    return ch4b.select_base_rankers(
+        spec.BaseRankersSpec("ohsumed", npz, meta, 8, "letor", None, out)
+    )
+
+
+def feedback(family, npz, meta, base, params, seed, out, record, queries=None, *,
+             replicate=1, replicate_files=()):  # fmt: skip
+    """A feedback job of the toy data set through its spec."""
+    npz, meta, base, out, record, queries = _paths(npz, meta, base, out, record, queries)
+    return ch4f.feedback_job(
+        spec.FeedbackSpec(
+            "ohsumed",
+            family,
+            npz,
+            meta,
+            base,
+            params,
+            seed,
+            replicate,
+            _paths(*replicate_files),
+            out,
+            record,
+            queries,
+        )
+    )
+
+
+def movies_job(family, npz, meta, params, seed, out, record, timing=None, queries=None):
+    """Replicate 1 of a MovieLens job through its spec."""
+    npz, meta, out, record, timing, queries = _paths(npz, meta, out, record, timing, queries)
+    return ch4m.movies_job(
+        spec.MoviesSpec(family, npz, meta, params, seed, 1, (), out, record, timing, queries)
+    )
+
+
+def make_figure(figure, inputs, csv, summary, prefix, bin_width=50, samples=None):
+    """A figure job (the whole list drawn); ``samples`` defaults to beside the summary."""
+    samples = samples or f"{summary}.samples.csv"
+    csv, summary, prefix, samples = _paths(csv, summary, prefix, samples)
+    return make.make_figure(
+        spec.FigureSpec(
+            figure,
+            _paths(*inputs),
+            csv,
+            summary,
+            samples,
+            prefix,
+            "all",
+            bin_width,
+            "config/claims.yaml",
+        )
+    )
+
+
 def _meta(path, name, kind):
     line = f"{kind}: test data"
     path.write_text(
@@ -79,7 +140,7 @@ def letor(tmp_path_factory):
 
 def test_base_ranker_choice_and_family_params(letor):
     d, npz, meta = letor
-    rec = ch4b.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, d / "base.json")
+    rec = base_rankers(npz, meta, d / "base.json")
     assert rec["candidates"] == 4 and "5" in rec["scores"]
     assert rec["best"] == 2  # feature 2 (index 1) defines the grades
     scores = {int(k): v for k, v in rec["scores"].items() if int(k) != 5}
@@ -102,14 +163,18 @@ def families(letor):
     d, npz, meta = letor
     base = d / "base.json"
     if not base.exists():
-        ch4b.select_base_rankers("ohsumed", npz, meta, 8, "letor", None, base)
+        base_rankers(npz, meta, base)
     out = {}
     for fam in spec.FAMILIES:
-        out[fam] = ch4f.feedback_job(
-            "ohsumed", fam, npz, meta, base, PARAMS, 7, d / f"{fam}.csv", d / f"{fam}.json",
+        out[fam] = feedback(
+            fam, npz, meta, base, PARAMS, 7, d / f"{fam}.csv", d / f"{fam}.json",
             d / f"{fam}.queries.csv",
         )  # fmt: skip
-    ch4o.objective_job("ohsumed", npz, meta, base, PARAMS, 6, 7, d / "objective.csv")
+    ch4o.objective_job(
+        spec.ObjectiveSpec(
+            "ohsumed", *_paths(npz, meta, base), PARAMS, 6, 7, str(d / "objective.csv")
+        )
+    )
     return out
 
 
@@ -135,8 +200,7 @@ def test_families_write_tidy_rows(families, letor):
     }
     assert set(families["mrr_bases"]["variant"]) == {"worst", "medium"}
     assert set(families["mrr_sizes"]["feedback"]) == {3}  # 6 is the main run's
-    again = ch4f.feedback_job(
-        "ohsumed",
+    again = feedback(
         "mrr",
         letor[1],
         letor[2],
@@ -176,7 +240,7 @@ def test_letor_figures(letor, families, tmp_path):
         "thesis-fig4_4": [d / f"{f}.csv" for f in ("baselines", "mrr", "mrr_sizes")],
     }
     for name, files in inputs.items():
-        stats = fig.make_figure(
+        stats = make_figure(
             name, files, tmp_path / f"{name}.csv", tmp_path / f"{name}_s.csv", tmp_path / name
         )
         assert (tmp_path / f"{name}.png").stat().st_size > 1000
@@ -202,7 +266,7 @@ def test_letor_figures(letor, families, tmp_path):
     )
     for name in ("thesis-fig4_2", "thesis-fig4_3"):
         files = [f.with_suffix(".queries.csv") for f in inputs[name] if f.suffix == ".csv"]
-        stats = fig.make_figure(
+        stats = make_figure(
             name, inputs[name] + files, tmp_path / f"{name}.csv", tmp_path / f"{name}_s.csv",
             tmp_path / name, samples=tmp_path / f"{name}_s.samples.csv",
         )  # fmt: skip
@@ -263,14 +327,14 @@ def test_movie_split_and_jobs(movies, tmp_path):
     files = []
     for fam in spec.MOVIE_FAMILIES:
         timing = d / "timing.csv" if fam == "mrr" else None
-        frame = ch4m.movies_job(
+        frame = movies_job(
             fam, npz, meta, PARAMS, 3, d / f"m_{fam}.csv", d / f"m_{fam}.json", timing,
             d / f"m_{fam}.queries.csv",
         )  # fmt: skip
         assert set(frame["evaluated"]) == {"held-out"} and frame["ndcg"].between(0, 1).all()
         files.append(d / f"m_{fam}.csv")
     per_user = [f.with_suffix(".queries.csv") for f in files]
-    stats = fig.make_figure(
+    stats = make_figure(
         "thesis-fig4_5", [*files, *per_user, npz], tmp_path / "f5.csv", tmp_path / "f5s.csv",
         tmp_path / "f5", samples=tmp_path / "f5s.samples.csv",
     )  # fmt: skip
@@ -279,7 +343,7 @@ def test_movie_split_and_jobs(movies, tmp_path):
     assert set(samples["statistic"]) == {
         "mrr_minus_best_baseline", "lrr_best_minus_base", "mrr_smallest_minus_base"}  # fmt: skip
     _samples_average_to_the_summary(samples, stats)
-    stats6 = fig.make_figure(
+    stats6 = make_figure(
         "thesis-fig4_6",
         [d / "timing.csv"],
         tmp_path / "f6.csv",
@@ -341,14 +405,14 @@ def test_replicates_average_each_query_before_the_curves_and_the_picks(letor, fa
 
     d, npz, meta = letor
     for family in ("mrr", "lrr"):
-        args = ("ohsumed", family, npz, meta, d / "base.json", PARAMS, 7)
-        assert ch4f.feedback_job(*args, tmp_path / f"{family}.r2.npz", None, replicate=2) is None
+        args = (family, npz, meta, d / "base.json", PARAMS, 7)
+        assert feedback(*args, tmp_path / f"{family}.r2.npz", None, replicate=2) is None
         items, record = load_replicate(tmp_path / f"{family}.r2.npz")
         assert record["replicate"] == 2 and record["seed"] != 7  # its own root seed
         second: list = []
         r2 = pd.DataFrame(tidy_rows(items, second)).drop(columns="tied_share")
         one = families[family]
-        both = ch4f.feedback_job(
+        both = feedback(
             *args, tmp_path / f"{family}.csv", tmp_path / f"{family}.json",
             tmp_path / f"{family}.queries.csv", replicate_files=[tmp_path / f"{family}.r2.npz"],
         )  # fmt: skip
@@ -425,7 +489,7 @@ def test_figure4_4_scores_every_feedback_size_on_one_residual(letor, monkeypatch
     and what the base ranker scores with the largest feedback set judged."""
     d, npz, _meta = letor
     params = {**PARAMS, "feedback": feedback, "feedback_sizes": [3, 6]}
-    base = ch4b.select_base_rankers("ohsumed", npz, _meta, 8, "letor", None, d / "b44.json")
+    base = base_rankers(npz, _meta, d / "b44.json")
     run = ch4f.FeedbackRun("ohsumed", load_letor(npz), base, params, 7, None)
     monkeypatch.setattr(ch4f, "run_mrr", lambda qs, *a, **k: [q.g.copy() for q in qs])
     items = ch4f.FEEDBACK_RUNNERS["mrr_sizes"](run)
@@ -465,7 +529,7 @@ def test_movielens_ties_follow_chapter4_tie_break(movies, tmp_path):
         np.testing.assert_array_equal(q.tie_order, r.tie_order)  # per user, any feedback size
     curves = {}
     for rule in ("random", "base"):
-        frame = ch4m.movies_job(
+        frame = movies_job(
             "mrr", npz, meta, {**PARAMS, "tie_break": rule}, 3, tmp_path / f"{rule}.csv",
             tmp_path / f"{rule}.json",
         )  # fmt: skip

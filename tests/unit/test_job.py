@@ -16,6 +16,7 @@ from boostrank.errors import BoostrankError
 from boostrank.experiments import job
 from boostrank.experiments.chapter2 import jobs as ch2_jobs
 from boostrank.experiments.chapter2 import spec as ch2
+from boostrank.experiments.chapter4 import spec as ch4
 from boostrank.experiments.chapter5_6 import spec as ch5
 from boostrank.experiments.docan import spec as docan
 from boostrank.experiments.job import JobSpec
@@ -74,11 +75,27 @@ CASES = [
     ("docan.ranking_merge", docan.ranking_merge_spec, {"table": "docan-table2"}, {}),
     ("docan.ranking_toy", docan.toy_spec, {}, {}),
     ("docan.ranking_demo", docan.demo_spec, {}, {}),
+    ("chapter4.base_rankers", ch4.base_rankers_spec, {"dataset": "td2004"}, {}),
+    ("chapter4.feedback", ch4.feedback_spec, {"fig": "thesis-fig4_4", "dataset": "np2003",
+                                              "family": "mrr_sizes"}, {}),
+    ("chapter4.feedback", ch4.feedback_replicate_spec, {"fig": "thesis-fig4_2",
+                                                        "dataset": "hp2004", "family": "lrr",
+                                                        "replicate": "3"}, {}),
+    ("chapter4.objective", ch4.objective_spec, {}, {}),
+    ("chapter4.movies", ch4.movies_spec, {"family": "lrr"}, {}),
+    ("chapter4.movies", ch4.movies_spec, {}, {"family": "mrr", "timing": True}),
+    ("chapter4.movies", ch4.movies_replicate_spec, {"family": "baselines", "replicate": "2"},
+     {}),
+    ("chapter4.figure", ch4.figure_spec, {"fig": "thesis-fig4_3"}, {}),
 ]  # fmt: skip
 
 
 def _built(build, wildcards, fixed):
-    inputs = Files("runs", "splits", "queries", "finals", "metas", "folds", "csvs", "samples")
+    # chapter4's figure job reads lists of replicates and results; docan's table a results file
+    lists = ("runs", "splits", "queries", "finals", "metas", "folds", "csvs", "samples")
+    if build.__module__.endswith("chapter4.spec"):
+        lists += ("replicates", "results")
+    inputs = Files(*lists)
     outputs = Files("figure", "table")
     return build(CONFIG, SimpleNamespace(**wildcards), inputs, outputs, **fixed)
 

@@ -1,16 +1,12 @@
 """Figures 4.1-4.6 of Valizadegan (2010), chapter 4: the drawing of each figure from the frames
-of :mod:`.summary` (and its modules per figure), and the writing of its figure, results and
-summary files."""
+of :mod:`.summary` (and its modules per figure); :mod:`.make` writes its files."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.spec import ORDER, PROTOCOL_FIGURES
-from boostrank.experiments.chapter4.summary import read_inputs, summarise
 from boostrank.experiments.chapter4.summary_curves import band, curve, datasets_in
 from boostrank.experiments.chapter4.summary_feedback import (
     base_quality_rows,
@@ -31,7 +27,6 @@ from boostrank.experiments.chapter4.summary_objective import (
     objective_frame,
     objective_runs,
 )
-from boostrank.experiments.chapter4.summary_samples import summary_samples
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -489,34 +484,6 @@ def draw_figure(
         raise BoostrankError(f"unknown chapter 4 figure {figure!r}")
 
 
-def make_figure(
-    figure: str,
-    inputs: Sequence[Path | str],
-    csv: Path | str,
-    summary_csv: Path | str,
-    prefix: Path | str,
-    evaluated: str = "all",
-    bin_width: int = 50,
-    claims: Path | str = "config/claims.yaml",
-    samples: Path | str | None = None,
-) -> pd.DataFrame:
-    """Draw one of thesis-fig4_1 .. thesis-fig4_6 and write its results and summary CSVs
-    (``claims``: the registry the published base rankers are read from; ``samples``: each
-    query's value of the summary's differences)."""
-    from boostrank.io import write_text
-    from boostrank.report.claims import load_claims
-
-    d = read_inputs(inputs)
-    d["claims"] = load_claims(claims)
-    tidy, stats = summarise(figure, d, evaluated, bin_width)
-    draw_figure(figure, d, str(prefix), evaluated, bin_width)
-    write_text(csv, tidy.to_csv(index=False))
-    write_text(summary_csv, stats.to_csv(index=False))
-    if samples is not None:
-        write_text(samples, summary_samples(figure, d).to_csv(index=False))
-    return stats
-
-
 __all__ = [
     "draw_figure",
     "figure4_1",
@@ -525,5 +492,4 @@ __all__ = [
     "figure4_4",
     "figure4_5",
     "figure4_6",
-    "make_figure",
 ]

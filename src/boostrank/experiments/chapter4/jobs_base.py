@@ -7,7 +7,6 @@ Figure 4.3 also uses the worst and the median candidate."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
@@ -15,6 +14,8 @@ from boostrank.experiments.common import letor_label
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from boostrank.experiments.chapter4.spec import BaseRankersSpec
 
 
 def feature_ranking(
@@ -46,23 +47,16 @@ def feature_ranking(
     return scores, varies
 
 
-def select_base_rankers(
-    dataset: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    k_max: int,
-    formula: str,
-    max_queries: int | None,
-    out: Path | str,
-) -> dict[str, Any]:
+def select_base_rankers(spec: BaseRankersSpec) -> dict[str, Any]:
     """Best, median and worst candidate feature (1-based numbers), with every score."""
     import numpy as np
 
     from boostrank.data.prepare import load_letor
     from boostrank.io import read_json, write_json
 
-    meta = read_json(meta_path)
-    scores, varies = feature_ranking(load_letor(npz), k_max, formula, max_queries)
+    dataset, k_max, formula = spec.dataset, spec.k_max, spec.formula
+    meta = read_json(spec.meta)
+    scores, varies = feature_ranking(load_letor(spec.npz), k_max, formula, spec.max_queries)
     cand = np.flatnonzero(varies)
     if len(cand) == 0:
         raise BoostrankError(f"{dataset}: no feature varies within a query; no base ranker")
@@ -80,7 +74,7 @@ def select_base_rankers(
         "data_kind": meta["provenance"]["kind"],
         "provenance": meta["provenance_line"],
     }
-    write_json(out, record)
+    write_json(spec.out, record)
     return record
 
 

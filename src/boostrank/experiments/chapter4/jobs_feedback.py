@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs import (
     Query,
     letor_queries,
@@ -31,13 +29,15 @@ from boostrank.experiments.chapter4.jobs import (
     with_feedback,
 )
 from boostrank.experiments.chapter4.jobs_curves import MethodCurves, save_replicate, write_family
-from boostrank.experiments.chapter4.spec import FAMILIES, LABELS, SEED_KEY, alt_label, weak_label
+from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY, alt_label, weak_label
 from boostrank.experiments.common import letor_label
 from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
+
+    from boostrank.experiments.chapter4.spec import FeedbackSpec
 
 log = logging.getLogger(__name__)
 
@@ -174,33 +174,24 @@ FEEDBACK_RUNNERS: dict[str, Callable[[FeedbackRun], list[MethodCurves]]] = {
 }
 
 
-def feedback_job(
-    dataset: str,
-    family: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    base_json: Path | str,
-    params: dict[str, Any],
-    seed: int,
-    out: Path | str,
-    record_path: Path | str,
-    queries_out: Path | str | None = None,
-    *,
-    replicate: int = 1,
-    replicate_files: Sequence[Path | str] = (),
-) -> pd.DataFrame | None:
+def feedback_job(spec: FeedbackSpec) -> pd.DataFrame | None:
     """One (data set, method family) of Figures 4.2-4.4. Replicate 1 (the config's seed)
     writes NDCG@1..k rows for both modes, averaged with the other replicates' files
-    (:mod:`.jobs_curves`), and to ``queries_out`` each query's mean NDCG@1..k per method and mode;
-    replicate r >= 2 writes its per-query curves to ``out`` (an ``.npz``)."""
+    (:mod:`.jobs_curves`), and to ``spec.queries`` each query's mean NDCG@1..k per method and
+    mode; replicate r >= 2 writes its per-query curves to ``spec.out`` (an ``.npz``)."""
     from boostrank.data.prepare import load_letor
     from boostrank.io import read_json
 
-    if family not in FAMILIES:
-        raise BoostrankError(f"unknown family {family!r}; choose from {FAMILIES}")
-    meta = read_json(meta_path)
-    base = read_json(base_json)
-    data = load_letor(npz)
+    dataset, family, params, seed, replicate = (
+        spec.dataset,
+        spec.family,
+        spec.params,
+        spec.seed,
+        spec.replicate,
+    )
+    meta = read_json(spec.meta)
+    base = read_json(spec.base)
+    data = load_letor(spec.npz)
     started = time.perf_counter()
     root = replicate_seed(seed, replicate)
     random_ties = params.get("tie_break", "random") == "random"
@@ -211,7 +202,7 @@ def feedback_job(
         "%s %s replicate %d in %.1f s", dataset, family, replicate, time.perf_counter() - started
     )
     if replicate > 1:
-        save_replicate(out, items, {"replicate": replicate, "seed": root, **run.notes})
+        save_replicate(spec.out, items, {"replicate": replicate, "seed": root, **run.notes})
         return None
     info = {
         "dataset": dataset,
@@ -227,7 +218,8 @@ def feedback_job(
         "base_rankers": {k: base[k] for k in ("best", "medium", "worst")},
         **run.notes,
     }
-    return write_family(items, replicate_files, info, record, out, record_path, queries_out)
+    files = (spec.out, spec.record, spec.queries)
+    return write_family(items, spec.replicate_files, info, record, *files)
 
 
 __all__ = ["FEEDBACK_RUNNERS", "FeedbackRun", "feedback_job"]

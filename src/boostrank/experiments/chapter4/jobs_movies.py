@@ -19,7 +19,7 @@ replicate its own split, :mod:`.jobs_curves`); seeds derive from the replicate's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,12 +35,14 @@ from boostrank.experiments.chapter4.jobs import (
     sort_by_base,
 )
 from boostrank.experiments.chapter4.jobs_curves import MethodCurves, save_replicate, write_family
-from boostrank.experiments.chapter4.spec import LABELS, MOVIE_FAMILIES, SEED_KEY
+from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY
 from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
+
+    from boostrank.experiments.chapter4.spec import MoviesSpec
 
 
 @dataclass
@@ -260,38 +262,30 @@ MOVIE_RUNNERS: dict[str, Callable[[MovieRun], list[MethodCurves]]] = {
 }
 
 
-def movies_job(
-    family: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    params: dict[str, Any],
-    seed: int,
-    out: Path | str,
-    record_path: Path | str,
-    timing_out: Path | str | None = None,
-    queries_out: Path | str | None = None,
-    *,
-    replicate: int = 1,
-    replicate_files: Sequence[Path | str] = (),
-) -> pd.DataFrame | None:
+def movies_job(spec: MoviesSpec) -> pd.DataFrame | None:
     """One method family of Figures 4.5-4.6 on MovieLens. Replicate 1 (the config's seed)
     writes the rows averaged with the other replicates' files (:mod:`.jobs_curves`) and to
-    ``queries_out`` each test user's mean NDCG@1..k per method; replicate r >= 2 (its own
-    split) writes its per-user curves to ``out`` (an ``.npz``)."""
+    ``spec.queries`` each test user's mean NDCG@1..k per method; replicate r >= 2 (its own
+    split) writes its per-user curves to ``spec.out`` (an ``.npz``)."""
     from boostrank.io import read_json
 
-    if family not in MOVIE_FAMILIES:
-        raise BoostrankError(f"unknown movie family {family!r}; choose from {MOVIE_FAMILIES}")
-    meta = read_json(meta_path)
+    family, npz, params, seed, replicate = (
+        spec.family,
+        spec.npz,
+        spec.params,
+        spec.seed,
+        spec.replicate,
+    )
+    meta = read_json(spec.meta)
     root = replicate_seed(seed, replicate)
     mv = load_movies(npz, params["movies"], root)
     random_ties = params.get("tie_break", "random") == "random"
     tie_seed = derive_seed(root, SEED_KEY, "movies", "ties") if random_ties else None
-    run = MovieRun(mv, meta, params, root, tie_seed, timing_out)
+    run = MovieRun(mv, meta, params, root, tie_seed, spec.timing)
     run.notes.update({"test_users": len(mv.test_users), "train_users": mv.train_users.tolist()})
     items = MOVIE_RUNNERS[family](run)
     if replicate > 1:
-        save_replicate(out, items, {"replicate": replicate, "seed": root, **run.notes})
+        save_replicate(spec.out, items, {"replicate": replicate, "seed": root, **run.notes})
         return None
     info = {
         "dataset": "movielens_100k",
@@ -302,7 +296,8 @@ def movies_job(
         "provenance": meta["provenance_line"],
     }
     record = {"params": params, "seed": seed, **run.notes}
-    return write_family(items, replicate_files, info, record, out, record_path, queries_out)
+    files = (spec.out, spec.record, spec.queries)
+    return write_family(items, spec.replicate_files, info, record, *files)
 
 
 __all__ = [

@@ -5,8 +5,7 @@ of T, the other weak learner), with the queries of :mod:`.jobs`."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from boostrank.experiments.chapter4.jobs import letor_queries, pairs_of, refine_params
 from boostrank.experiments.chapter4.spec import SEED_KEY
@@ -16,17 +15,10 @@ from boostrank.seeds import derive_seed
 if TYPE_CHECKING:
     import pandas as pd
 
+    from boostrank.experiments.chapter4.spec import ObjectiveSpec
 
-def objective_job(
-    dataset: str,
-    npz: Path | str,
-    meta_path: Path | str,
-    base_json: Path | str,
-    params: dict[str, Any],
-    iterations: int,
-    seed: int,
-    out: Path | str,
-) -> pd.DataFrame:
+
+def objective_job(spec: ObjectiveSpec) -> pd.DataFrame:
     """Figure 4.1: log L_p per iteration for every query, with the bounds of Theorems 9-10,
     for the configured MRR, the alternative reading of T and the alternative weak learner."""
     import numpy as np
@@ -36,10 +28,14 @@ def objective_job(
     from boostrank.io import read_json, write_text
     from boostrank.ranking.mrr import MRR
 
-    meta = read_json(meta_path)
-    base = read_json(base_json)
+    dataset, params, iterations, seed = spec.dataset, spec.params, spec.iterations, spec.seed
+    meta = read_json(spec.meta)
+    base = read_json(spec.base)
     qs = letor_queries(
-        load_letor(npz), int(base["best"]) - 1, int(params["feedback"]), params.get("max_queries")
+        load_letor(spec.npz),
+        int(base["best"]) - 1,
+        int(params["feedback"]),
+        params.get("max_queries"),
     )
     scope, learner = params["refinement"]["t_scope"], params["mrr"]["weak_learner"]
     runs = [(scope, learner)]  # the configured MRR, then each alternative reading alone
@@ -90,7 +86,7 @@ def objective_job(
     frame["base_feature"] = int(base["best"])
     frame["data_kind"] = meta["provenance"]["kind"]
     frame["provenance"] = meta["provenance_line"]
-    write_text(out, frame.to_csv(index=False, float_format="%.8g"))
+    write_text(spec.out, frame.to_csv(index=False, float_format="%.8g"))
     return frame
 
 

@@ -1,10 +1,15 @@
 """Figures 4.1-4.6 (Valizadegan 2010, sections 4.3-4.4): the data sets, method families and
-their labels, the figure ids, and what each Snakemake job reads (config keys) and runs (code
-modules)."""
+their labels, the figure ids, each kind of job's parameters and the functions that build them
+from the config, the paths of the jobs' results, and what each job reads (config keys) and runs
+(code modules)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+
+from boostrank.errors import BoostrankError
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 SOURCE = "Valizadegan (2010), chapter 4"
 SEED_KEY = "thesis-ch4"  # the first label of every Chapter 4 seed (boostrank.seeds)
@@ -107,7 +112,7 @@ FAMILY_CODE = {
     "objective": ("ranking.mrr", "ranking.refinement"),
     "base_rankers": (),
 }
-FIGURE_CODE = ("experiments.chapter4.figure", "plots", "io")  # the figure jobs (summary too)
+FIGURE_CODE = ("experiments.chapter4.make", "plots", "io")  # the figure jobs (summary too)
 
 
 def code_modules(family: str, *, movies: bool = False) -> list[str]:
@@ -117,28 +122,430 @@ def code_modules(family: str, *, movies: bool = False) -> list[str]:
     return list(dict.fromkeys(COMMON_CODE + FAMILY_CODE[family] + runner))
 
 
+# ---------------------------------------------------------------- where the jobs write
+RESULTS = "results/chapter4"
+MOVIES_NPZ = "data/processed/movielens_100k.npz"
+MOVIES_META = "data/processed/movielens_100k.json"
+OBJECTIVE_CSV = f"{RESULTS}/thesis-fig4_1/ohsumed/objective.csv"
+TIMING_CSV = f"{RESULTS}/thesis-fig4_5/movielens_100k/timing.csv"
+# A family's job on real data runs chapter4.replicates times (a stand-in once): replicate 1
+# writes the family's results, averaged with replicates 2.. (their own .npz jobs).
+LATER_REPLICATE = "[2-9]|[1-9][0-9]+"
+# The LETOR families each of Figures 4.2-4.4 merges (and Figure 4.5 on MovieLens).
+FIGURE_FAMILIES = {
+    "thesis-fig4_2": ("baselines", "lrr", "mrr"),
+    "thesis-fig4_3": ("baselines", "mrr", "mrr_bases"),
+    "thesis-fig4_4": ("baselines", "mrr", "mrr_sizes"),
+    "thesis-fig4_5": MOVIE_FAMILIES,
+}
+
+
+def family_stem(figure: str, dataset: str, family: str) -> str:
+    """A LETOR family job's results path without its suffix."""
+    return f"{RESULTS}/{figure}/{dataset}/{family}"
+
+
+def feedback_csv(dataset: str, family: str) -> str:
+    """The results CSV of a LETOR family's job (in its figure's folder, FAMILY_FIGURE)."""
+    return f"{family_stem(FAMILY_FIGURE[family], dataset, family)}.csv"
+
+
+def base_json(dataset: str) -> str:
+    """The base-ranker record of a LETOR data set."""
+    return f"{RESULTS}/thesis-fig4_3/{dataset}/base_rankers.json"
+
+
+def movie_stem(family: str) -> str:
+    """A MovieLens family job's results path without its suffix."""
+    return f"{RESULTS}/thesis-fig4_5/movielens_100k/{family}"
+
+
+def replicate_files(stem: str, count: int) -> list[str]:
+    """The .npz files of replicates 2..``count`` of the family job at ``stem``."""
+    return [f"{stem}.r{r}.npz" for r in range(2, count + 1)]
+
+
+def queries_csv(csv: str) -> str:
+    """The per-query samples beside a family's results CSV."""
+    return csv.removesuffix(".csv") + ".queries.csv"
+
+
+def figure_inputs(figure: str, datasets: list[str] | tuple[str, ...]) -> list[str]:
+    """The result files ``figure`` merges: the objective CSV (4.1); the families' results and
+    per-query samples on ``datasets`` (4.2-4.4, with the base-ranker records for 4.3); the
+    MovieLens families' and the ratings (4.5); the timing CSV (4.6)."""
+    check_choice("figure", figure, FIGURES)
+    if figure == "thesis-fig4_1":
+        return [OBJECTIVE_CSV]
+    if figure == "thesis-fig4_6":
+        return [TIMING_CSV]
+    if figure == "thesis-fig4_5":
+        out = [f"{movie_stem(f)}.csv" for f in FIGURE_FAMILIES[figure]]
+        return out + [queries_csv(f) for f in out] + [MOVIES_NPZ]
+    out = [feedback_csv(d, f) for d in datasets for f in FIGURE_FAMILIES[figure]]
+    bases = [base_json(d) for d in datasets] if figure == "thesis-fig4_3" else []
+    return out + [queries_csv(f) for f in out] + bases
+
+
+# ---------------------------------------------------------------- the jobs' parameters
+FORMULAS = ("letor", "report")
+
+
+def _check_replicate(replicate: int, record: str | None, replicate_files: tuple) -> None:
+    """Replicate 1 writes the results (a record) from the other replicates' files; replicate
+    r >= 2 writes its own curves only."""
+    check_at_least("replicate", replicate, 1)
+    if replicate == 1 and record is None:
+        raise BoostrankError("field 'record': replicate 1 writes the results, give a record")
+    if replicate > 1 and replicate_files:
+        raise BoostrankError("field 'replicate_files': only replicate 1 reads the others")
+
+
+@dataclass(frozen=True)
+class BaseRankersSpec(JobSpec):
+    """The base rankers of one LETOR data set (section 4.4.1):
+    :func:`.jobs_base.select_base_rankers`."""
+
+    dataset: str
+    npz: str
+    meta: str
+    k_max: int
+    formula: str
+    max_queries: int | None
+    out: str
+
+    def check(self) -> None:
+        check_choice("formula", self.formula, FORMULAS)
+        check_at_least("k_max", self.k_max, 1)
+        check_at_least("max_queries", self.max_queries, 1)
+
+
+@dataclass(frozen=True)
+class FeedbackSpec(JobSpec):
+    """One (LETOR data set, method family) of Figures 4.2-4.4, one replicate:
+    :func:`.jobs_feedback.feedback_job`; ``params`` is the family's part of config
+    ``chapter4`` (:func:`family_params`)."""
+
+    dataset: str
+    family: str
+    npz: str
+    meta: str
+    base: str  # the base-ranker record
+    params: dict[str, Any]
+    seed: int
+    replicate: int
+    replicate_files: tuple[str, ...]  # replicate 1: the other replicates' .npz
+    out: str  # the rows (replicate 1) or the curves (.npz)
+    record: str | None  # replicate 1: the job's JSON record
+    queries: str | None  # replicate 1: each query's mean NDCG@1..k
+
+    def check(self) -> None:
+        check_choice("family", self.family, FAMILIES)
+        _check_replicate(self.replicate, self.record, self.replicate_files)
+
+
+@dataclass(frozen=True)
+class ObjectiveSpec(JobSpec):
+    """Figure 4.1's objective job (section 4.3.4): :func:`.jobs_objective.objective_job`."""
+
+    dataset: str
+    npz: str
+    meta: str
+    base: str
+    params: dict[str, Any]
+    iterations: int
+    seed: int
+    out: str
+
+    def check(self) -> None:
+        check_at_least("iterations", self.iterations, 1)
+
+
+@dataclass(frozen=True)
+class MoviesSpec(JobSpec):
+    """One method family of Figures 4.5-4.6 on MovieLens, one replicate:
+    :func:`.jobs_movies.movies_job` (``timing``: MRR's, Figure 4.6)."""
+
+    family: str
+    npz: str
+    meta: str
+    params: dict[str, Any]
+    seed: int
+    replicate: int
+    replicate_files: tuple[str, ...]
+    out: str
+    record: str | None
+    timing: str | None
+    queries: str | None
+
+    def check(self) -> None:
+        check_choice("family", self.family, MOVIE_FAMILIES)
+        _check_replicate(self.replicate, self.record, self.replicate_files)
+
+
+@dataclass(frozen=True)
+class FigureSpec(JobSpec):
+    """One of Figures 4.1-4.6 from its jobs' results (:func:`.make.make_figure`): results,
+    summary and its per-query samples, drawing; ``evaluated`` is the protocol drawn, ``claims``
+    the registry the published base rankers are read from."""
+
+    figure: str
+    inputs: tuple[str, ...]
+    csv: str
+    summary: str
+    samples: str
+    figure_prefix: str
+    evaluated: str
+    bin_width: int  # Figure 4.6: movies per group
+    claims: str
+
+    def check(self) -> None:
+        check_choice("figure", self.figure, FIGURES)
+        check_choice("evaluated", self.evaluated, MODES)
+        check_at_least("bin_width", self.bin_width, 1)
+
+
+_FEEDBACK_KEYS = tuple(dict.fromkeys(k for f in FAMILIES for k in FAMILY_KEYS[f]))
+BASE_RANKERS = JobKind(
+    "chapter4.base_rankers",
+    ("k_max", "ndcg_formula", "max_queries"),
+    tuple(code_modules("base_rankers")),
+    BaseRankersSpec,
+    "boostrank.experiments.chapter4.jobs_base:select_base_rankers",
+)
+# One job per (data set, family) and replicate; its code also lists the family's method
+# modules (code_modules), so editing one method reruns only its families' jobs.
+FEEDBACK = JobKind(
+    "chapter4.feedback",
+    (*COMMON_KEYS, *_FEEDBACK_KEYS, "ndcg_formula", "replicates"),
+    (*COMMON_CODE, FEEDBACK_CODE),
+    FeedbackSpec,
+    "boostrank.experiments.chapter4.jobs_feedback:feedback_job",
+)
+OBJECTIVE = JobKind(
+    "chapter4.objective",
+    (*COMMON_KEYS, *FAMILY_KEYS["objective"], "ndcg_formula", "objective_iterations"),
+    tuple(code_modules("objective")),
+    ObjectiveSpec,
+    "boostrank.experiments.chapter4.jobs_objective:objective_job",
+)
+MOVIES = JobKind(
+    "chapter4.movies",
+    (*COMMON_KEYS, *_FEEDBACK_KEYS, "movies", "ndcg_formula", "replicates"),
+    (*COMMON_CODE, *MOVIES_CODE),
+    MoviesSpec,
+    "boostrank.experiments.chapter4.jobs_movies:movies_job",
+)
+FIGURE = JobKind(
+    "chapter4.figure",
+    ("evaluate", "movies"),
+    FIGURE_CODE,
+    FigureSpec,
+    "boostrank.experiments.chapter4.make:make_figure",
+)
+JOBS = registry(BASE_RANKERS, FEEDBACK, OBJECTIVE, MOVIES, FIGURE)
+
+
+# ---------------------------------------------------------------- the rules' spec functions
+def _params(config: dict[str, Any], family: str, *, movies: bool = False) -> dict[str, Any]:
+    """:func:`family_params` of the config (Chapter 3's NDCG formula where chapter4's is null)."""
+    formula = config["chapter3"]["ndcg_formula"]
+    return family_params(config["chapter4"], family, movies=movies, formula=formula)
+
+
+def base_rankers_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> BaseRankersSpec:
+    """The base-ranker job of ``wildcards.dataset`` (rule chapter4_base_rankers)."""
+    section = config["chapter4"]
+    return BaseRankersSpec(
+        dataset=wildcards.dataset,
+        npz=input.npz,
+        meta=input.meta,
+        k_max=section["k_max"],
+        formula=section["ndcg_formula"] or config["chapter3"]["ndcg_formula"],
+        max_queries=section["max_queries"] or None,
+        out=output.json,
+    )
+
+
+def _feedback(config: dict[str, Any], wildcards: Any, input: Any, **files: Any) -> FeedbackSpec:
+    return FeedbackSpec(
+        dataset=wildcards.dataset,
+        family=wildcards.family,
+        npz=input.npz,
+        meta=input.meta,
+        base=input.base,
+        params=_params(config, wildcards.family),
+        seed=config["seed"],
+        **files,
+    )
+
+
+def feedback_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> FeedbackSpec:
+    """Replicate 1 of a LETOR family's job, which writes its results (rule chapter4_feedback)."""
+    return _feedback(
+        config,
+        wildcards,
+        input,
+        replicate=1,
+        replicate_files=list(input.replicates),
+        out=output.csv,
+        record=output.record,
+        queries=output.queries,
+    )
+
+
+def feedback_replicate_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> FeedbackSpec:
+    """Replicate ``wildcards.replicate`` >= 2 of a LETOR family's job (its curves' .npz)."""
+    return _feedback(
+        config,
+        wildcards,
+        input,
+        replicate=int(wildcards.replicate),
+        replicate_files=[],
+        out=output.npz,
+        record=None,
+        queries=None,
+    )
+
+
+def objective_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> ObjectiveSpec:
+    """Figure 4.1's objective job on OHSUMED (rule chapter4_objective): the configured
+    iterations, else MRR's."""
+    section = config["chapter4"]
+    return ObjectiveSpec(
+        dataset="ohsumed",
+        npz=input.npz,
+        meta=input.meta,
+        base=input.base,
+        params=_params(config, "objective"),
+        iterations=section["objective_iterations"] or section["refinement"]["n_iterations"],
+        seed=config["seed"],
+        out=output.csv,
+    )
+
+
+def movies_spec(
+    config: dict[str, Any],
+    wildcards: Any,
+    input: Any,
+    output: Any,
+    family: str | None = None,
+    timing: bool = False,
+) -> MoviesSpec:
+    """Replicate 1 of a MovieLens family's job (``family``, else the wildcard's; ``timing``:
+    it also writes MRR's running times, rule chapter4_movies_mrr)."""
+    family = family or wildcards.family
+    return MoviesSpec(
+        family=family,
+        npz=input.npz,
+        meta=input.meta,
+        params=_params(config, family, movies=True),
+        seed=config["seed"],
+        replicate=1,
+        replicate_files=list(input.replicates),
+        out=output.csv,
+        record=output.record,
+        timing=output.timing if timing else None,
+        queries=output.queries,
+    )
+
+
+def movies_replicate_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> MoviesSpec:
+    """Replicate ``wildcards.replicate`` >= 2 of a MovieLens family's job (its own split)."""
+    return MoviesSpec(
+        family=wildcards.family,
+        npz=input.npz,
+        meta=input.meta,
+        params=_params(config, wildcards.family, movies=True),
+        seed=config["seed"],
+        replicate=int(wildcards.replicate),
+        replicate_files=[],
+        out=output.npz,
+        record=None,
+        timing=None,
+        queries=None,
+    )
+
+
+def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> FigureSpec:
+    """The figure job of ``wildcards.fig`` (rule chapter4_figure)."""
+    section = config["chapter4"]
+    return FigureSpec(
+        figure=wildcards.fig,
+        inputs=list(input.results),
+        csv=output.csv,
+        summary=output.summary,
+        samples=output.samples,
+        figure_prefix=stem(output.figure[0]),
+        evaluated=section["evaluate"],
+        bin_width=section["movies"]["time_bin_width"],
+        claims=input.claims,
+    )
+
+
 __all__ = [
+    "BASE_RANKERS",
     "COMMON_KEYS",
     "DATASETS",
     "FAMILIES",
     "FAMILY_CODE",
     "FAMILY_FIGURE",
     "FAMILY_KEYS",
+    "FEEDBACK",
     "FEEDBACK_CODE",
+    "FIGURE",
     "FIGURES",
     "FIGURE_CODE",
+    "FIGURE_FAMILIES",
     "FIRST_THREE",
+    "FORMULAS",
+    "JOBS",
     "LABELS",
+    "LATER_REPLICATE",
     "LETOR_CODE",
     "MODES",
+    "MOVIES",
+    "MOVIES_META",
+    "MOVIES_NPZ",
     "MOVIE_FAMILIES",
+    "OBJECTIVE",
+    "OBJECTIVE_CSV",
     "ORDER",
     "PROTOCOL_FIGURES",
+    "RESULTS",
     "SEED_KEY",
     "SIMILAR_TOL",
     "SOURCE",
+    "TIMING_CSV",
+    "BaseRankersSpec",
+    "FeedbackSpec",
+    "FigureSpec",
+    "MoviesSpec",
+    "ObjectiveSpec",
     "alt_label",
+    "base_json",
+    "base_rankers_spec",
     "code_modules",
     "family_params",
+    "family_stem",
+    "feedback_csv",
+    "feedback_replicate_spec",
+    "feedback_spec",
+    "figure_inputs",
+    "figure_spec",
+    "movie_stem",
+    "movies_replicate_spec",
+    "movies_spec",
+    "objective_spec",
+    "queries_csv",
+    "replicate_files",
     "weak_label",
 ]

@@ -1,0 +1,36 @@
+"""Figures 4.1-4.6 of Valizadegan (2010), chapter 4, the figure job: merge and summarise
+(:mod:`.summary`), write the results, summary and samples CSVs, draw (:mod:`.figure`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from boostrank.experiments.chapter4.figure import draw_figure
+from boostrank.experiments.chapter4.summary import read_inputs, summarise
+from boostrank.experiments.chapter4.summary_samples import summary_samples
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from boostrank.experiments.chapter4.spec import FigureSpec
+
+
+def make_figure(spec: FigureSpec) -> pd.DataFrame:
+    """Draw one of thesis-fig4_1 .. thesis-fig4_6 and write its results and summary CSVs, and
+    each query's value of the summary's differences (``spec.samples``); the published base
+    rankers are read from the claims registry ``spec.claims``."""
+    from boostrank.io import write_text
+    from boostrank.report.claims import load_claims
+
+    figure, evaluated, bin_width = spec.figure, spec.evaluated, spec.bin_width
+    d = read_inputs(spec.inputs)
+    d["claims"] = load_claims(spec.claims)
+    tidy, stats = summarise(figure, d, evaluated, bin_width)
+    draw_figure(figure, d, spec.figure_prefix, evaluated, bin_width)
+    write_text(spec.csv, tidy.to_csv(index=False))
+    write_text(spec.summary, stats.to_csv(index=False))
+    write_text(spec.samples, summary_samples(figure, d).to_csv(index=False))
+    return stats
+
+
+__all__ = ["make_figure"]
