@@ -307,10 +307,15 @@ def reported(files):
 def job_spec(build, **fixed):
     """A params function of a `boostrank job` rule: the job's parameter object, built by `build`
     (a work's spec function) from the config, the wildcards, the job's files and `fixed` (what
-    the rule itself decides), as JSON with sorted keys (its text decides reruns; the paths in
-    it change only with the files)."""
+    the rule itself decides; a function there is called with the wildcards, e.g. a count known
+    only after the fetch checkpoint), as JSON with sorted keys (its text decides reruns; the
+    paths in it change only with the files)."""
     return lambda wildcards, input, output: build(
-        config, wildcards, input, output, **fixed
+        config,
+        wildcards,
+        input,
+        output,
+        **{k: v(wildcards) if callable(v) else v for k, v in fixed.items()},
     ).to_json()
 
 
