@@ -240,7 +240,7 @@ def _cmd_registry_hashes(args: argparse.Namespace) -> None:
 # Each work's command-line module (``experiments/<work>/cli.py``) defines
 # ``register(subparsers)``, adding parsers whose ``func`` takes the parsed arguments.
 # (The other works' jobs run through ``boostrank job``: boostrank.experiments.job.)
-WORKS = ("datasets", "docan", "chapter3", "chapter4")
+WORKS = ("datasets", "docan", "chapter4")
 PLUGINS = (
     "boostrank.preprocess.text_cli",
     *(f"boostrank.experiments.{work}.cli" for work in WORKS),
@@ -254,7 +254,6 @@ PLUGIN_PREFIXES = {
     "letor-features": "boostrank.experiments.datasets.cli",
     "table": "boostrank.experiments.datasets.cli",
     "docan-": "boostrank.experiments.docan.cli",
-    "chapter3-": "boostrank.experiments.chapter3.cli",
     "chapter4-": "boostrank.experiments.chapter4.cli",
 }
 
