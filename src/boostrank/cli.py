@@ -240,7 +240,7 @@ def _cmd_registry_hashes(args: argparse.Namespace) -> None:
 # Each work's command-line module (``experiments/<work>/cli.py``) defines
 # ``register(subparsers)``, adding parsers whose ``func`` takes the parsed arguments.
 # (The other works' jobs run through ``boostrank job``: boostrank.experiments.job.)
-WORKS = ("datasets", "docan", "chapter4")
+WORKS = ("docan", "chapter4")
 PLUGINS = (
     "boostrank.preprocess.text_cli",
     *(f"boostrank.experiments.{work}.cli" for work in WORKS),
@@ -251,8 +251,6 @@ PLUGINS = (
 # every plugin.
 PLUGIN_PREFIXES = {
     "reuters-corpus": "boostrank.preprocess.text_cli",
-    "letor-features": "boostrank.experiments.datasets.cli",
-    "table": "boostrank.experiments.datasets.cli",
     "docan-": "boostrank.experiments.docan.cli",
     "chapter4-": "boostrank.experiments.chapter4.cli",
 }

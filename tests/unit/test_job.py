@@ -18,6 +18,7 @@ from boostrank.experiments.chapter2 import jobs as ch2_jobs
 from boostrank.experiments.chapter2 import spec as ch2
 from boostrank.experiments.chapter3 import spec as ch3
 from boostrank.experiments.chapter5_6 import spec as ch5
+from boostrank.experiments.datasets import spec as datasets
 from boostrank.experiments.job import JobSpec
 from boostrank.experiments.prank import spec as prank
 from boostrank.experiments.qbrank import spec as qbrank
@@ -71,12 +72,14 @@ CASES = [
     ("chapter3.qrels", ch3.qrels_spec, {"dataset": "np2003"}, {}),
     ("chapter3.evaluate", ch3.evaluate_spec, {"dataset": "ohsumed"}, {"replicates": 3}),
     ("chapter3.figure", ch3.figure_spec, {}, {}),
+    ("datasets.table", datasets.table_spec, {"table": "thesis-table1_1"}, {}),
+    ("datasets.table1_3", datasets.table1_3_spec, {}, {}),
 ]  # fmt: skip
 
 
 # The input names that are lists in the rules.
 INPUT_LISTS = ("runs", "splits", "queries", "finals")
-INPUT_LISTS += ("replicate_runs", "evaluations", "samples", "letor")  # chapter 3's
+INPUT_LISTS += ("replicate_runs", "evaluations", "samples", "letor", "metas")
 
 
 def _built(build, wildcards, fixed):
@@ -128,7 +131,7 @@ def test_the_spec_functions_follow_the_config_and_the_wildcards():
 
 
 def test_chapter3s_specs_follow_the_config_and_the_rules_files():
-    train, qrels, evaluate, figure = (_built(*case[1:]) for case in CASES[-4:])
+    train, qrels, evaluate, figure = (_built(*case[1:]) for case in CASES[-6:-2])
     section = CONFIG["chapter3"]
     assert train.replicate == 2 and train.params == section["algorithms"]["frank"]
     assert train.folds == tuple(section["folds"]) == (1, 2, 3, 4, 5)

@@ -330,7 +330,6 @@ def output_stem(name=None):
     return stem
 
 
-# --------------------------------------------------------------- datasets_tables.smk
 # --------------------------------------------------------------- docan_reuters.smk
 DOCAN = config["docan_reuters"]
 DOCAN_CORPUS = "data/interim/reuters_tfidf.npz"

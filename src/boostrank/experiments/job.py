@@ -14,7 +14,7 @@ imports the job's module only then, and calls it.
 This lives apart from :mod:`.common`, which every work's jobs import: editing it reruns the
 converted works' jobs only.
 
-Converted: chapter2, chapter3, chapter5_6, prank, qbrank and topk. chapter4, datasets and docan
+Converted: chapter2, chapter3, chapter5_6, datasets, prank, qbrank and topk. chapter4 and docan
 keep their own sub-commands (``experiments/<work>/cli.py``) until they are converted the same
 way.
 """
@@ -133,7 +133,7 @@ def registry(*jobs: JobKind) -> dict[str, JobKind]:
 # The works whose jobs run through ``boostrank job``: work -> its spec module.
 WORKS = {
     work: f"boostrank.experiments.{work}.spec"
-    for work in ("chapter2", "chapter3", "chapter5_6", "prank", "qbrank", "topk")
+    for work in ("chapter2", "chapter3", "chapter5_6", "datasets", "prank", "qbrank", "topk")
 }
 
 
