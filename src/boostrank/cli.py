@@ -238,23 +238,12 @@ def _cmd_registry_hashes(args: argparse.Namespace) -> None:
                     break
 
 
-# Each work's command-line module (``experiments/<work>/cli.py``) defines
-# ``register(subparsers)``, adding parsers whose ``func`` takes the parsed arguments.
-# (The other works' jobs run through ``boostrank job``: boostrank.experiments.job.)
-WORKS = ("datasets", "chapter3")
-PLUGINS = (
-    "boostrank.preprocess.text_cli",
-    *(f"boostrank.experiments.{work}.cli" for work in WORKS),
-)
+# Every work's jobs run through ``boostrank job`` (boostrank.experiments.job); the one plugin
+# left is the text preprocessing command.
+PLUGINS = ("boostrank.preprocess.text_cli",)
 
-# Command names (or prefixes) whose plugin is imported alone: a job skips the other works'
-# imports (tests/unit/test_architecture.py checks that every command has one). Plain --help loads
-# every plugin.
 PLUGIN_PREFIXES = {
     "reuters-corpus": "boostrank.preprocess.text_cli",
-    "letor-features": "boostrank.experiments.datasets.cli",
-    "table": "boostrank.experiments.datasets.cli",
-    "chapter3-": "boostrank.experiments.chapter3.cli",
 }
 
 

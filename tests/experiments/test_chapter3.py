@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter3 import figure as c3f
+from boostrank.experiments import job
 from boostrank.experiments.chapter3 import jobs as c3
+from boostrank.experiments.chapter3 import make as c3m
 from boostrank.experiments.chapter3 import spec as c3s
 from boostrank.experiments.chapter3 import summary as c3sum
 from boostrank.io import save_npz, write_json
@@ -69,18 +70,20 @@ def test_algorithm_table_names_the_eight_and_imports_lazily():
     assert not c3s.get_algorithm("ndcg_boost").validation  # section 3.4.1
     with pytest.raises(BoostrankError, match="unknown algorithm"):
         c3s.get_algorithm("rankboost")
-    # the CLI plugin itself imports no numerical library, nor do the algorithm table and the
-    # training module (each class is imported only in the job that trains it)
+    # finding a job imports no numerical library and no other work, nor do the algorithm table
+    # and the training module (each class is imported only in the job that trains it)
     import subprocess
     import sys
 
     code = (
-        "import sys; import boostrank.experiments.chapter3.cli, "
-        "boostrank.experiments.chapter3.spec, boostrank.experiments.chapter3.jobs; "
-        "print(sorted(m for m in ('numpy', 'pandas', 'sklearn', 'lightgbm') if m in sys.modules))"
+        "import sys; from boostrank.experiments.job import lookup; lookup('chapter3.train'); "
+        "import boostrank.experiments.chapter3.jobs; "
+        "print(sorted(m for m in ('numpy', 'pandas', 'sklearn', 'lightgbm') if m in sys.modules),"
+        " sorted({m.split('.')[2] for m in sys.modules if m.startswith('boostrank.experiments.')"
+        " and m.count('.') > 2}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.strip() == "[] ['chapter3']"
 
 
 @pytest.mark.parametrize("algorithm", c3s.available(), ids=lambda a: a.key)
@@ -204,6 +207,45 @@ def test_only_algorithms_that_draw_random_numbers_are_replicated():
         assert not c3s.seeded(c3s.BY_KEY[key], {}), key
 
 
+def test_the_evaluation_reads_replicate_1_of_each_algorithm_and_later_ones_of_seeded_ones(
+    tmp_path,
+):
+    """The files of rule chapter3_evaluate: replicate 1 of every configured algorithm whose
+    module exists, on every fold; replicates 2.. of those that draw random numbers only."""
+    src = tmp_path / "boostrank"
+    (src / "ranking").mkdir(parents=True)
+    for module in ("ndcg_boost", "linear", "frank"):  # no adarank, ranksvm, ... yet
+        (src / "ranking" / f"{module}.py").write_text("")
+    section = {
+        "folds": [1, 3],
+        "algorithms": {
+            "frank": {"max_pairs_per_query": None},  # every pair: deterministic
+            "adarank_ndcg": {},  # its module does not exist here
+            "regression": {},
+            "ndcg_boost": {},
+        },
+    }
+    assert c3s.configured(section, src) == ["ndcg_boost", "regression", "frank"]  # table order
+    first = c3s.first_runs(section, "td2003", src)
+    assert len(first) == 3 * 2 and all("/r1/" in f for f in first)
+    assert first[:2] == [
+        "results/runs/thesis-fig3_1/td2003/ndcg_boost/r1/fold1.run",
+        "results/runs/thesis-fig3_1/td2003/ndcg_boost/r1/fold3.run",
+    ]
+    later = c3s.replicate_runs(section, "td2003", 3, src)
+    assert later == [c3s.run_file("td2003", "ndcg_boost", r, f) for f in (1, 3) for r in (2, 3)]
+    assert c3s.replicate_runs(section, "td2003", 1, src) == []  # a stand-in: one replicate
+    section["algorithms"]["frank"] = {"max_pairs_per_query": 50}  # sampled pairs: seeded
+    assert len(c3s.replicate_runs(section, "td2003", 2, src)) == 2 * 2
+
+
+def test_a_training_jobs_code_is_the_jobs_and_its_rankers_modules():
+    frank, linear = c3s.train_code("frank"), c3s.train_code("regression")
+    assert frank[: len(c3s.TRAIN.code)] == c3s.TRAIN.code == linear[: len(c3s.TRAIN.code)]
+    assert "ranking.frank" in frank and "ranking.frank" not in linear
+    assert len(set(frank)) == len(frank)  # each module once
+
+
 def test_ranksvm_on_every_pair_does_not_depend_on_the_seed(letor_tiny, tmp_path):
     """Unseeded, RankSVM's solver runs in one fixed coordinate order: the config's seed (any
     root seed) gives the same run."""
@@ -304,24 +346,36 @@ def test_replicates_average_each_query_over_distinct_stable_seeds(letor_tiny, tm
         )
 
 
+def _job(name: str, **fields) -> None:
+    """Run ``boostrank job <name>`` as a rule does: its parameter object through JSON."""
+    spec = job.lookup(name).spec(**fields)
+    job.run(name, spec.to_json())
+
+
 def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
+    """The four kinds of job in turn, each given its parameter object as JSON: training,
+    qrels, evaluation (two data sets, two folds) and the figure with its claims."""
     algorithms = [a.key for a in c3s.available() if a.key in ("regression", "lambdamart")]
-    evaluations = []
+    evaluations, samples = [], []
+    folds = [1, 2]
     for ds in ("ohsumed", "td2003"):
-        npz, meta = letor_tiny / f"{ds}.npz", letor_tiny / f"{ds}.json"
+        npz, meta = str(letor_tiny / f"{ds}.npz"), str(letor_tiny / f"{ds}.json")
         root = tmp_path / "runs" / ds
-        folds = [1, 2]
-        qrels = [root / f"fold{f}.qrels" for f in folds]
-        c3.write_fold_qrels(npz, folds, qrels)
+        qrels = [str(root / f"fold{f}.qrels") for f in folds]
+        _job("chapter3.qrels", npz=npz, folds=folds, out=qrels)
         runs = []
         for key in algorithms:
-            for f in folds:
-                run = root / key / "r1" / f"fold{f}.run"
-                c3.train_fold(ds, key, f, npz, meta, TINY[key], 3, run, run.with_suffix(".json"))
-                runs.append(run)
+            fold_runs = [str(root / key / "r1" / f"fold{f}.run") for f in folds]
+            records = [run.replace(".run", ".json") for run in fold_runs]
+            _job("chapter3.train", dataset=ds, algorithm=key, replicate=1, folds=folds, npz=npz,
+                 meta=meta, params=TINY[key], seed=3, runs=fold_runs, records=records)  # fmt: skip
+            runs += fold_runs
         out = tmp_path / f"{ds}.csv"
-        c3.evaluate_dataset(ds, meta, runs, qrels, folds, 10, "letor", out)
-        evaluations.append(out)
+        _job("chapter3.evaluate", dataset=ds, meta=meta, runs=runs, qrels=qrels, folds=folds,
+             replicates=1, k_max=10, formula="letor", seed=3, out=str(out),
+             samples=str(out.with_suffix(".samples.csv")))  # fmt: skip
+        evaluations.append(str(out))
+        samples.append(str(out.with_suffix(".samples.csv")))
         assert len(read_qrels(qrels[0]).qid) == 36
     claims = tmp_path / "claims.yaml"
     claims.write_text(
@@ -346,21 +400,31 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
         "    rule: {type: ordinal, relation: '>', value: 0.0}\n"
     )
     root = tmp_path / "out"
-    tidy = c3f.make_figure(
-        evaluations,
-        claims,
-        0.005,
-        root / "results/thesis-fig3_1.csv",
-        root / "results/thesis-fig3_1_summary.csv",
-        root / "figures/thesis-fig3_1",
-        root / "figures/tables/thesis-fig3_1",
-        compared="retrained",
-        compared_csv=root / "results/thesis-fig3_1_compared.csv",
+    spec = c3s.FigureSpec(
+        evaluations=evaluations,
+        samples=samples,
+        letor=None,
+        claims=str(claims),
+        tolerance=0.005,
+        tie_break="file_order",
+        baselines_compared="retrained",
+        seed=3,
+        csv=str(root / "results/thesis-fig3_1.csv"),
+        samples_out=str(root / "results/thesis-fig3_1.samples.csv"),
+        summary=str(root / "results/thesis-fig3_1_summary.csv"),
+        compared=str(root / "results/thesis-fig3_1_compared.csv"),
+        figure_prefix=str(root / "figures/thesis-fig3_1"),
+        table_prefix=str(root / "figures/tables/thesis-fig3_1"),
     )
+    tidy = c3m.make_figure(spec)
     assert len(tidy) == 2 * len(c3s.ALGORITHMS) * 10
     cells = pd.read_csv(root / "results/thesis-fig3_1_compared.csv")
     assert len(cells) == 2 * (len(c3s.ALGORITHMS) - 1) * 10  # LambdaMART is no baseline
     assert cells["rank"].isna().all()  # SVM_MAP and others not run: no cell is complete
+    merged = pd.read_csv(root / "results/thesis-fig3_1.samples.csv")
+    assert set(merged["dataset"]) == {"ohsumed", "td2003"} and "tie_break" not in merged
+    ours = pd.read_csv(root / "results/thesis-fig3_1_compared.samples.csv")
+    assert set(ours["algorithm"]) == {"Regression"}  # compared cells we ran (LambdaMART is none)
     stats = pd.read_csv(root / "results/thesis-fig3_1_summary.csv")
     assert (stats.loc[stats["statistic"] == "best_or_tied_fraction", "value"].isna()).all()
     ran = tidy[tidy["ndcg"].notna()]
@@ -394,20 +458,6 @@ def test_best_or_tied_counts_cells_within_the_tolerance():
     )
     flags = c3sum.best_or_tied(cells, 0.005)
     assert flags.tolist() == [True, False]  # LambdaMART's 0.9 does not count
-
-
-def test_cli_fast_path_loads_only_the_chapter3_plugin():
-    import subprocess
-    import sys
-
-    code = (
-        "import sys; from boostrank.cli import build_parser; "
-        "build_parser('chapter3-train'); "
-        "print(any(m.startswith('boostrank.experiments.docan') for m in sys.modules), "
-        "'boostrank.experiments.chapter3.cli' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"]
 
 
 def test_letor_published_values_one_per_cell_in_source_order(tmp_path):

@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from boostrank.cli import build_parser
 from boostrank.data.provenance import Provenance
 from boostrank.errors import BoostrankError
-from boostrank.experiments.datasets.figure_letor import make_table1_3
-from boostrank.experiments.datasets.jobs_letor import AGREE_TOL, rebuild
+from boostrank.experiments import job
+from boostrank.experiments.datasets.jobs_letor import AGREE_TOL
+from boostrank.experiments.datasets.spec import Table1_3Spec
 from boostrank.io import read_json, save_npz, write_json
 from boostrank.preprocess import letor_features as lf
 
@@ -307,12 +307,14 @@ def _distributed(raw: Path, meta: lf.LetorMeta, order: np.ndarray, tmp_path: Pat
 
 
 def _rebuild(raw: Path, tmp_path: Path) -> pd.DataFrame:
-    """The ``letor-features`` job: rebuild and check, then write Table 1.3 and its summary."""
+    """Table 1.3's job as a rule runs it (``boostrank job datasets.table1_3``, its parameters
+    as JSON): rebuild and check, then write the features, Table 1.3 and its summary."""
     out = tmp_path / "out"
-    check = rebuild(raw, tmp_path / "ohsumed.npz", tmp_path / "ohsumed.json", out / "r.npz",
-                    out / "r.json")  # fmt: skip
-    make_table1_3(check, out / "table", out / "summary.csv")
-    return check.table
+    spec = Table1_3Spec(raw_dir=str(raw), npz=str(tmp_path / "ohsumed.npz"),
+                        meta=str(tmp_path / "ohsumed.json"), out_npz=str(out / "r.npz"),
+                        out_meta=str(out / "r.json"), table_prefix=str(out / "table"),
+                        summary=str(out / "summary.csv"))  # fmt: skip
+    return job.run("datasets.table1_3", spec.to_json())
 
 
 def test_rebuild_writes_the_processed_layout_and_verifies(tmp_path):
@@ -373,12 +375,6 @@ def test_rebuild_passes_a_synthetic_stand_in_through(tmp_path):
     summary = pd.read_csv(tmp_path / "out" / "summary.csv", keep_default_na=False)
     assert (summary["data_kind"] == "synthetic").all()
     assert summary.set_index("quantity").loc["features_agree", "value"] == ""
-
-
-def test_cli_registers_the_command():
-    argv = "letor-features --raw-dir r --npz a --meta b --out-npz c --out-meta d"
-    args = build_parser().parse_args([*argv.split(), "--table-prefix", "e", "--summary", "f"])
-    assert args.func.__name__ == "_cmd_letor_features"
 
 
 # --------------------------------------------------------------------------- the real files

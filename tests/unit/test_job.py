@@ -16,8 +16,10 @@ from boostrank.errors import BoostrankError
 from boostrank.experiments import job
 from boostrank.experiments.chapter2 import jobs as ch2_jobs
 from boostrank.experiments.chapter2 import spec as ch2
+from boostrank.experiments.chapter3 import spec as ch3
 from boostrank.experiments.chapter4 import spec as ch4
 from boostrank.experiments.chapter5_6 import spec as ch5
+from boostrank.experiments.datasets import spec as datasets
 from boostrank.experiments.docan import spec as docan
 from boostrank.experiments.job import JobSpec
 from boostrank.experiments.prank import spec as prank
@@ -29,13 +31,19 @@ ROOT = Path(__file__).resolve().parents[2]
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
 
 
-class Files:
-    """A rule's input or output files: a path per name, a list for the names in ``lists``."""
+FOLDS = len(CONFIG["chapter3"]["folds"])
 
-    def __init__(self, *lists: str) -> None:
-        self.lists = lists
+
+class Files:
+    """A rule's input or output files: a path per name, a list for the names in ``lists``, one
+    per fold for the names in ``per_fold``."""
+
+    def __init__(self, *lists: str, per_fold: tuple[str, ...] = ()) -> None:
+        self.lists, self.per_fold = lists, per_fold
 
     def __getattr__(self, name: str) -> str | list[str]:
+        if name in self.per_fold:
+            return [f"{name}/fold{f}" for f in range(1, FOLDS + 1)]
         return [f"{name}/a.png", f"{name}/b.pdf"] if name in self.lists else f"{name}.file"
 
     def __getitem__(self, index: int) -> str:  # an unnamed output
@@ -87,16 +95,28 @@ CASES = [
     ("chapter4.movies", ch4.movies_replicate_spec, {"family": "baselines", "replicate": "2"},
      {}),
     ("chapter4.figure", ch4.figure_spec, {"fig": "thesis-fig4_3"}, {}),
+    ("chapter3.train", ch3.train_spec, {"dataset": "td2004", "algorithm": "frank",
+                                        "replicate": "2"}, {}),
+    ("chapter3.qrels", ch3.qrels_spec, {"dataset": "np2003"}, {}),
+    ("chapter3.evaluate", ch3.evaluate_spec, {"dataset": "ohsumed"}, {"replicates": 3}),
+    ("chapter3.figure", ch3.figure_spec, {}, {}),
+    ("datasets.table", datasets.table_spec, {"table": "thesis-table1_1"}, {}),
+    ("datasets.table1_3", datasets.table1_3_spec, {}, {}),
 ]  # fmt: skip
+
+
+# The input names that are lists in the rules.
+INPUT_LISTS = ("runs", "splits", "queries", "finals", "metas", "folds", "csvs", "samples")
+INPUT_LISTS += ("replicate_runs", "evaluations", "letor")
 
 
 def _built(build, wildcards, fixed):
     # chapter4's figure job reads lists of replicates and results; docan's table a results file
-    lists = ("runs", "splits", "queries", "finals", "metas", "folds", "csvs", "samples")
+    lists = INPUT_LISTS
     if build.__module__.endswith("chapter4.spec"):
         lists += ("replicates", "results")
-    inputs = Files(*lists)
-    outputs = Files("figure", "table")
+    inputs = Files(*lists, per_fold=("qrels",))
+    outputs = Files("figure", "table", per_fold=("runs", "records", "qrels"))
     return build(CONFIG, SimpleNamespace(**wildcards), inputs, outputs, **fixed)
 
 
@@ -140,6 +160,26 @@ def test_the_spec_functions_follow_the_config_and_the_wildcards():
     assert train.k is None and train.seed_index == 2
     assert _built(*CASES[8][1:]).k == 3
     assert _built(*CASES[1][1:]).figure_prefix == "figure/a"  # the figure's stem
+
+
+def test_chapter3s_specs_follow_the_config_and_the_rules_files():
+    train, qrels, evaluate, figure = (_built(*case[1:]) for case in CASES[-6:-2])
+    section = CONFIG["chapter3"]
+    assert train.replicate == 2 and train.params == section["algorithms"]["frank"]
+    assert train.folds == tuple(section["folds"]) == (1, 2, 3, 4, 5)
+    assert train.runs == tuple(f"runs/fold{f}" for f in train.folds)
+    assert qrels.out == tuple(f"qrels/fold{f}" for f in train.folds)
+    # replicate 1's runs, then the other replicates' (rule chapter3_evaluate)
+    assert evaluate.runs == ("runs/a.png", "runs/b.pdf", "replicate_runs/a.png",
+                             "replicate_runs/b.pdf")  # fmt: skip
+    assert evaluate.replicates == 3 and evaluate.formula == section["ndcg_formula"]
+    assert figure.letor == "letor/a.png" and figure.table_prefix == "table/a"
+    assert figure.compared == "compared.file" and figure.samples_out == "samples.file"
+    fetched_none = SimpleNamespace(evaluations=["e.csv"], samples=["e.samples.csv"], letor=[],
+                                   claims="claims.yaml")  # fmt: skip
+    assert ch3.figure_spec(CONFIG, None, fetched_none, Files("figure", "table")).letor is None
+    with pytest.raises(BoostrankError, match="field 'records': 2 paths for 5 folds"):
+        ch3.TrainSpec(**{**json.loads(train.to_json()), "records": ["a.json", "b.json"]})
 
 
 def test_the_command_runs_the_registered_function_with_the_spec(monkeypatch):

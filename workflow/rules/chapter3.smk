@@ -1,19 +1,25 @@
 # Dissertation chapter 3 (Valizadegan 2010, section 3.4), Figure 3.1: NDCG@1..10 of NDCG_Boost
 # and LETOR 3.0's baselines (+ LambdaMART as a dashed reference) on the seven LETOR 3.0 data sets.
 # One training job per (data set, algorithm, replicate) writes each fold's test run (TREC
-# format); the folds' qrels are written once per data set; one evaluation job per data set scores the run files;
-# one job merges them into the figure, its table and the results CSVs. An algorithm whose module
-# (src/boostrank/ranking/<module>.py) does not exist yet is left out and marked in the outputs.
+# format); the folds' qrels are written once per data set; one evaluation job per data set
+# scores the run files; one job merges them into the figure, its table and the results CSVs.
+# An algorithm whose module (src/boostrank/ranking/<module>.py) does not exist yet is left out
+# and marked in the outputs. An algorithm that draws no random numbers under its arguments has
+# replicate 1 only, and so does every algorithm on a synthetic stand-in (chapter3.replicates;
+# boostrank.experiments.chapter3.spec.seeded).
+CH3 = config["chapter3"]
 
 
 rule chapter3_train:
     input:
         npz=lambda w: ranking_npz(w.dataset),
         meta=lambda w: ranking_meta(w.dataset),
-        code=ch3_train_code,
+        code=lambda w: code(*CH3_SPEC.train_code(w.algorithm, SRC)),
     output:
-        runs=expand(CH3_RUN, fold=CH3["folds"], allow_missing=True),
-        records=expand(CH3_RUN.replace(".run", ".json"), fold=CH3["folds"], allow_missing=True),
+        runs=expand(CH3_SPEC.RUN_FILE, fold=CH3["folds"], allow_missing=True),
+        records=expand(
+            CH3_SPEC.RUN_FILE.replace(".run", ".json"), fold=CH3["folds"], allow_missing=True
+        ),
     log:
         "logs/thesis-fig3_1/train/{dataset}/{algorithm}/r{replicate}.log",
     benchmark:
@@ -24,15 +30,9 @@ rule chapter3_train:
         replicate="[1-9][0-9]*",
     threads: 1
     params:
-        params=ch3_params,
-        seed=config["seed"],
-        folds=" ".join(str(f) for f in CH3["folds"]),
+        spec=job_spec(CH3_SPEC.train_spec),
     shell:
-        "single_threaded"
-        " boostrank chapter3-train --dataset {wildcards.dataset} --algorithm {wildcards.algorithm}"
-        " --fold {params.folds} --replicate {wildcards.replicate} --npz {input.npz}"
-        " --meta {input.meta} --params {params.params:q} --seed {params.seed}"
-        " --run {output.runs} --record {output.records} 2> {log}"
+        "single_threaded boostrank job chapter3.train --spec {params.spec:q} 2> {log}"
 
 
 rule chapter3_qrels:
@@ -40,7 +40,7 @@ rule chapter3_qrels:
         npz=lambda w: ranking_npz(w.dataset),
         code=code(*CH3_SPEC.QRELS.code),
     output:
-        expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
+        qrels=expand(CH3_SPEC.QRELS_FILE, fold=CH3["folds"], allow_missing=True),
     log:
         "logs/thesis-fig3_1/qrels/{dataset}.log",
     benchmark:
@@ -48,16 +48,18 @@ rule chapter3_qrels:
     wildcard_constraints:
         dataset="|".join(CH3["datasets"]),
     params:
-        folds=" ".join(str(f) for f in CH3["folds"]),
+        spec=job_spec(CH3_SPEC.qrels_spec),
     shell:
-        "boostrank chapter3-qrels --npz {input.npz} --folds {params.folds} --out {output} 2> {log}"
+        "boostrank job chapter3.qrels --spec {params.spec:q} 2> {log}"
 
 
 rule chapter3_evaluate:
     input:
-        runs=ch3_runs,
-        replicate_runs=ch3_replicate_runs,
-        qrels=expand(f"{CH3_RUNS}/{{{{dataset}}}}/fold{{fold}}.qrels", fold=CH3["folds"]),
+        runs=lambda w: CH3_SPEC.first_runs(CH3, w.dataset, SRC),
+        replicate_runs=lambda w: CH3_SPEC.replicate_runs(
+            CH3, w.dataset, data_replicates(CH3["replicates"], w.dataset), SRC
+        ),
+        qrels=expand(CH3_SPEC.QRELS_FILE, fold=CH3["folds"], allow_missing=True),
         meta=lambda w: ranking_meta(w.dataset),
         code=code(*CH3_SPEC.EVALUATE.code),
     output:
@@ -70,24 +72,22 @@ rule chapter3_evaluate:
     wildcard_constraints:
         dataset="|".join(CH3["datasets"]),
     params:
-        folds=" ".join(str(f) for f in CH3["folds"]),
-        k_max=CH3["k_max"],
-        formula=CH3["ndcg_formula"],
-        seed=config["seed"],
-        replicates=lambda w, input: ch3_replicates(w),  # after the fetch checkpoint
+        # the data set's replicates: known after the fetch checkpoint
+        spec=job_spec(
+            CH3_SPEC.evaluate_spec,
+            replicates=lambda w: data_replicates(CH3["replicates"], w.dataset),
+        ),
     shell:
-        "boostrank chapter3-evaluate --dataset {wildcards.dataset} --meta {input.meta}"
-        " --runs {input.runs} {input.replicate_runs} --qrels {input.qrels} --folds {params.folds}"
-        " --replicates {params.replicates}"
-        " --k-max {params.k_max} --formula {params.formula} --seed {params.seed}"
-        " --out {output.csv} --samples {output.samples} 2> {log}"
+        "boostrank job chapter3.evaluate --spec {params.spec:q} 2> {log}"
 
 
 rule chapter3_figure:
     input:
         evaluations=expand("results/thesis-fig3_1/{dataset}.csv", dataset=CH3["datasets"]),
         samples=expand("results/thesis-fig3_1/{dataset}.samples.csv", dataset=CH3["datasets"]),
-        letor=CH3_LETOR,
+        # LETOR 3.0's published baseline values (a registry data set without a stand-in): drawn
+        # and claimed where a source has them, else the figure says they were not fetched.
+        letor=([raw_provenance("letor3_baselines")] if data_available("letor3_baselines") else []),
         claims=config["claims"],
         code=code(*CH3_SPEC.FIGURE.code),
     output:
@@ -103,18 +103,6 @@ rule chapter3_figure:
     benchmark:
         "benchmarks/thesis-fig3_1/figure.tsv"
     params:
-        table_prefix=output_stem("table"),
-        figure_prefix=output_stem("figure"),
-        tolerance=CH3["best_tolerance"],
-        tie_break=CH3["tie_break"],
-        compared=CH3["baselines_compared"],
-        seed=config["seed"],
-        letor=lambda w, input: f"--letor-published {input.letor}" if input.letor else "",
+        spec=job_spec(CH3_SPEC.figure_spec),
     shell:
-        "boostrank chapter3-figure --evaluations {input.evaluations} --claims {input.claims}"
-        " --tolerance {params.tolerance} --tie-break {params.tie_break}"
-        " --baselines-compared {params.compared} --compared {output.compared}"
-        " --csv {output.csv} --summary {output.summary}"
-        " --figure-prefix {params.figure_prefix} --table-prefix {params.table_prefix}"
-        " --samples {input.samples} --samples-out {output.samples} --seed {params.seed}"
-        " {params.letor} 2> {log}"
+        "boostrank job chapter3.figure --spec {params.spec:q} 2> {log}"

@@ -320,10 +320,15 @@ def reported(files):
 def job_spec(build, **fixed):
     """A params function of a `boostrank job` rule: the job's parameter object, built by `build`
     (a work's spec function) from the config, the wildcards, the job's files and `fixed` (what
-    the rule itself decides), as JSON with sorted keys (its text decides reruns; the paths in
-    it change only with the files)."""
+    the rule itself decides; a function there is called with the wildcards, e.g. a count known
+    only after the fetch checkpoint), as JSON with sorted keys (its text decides reruns; the
+    paths in it change only with the files)."""
     return lambda wildcards, input, output: build(
-        config, wildcards, input, output, **fixed
+        config,
+        wildcards,
+        input,
+        output,
+        **{k: v(wildcards) if callable(v) else v for k, v in fixed.items()},
     ).to_json()
 
 
@@ -338,7 +343,6 @@ def output_stem(name=None):
     return stem
 
 
-# --------------------------------------------------------------- datasets_tables.smk
 # --------------------------------------------------------------- chapter2.smk
 CH2 = config["chapter2"]
 CH2_RUNS = "results/chapter2"
@@ -361,60 +365,6 @@ def ch2_figure_runs(figure):
     return runs
 
 
-# --------------------------------------------------------------- chapter3.smk
-CH3 = config["chapter3"]
-CH3_RUNS = "results/runs/thesis-fig3_1"
-CH3_ALGORITHMS = [a.key for a in CH3_SPEC.available(SRC) if a.key in CH3["algorithms"]]
-# One training job per (data set, algorithm, replicate) trains every fold; an algorithm that
-# draws no random numbers under its arguments has replicate 1 only, and so does every algorithm
-# on a synthetic stand-in (chapter3.replicates; boostrank.experiments.chapter3.spec.seeded).
-CH3_RUN = f"{CH3_RUNS}/{{dataset}}/{{algorithm}}/r{{replicate}}/fold{{fold}}.run"
-
-
-def ch3_runs(wildcards):
-    """The run files of replicate 1 one data set's evaluation scores: every algorithm, fold."""
-    return [
-        CH3_RUN.format(dataset=wildcards.dataset, algorithm=key, replicate=1, fold=fold)
-        for key in CH3_ALGORITHMS
-        for fold in CH3["folds"]
-    ]
-
-
-def ch3_replicates(wildcards):
-    """chapter3.replicates on real data, 1 on a stand-in (known once the data set is fetched)."""
-    return data_replicates(CH3["replicates"], wildcards.dataset)
-
-
-def ch3_replicate_runs(wildcards):
-    """The run files of replicates 2.. of the algorithms that draw random numbers."""
-    replicates = range(2, ch3_replicates(wildcards) + 1)
-    return [
-        CH3_RUN.format(dataset=wildcards.dataset, algorithm=key, replicate=r, fold=fold)
-        for key in CH3_ALGORITHMS
-        if CH3_SPEC.seeded(CH3_SPEC.BY_KEY[key], CH3["algorithms"][key])
-        for fold in CH3["folds"]
-        for r in replicates
-    ]
-
-
-def ch3_train_code(wildcards):
-    return list(_ch3_train_code(wildcards.algorithm))
-
-
-@functools.cache
-def _ch3_train_code(key):
-    modules = CH3_SPEC.code_modules(CH3_SPEC.get_algorithm(key), SRC)
-    return tuple(code(*dict.fromkeys([*CH3_SPEC.TRAIN.code, *modules])))
-
-
-def ch3_params(wildcards):
-    """The algorithm's constructor arguments as JSON: editing them reruns only its jobs."""
-    return json.dumps(CH3["algorithms"][wildcards.algorithm], sort_keys=True)
-
-
-# LETOR 3.0's published baseline values (a registry data set without a stand-in): drawn and
-# claimed where a source has them, else the figure says they were not fetched.
-CH3_LETOR = [raw_provenance("letor3_baselines")] if data_available("letor3_baselines") else []
 
 
 # --------------------------------------------------------------- chapter5_6.smk

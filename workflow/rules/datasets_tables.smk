@@ -7,7 +7,7 @@ rule datasets_table:
         claims=config["claims"],
         code=code(*DATASETS_SPEC.TABLE.code),
     output:
-        reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
+        table=reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
     log:
         "logs/{table}/table.log",
     benchmark:
@@ -15,7 +15,6 @@ rule datasets_table:
     wildcard_constraints:
         table="thesis-table1_[12]",
     params:
-        out_prefix=output_stem(),
+        spec=job_spec(DATASETS_SPEC.table_spec),
     shell:
-        "boostrank table {wildcards.table} --meta {input.metas} --claims {input.claims}"
-        " --out-prefix {params.out_prefix} 2> {log}"
+        "boostrank job datasets.table --spec {params.spec:q} 2> {log}"

@@ -46,8 +46,6 @@ rule letor_rebuild:
     benchmark:
         "benchmarks/thesis-table1_3/rebuild.tsv"
     params:
-        table_prefix=output_stem("table"),
+        spec=job_spec(DATASETS_SPEC.table1_3_spec),
     shell:
-        "boostrank letor-features --raw-dir data/raw/ohsumed --npz {input.npz} --meta {input.meta}"
-        " --out-npz {output.npz} --out-meta {output.meta}"
-        " --table-prefix {params.table_prefix} --summary {output.summary} 2> {log}"
+        "boostrank job datasets.table1_3 --spec {params.spec:q} 2> {log}"

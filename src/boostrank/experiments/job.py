@@ -14,9 +14,7 @@ imports the job's module only then, and calls it.
 This lives apart from :mod:`.common`, which every work's jobs import: editing it reruns the
 converted works' jobs only.
 
-Converted: chapter2, chapter4, chapter5_6, docan, prank, qbrank and topk. chapter3 and datasets
-keep their own sub-commands (``experiments/<work>/cli.py``) until they are converted the same
-way.
+Every work's jobs run through it.
 """
 
 from __future__ import annotations
@@ -133,7 +131,17 @@ def registry(*jobs: JobKind) -> dict[str, JobKind]:
 # The works whose jobs run through ``boostrank job``: work -> its spec module.
 WORKS = {
     work: f"boostrank.experiments.{work}.spec"
-    for work in ("chapter2", "chapter4", "chapter5_6", "docan", "prank", "qbrank", "topk")
+    for work in (
+        "chapter2",
+        "chapter3",
+        "chapter4",
+        "chapter5_6",
+        "datasets",
+        "docan",
+        "prank",
+        "qbrank",
+        "topk",
+    )
 }
 
 

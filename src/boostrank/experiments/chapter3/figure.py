@@ -1,7 +1,7 @@
 """Figure 3.1 of Valizadegan (2010), chapter 3, section 3.4.2: the figure (one panel per LETOR
-3.0 data set, NDCG@k against k = 1..10, one line per algorithm, LambdaMART dashed), its table of
-NDCG@1, 3, 5, 10 and the results CSVs, drawn and written from the frames of
-:mod:`boostrank.experiments.chapter3.summary`.
+3.0 data set, NDCG@k against k = 1..10, one line per algorithm, LambdaMART dashed) and its table
+of NDCG@1, 3, 5, 10, drawn from the frames of :mod:`boostrank.experiments.chapter3.summary`
+(the figure job, :mod:`.make`, writes the results CSVs).
 
 Each retrained baseline's LETOR 3.0 published value is drawn as an open marker of the baseline's
 colour. Where the data are a stand-in (the .Gov panels here) those markers are the only real
@@ -17,13 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.chapter3.spec import ALGORITHMS, BY_KEY, FIGURE_ID
-from boostrank.experiments.chapter3.summary import (
-    letor_published,
-    query_samples,
-    results_table,
-    summarise,
-)
+from boostrank.experiments.chapter3.spec import ALGORITHMS
+from boostrank.experiments.chapter3.summary import results_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -48,25 +43,6 @@ def _formula_note(formula: str) -> str:
             "1/log2(p); no-relevant queries score 0)"
         )
     return "NDCG with gain 2^r-1 and discount 1/log2(1+p) (trec_eval's ndcg_cut)"
-
-
-def ndcg_boost_bands(samples: pd.DataFrame, seed: int) -> dict[str, pd.DataFrame]:
-    """Per data set, NDCG_Boost's 95% interval of NDCG@k over the test queries (the claims'
-    interval: :func:`boostrank.report.spread.spread`, strata the folds): columns k, low, high."""
-    import pandas as pd
-
-    from boostrank.report.spread import spread
-
-    mine = samples[samples["algorithm"] == BY_KEY["ndcg_boost"].label]
-    bands = {}
-    for ds, part in mine.groupby("dataset", sort=False):
-        rows = []
-        for k, at_k in part.groupby(part["k"].astype(int)):
-            values = at_k["value"].astype(float).to_numpy()
-            s = spread(values, "query", seed, FIGURE_ID, ds, k, strata=at_k["stratum"].to_numpy())
-            rows.append({"k": k, "low": s.ci_low, "high": s.ci_high})
-        bands[str(ds)] = pd.DataFrame(rows)
-    return bands
 
 
 def draw_figure(
@@ -254,66 +230,4 @@ def write_results_table(tidy: pd.DataFrame, prefix: Path | str) -> pd.DataFrame:
     return table
 
 
-def make_figure(
-    evaluations: Sequence[Path | str],
-    claims_path: Path | str,
-    tolerance: float,
-    results_csv: Path | str,
-    summary_csv: Path | str,
-    figure_prefix: Path | str,
-    table_prefix: Path | str,
-    letor_provenance: Path | str | None = None,
-    tie_break: str = "file_order",
-    samples: Sequence[Path | str] = (),
-    samples_out: Path | str | None = None,
-    seed: int = 0,
-    compared: str = "published",
-    compared_csv: Path | str | None = None,
-) -> pd.DataFrame:
-    """Merge the data sets' evaluations into the results CSVs, Figure 3.1 and its table;
-    ``letor_provenance``: the fetched ``letor3_baselines`` (LETOR's published values);
-    ``samples`` (per-query NDCG) are merged into ``samples_out`` beside the results CSV.
-    ``compared_csv``: the cells the comparative claims read (``compared``: ``published`` or
-    ``retrained`` baselines), with the samples of its rows that are ours beside it."""
-    from boostrank.io import write_text
-
-    letor = letor_published(letor_provenance)
-    kind_line = ("", "")
-    if letor_provenance is not None:
-        from boostrank.data.provenance import Provenance
-
-        prov = Provenance.load(letor_provenance)
-        kind_line = (prov.kind, prov.describe())
-    tidy, stats, cells = summarise(
-        evaluations,
-        claims_path,
-        tolerance,
-        letor=letor,
-        tie_break=tie_break,
-        compared=compared,
-        letor_provenance=kind_line,
-    )
-    bands = None
-    if samples:
-        merged = query_samples(samples, tie_break)
-        bands = ndcg_boost_bands(merged, seed)
-        if samples_out is not None:
-            write_text(samples_out, merged.to_csv(index=False))
-        if compared_csv is not None:
-            ours = cells.loc[cells["source"] == "ours", ["dataset", "algorithm"]]
-            keep = merged.merge(ours.drop_duplicates(), on=["dataset", "algorithm"])
-            write_text(Path(compared_csv).with_suffix(".samples.csv"), keep.to_csv(index=False))
-    formula = str(tidy["formula"].iloc[0])
-    write_text(results_csv, tidy.to_csv(index=False))
-    write_text(summary_csv, stats.to_csv(index=False))
-    if compared_csv is not None:
-        write_text(compared_csv, cells.to_csv(index=False))
-    write_results_table(tidy, table_prefix)
-    sources = []
-    if letor_provenance is not None:
-        sources.append(f"published baselines (open markers): {kind_line[1]}")
-    draw_figure(tidy, figure_prefix, formula, sources, bands, compared)
-    return tidy
-
-
-__all__ = ["STYLE", "draw_figure", "make_figure", "ndcg_boost_bands", "write_results_table"]
+__all__ = ["STYLE", "draw_figure", "write_results_table"]

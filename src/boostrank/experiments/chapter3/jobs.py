@@ -17,7 +17,7 @@ Protocol (section 3.4.1):
   lambdarank), which the dissertation does not have: a dashed reference line. Constructor
   arguments come from config ``chapter3.algorithms``; every class is imported only in the job
   that trains it.
-- One Snakemake job per (data set, algorithm, fold) trains on the fold's training part and
+- One Snakemake job per (data set, algorithm, replicate) trains on each fold's training part and
   writes the test ranking as a TREC run (:mod:`boostrank.metrics.trec`); the fold's qrels are
   written once per data set. The evaluation job of a data set re-reads the run files, so any
   external evaluator can re-score them.
@@ -45,7 +45,8 @@ Protocol (section 3.4.1):
   over those averages.
 
 This module holds the jobs' computations: training one algorithm on one fold, the folds' qrels
-and the evaluation of a data set's run files.
+and the evaluation of a data set's run files, and the functions ``boostrank job chapter3.train``,
+``chapter3.qrels`` and ``chapter3.evaluate`` run with their parameter objects.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ from boostrank.experiments.chapter3.spec import (
     RANKING_PACKAGE,
     TIE_BREAKS,
     Algorithm,
+    EvaluateSpec,
+    QrelsSpec,
+    TrainSpec,
     get_algorithm,
     seeded,
 )
@@ -406,12 +410,54 @@ def evaluate_dataset(
     return table
 
 
+def train_job(spec: TrainSpec) -> None:
+    """The training job: one algorithm on every fold of one data set (one replicate)."""
+    for fold, run, record in zip(spec.folds, spec.runs, spec.records, strict=True):
+        train_fold(
+            spec.dataset,
+            spec.algorithm,
+            fold,
+            spec.npz,
+            spec.meta,
+            spec.params,
+            spec.seed,
+            run,
+            record,
+            spec.replicate,
+        )
+
+
+def qrels_job(spec: QrelsSpec) -> None:
+    """The qrels job: each fold's test part of one data set."""
+    write_fold_qrels(spec.npz, spec.folds, spec.out)
+
+
+def evaluate_job(spec: EvaluateSpec) -> None:
+    """The evaluation job: a data set's run files scored (:func:`evaluate_dataset`)."""
+    evaluate_dataset(
+        spec.dataset,
+        spec.meta,
+        spec.runs,
+        spec.qrels,
+        spec.folds,
+        spec.k_max,
+        spec.formula,
+        spec.out,
+        spec.seed,
+        spec.samples,
+        spec.replicates,
+    )
+
+
 __all__ = [
     "evaluate_dataset",
+    "evaluate_job",
     "fit_model",
     "load_arrays",
     "load_class",
     "make_model",
+    "qrels_job",
     "train_fold",
+    "train_job",
     "write_fold_qrels",
 ]

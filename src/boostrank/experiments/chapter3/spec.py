@@ -9,17 +9,20 @@ a training job runs with :func:`code_modules`, from the sources.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import Job
+from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 FIGURE_ID = "thesis-fig3_1"
 SOURCE = "Valizadegan (2010), section 3.4.2, Figure 3.1"
 DATASETS = ("ohsumed", "td2003", "td2004", "hp2003", "hp2004", "np2003", "np2004")
 TABLE_KS = (1, 3, 5, 10)
 TIE_BREAKS = ("random", "file_order")
+NDCG_FORMULAS = ("letor", "report")  # config chapter3.ndcg_formula (metrics.ranking)
 # The baseline values the comparative claims rank NDCG_Boost among (chapter3.baselines_compared).
 BASELINES_COMPARED = ("published", "retrained")
 RANKING_PACKAGE = "boostrank.ranking"
@@ -126,31 +129,244 @@ def code_modules(algorithm: Algorithm, src: Path | str | None = None) -> list[st
     return imported_modules(f"ranking.{algorithm.module}", src=src)
 
 
+# --------------------------------------------------------------------------- files
+# Where the training jobs write each fold's test ranking (TREC run, with a JSON record beside it)
+# and the qrels of each fold's test part: every run is kept for any evaluator to re-score.
+RUNS = f"results/runs/{FIGURE_ID}"
+RUN_FILE = f"{RUNS}/{{dataset}}/{{algorithm}}/r{{replicate}}/fold{{fold}}.run"
+QRELS_FILE = f"{RUNS}/{{dataset}}/fold{{fold}}.qrels"
+
+
+def run_file(dataset: str, algorithm: str, replicate: int, fold: int) -> str:
+    """The test run of ``algorithm`` on one fold of ``dataset`` (one replicate)."""
+    return RUN_FILE.format(dataset=dataset, algorithm=algorithm, replicate=replicate, fold=fold)
+
+
+def configured(section: dict[str, Any], src: Path | str | None = None) -> list[str]:
+    """The algorithms Figure 3.1 runs: those of config ``chapter3.algorithms`` whose module
+    exists, in the table's order (one not written yet is marked "not run" in the outputs)."""
+    return [a.key for a in available(src) if a.key in section["algorithms"]]
+
+
+def first_runs(section: dict[str, Any], dataset: str, src: Path | str | None = None) -> list[str]:
+    """The run files of replicate 1 a data set's evaluation scores: every algorithm, fold."""
+    return [
+        run_file(dataset, key, 1, fold)
+        for key in configured(section, src)
+        for fold in section["folds"]
+    ]
+
+
+def replicate_runs(
+    section: dict[str, Any], dataset: str, replicates: int, src: Path | str | None = None
+) -> list[str]:
+    """The run files of replicates 2..``replicates`` of the algorithms that draw random numbers
+    under their arguments (:func:`seeded`); a deterministic one is trained once."""
+    return [
+        run_file(dataset, key, r, fold)
+        for key in configured(section, src)
+        if seeded(BY_KEY[key], section["algorithms"][key])
+        for fold in section["folds"]
+        for r in range(2, replicates + 1)
+    ]
+
+
+@functools.cache
+def train_code(key: str, src: str | None = None) -> tuple[str, ...]:
+    """The code roots of an algorithm's training jobs: the job's and the algorithm's modules
+    (:func:`code_modules`), so editing one ranker reruns only its jobs."""
+    return tuple(dict.fromkeys([*TRAIN.code, *code_modules(get_algorithm(key), src)]))
+
+
 # --------------------------------------------------------------------------- jobs
+@dataclass(frozen=True)
+class TrainSpec(JobSpec):
+    """One algorithm on one data set, one replicate, every fold (section 3.4.1): a test run and
+    a JSON record per fold (:func:`.jobs.train_job`)."""
+
+    dataset: str
+    algorithm: str
+    replicate: int  # 1, 2, ... (config chapter3.replicates)
+    folds: tuple[int, ...]
+    npz: str
+    meta: str
+    params: dict[str, Any]  # the constructor arguments (config chapter3.algorithms)
+    seed: int  # the root seed (config seed)
+    runs: tuple[str, ...]  # one per fold
+    records: tuple[str, ...]  # one per fold
+
+    def check(self) -> None:
+        check_choice("dataset", self.dataset, DATASETS)
+        check_choice("algorithm", self.algorithm, BY_KEY)
+        check_at_least("replicate", self.replicate, 1)
+        _one_per_fold(self.folds, runs=self.runs, records=self.records)
 
 
-# One job per (data set, algorithm, fold); its code also lists the algorithm's modules
-# (code_modules), so editing one ranker reruns only its jobs.
-TRAIN = Job(
-    "chapter3-train",
-    ("algorithms",),
+@dataclass(frozen=True)
+class QrelsSpec(JobSpec):
+    """The qrels of each fold's test part of one data set (:func:`.jobs.qrels_job`)."""
+
+    npz: str
+    folds: tuple[int, ...]
+    out: tuple[str, ...]  # one per fold
+
+    def check(self) -> None:
+        _one_per_fold(self.folds, out=self.out)
+
+
+@dataclass(frozen=True)
+class EvaluateSpec(JobSpec):
+    """NDCG@1..k_max of a data set's run files under each tie break, per fold and over the
+    folds, and every test query's NDCG@k (:func:`.jobs.evaluate_job`)."""
+
+    dataset: str
+    meta: str
+    runs: tuple[str, ...]  # ``<algorithm>/r<replicate>/fold<k>.run``
+    qrels: tuple[str, ...]  # one per fold
+    folds: tuple[int, ...]
+    replicates: int  # config chapter3.replicates on real data, 1 on a stand-in
+    k_max: int
+    formula: str
+    seed: int  # seeds the random tie break
+    out: str
+    samples: str
+
+    def check(self) -> None:
+        check_choice("dataset", self.dataset, DATASETS)
+        check_choice("formula", self.formula, NDCG_FORMULAS)
+        check_at_least("replicates", self.replicates, 1)
+        check_at_least("k_max", self.k_max, 1)
+        _one_per_fold(self.folds, qrels=self.qrels)
+
+
+@dataclass(frozen=True)
+class FigureSpec(JobSpec):
+    """Figure 3.1, its table and the results CSVs from the data sets' evaluations
+    (:func:`.make.make_figure`); ``letor``: the fetched ``letor3_baselines`` provenance (LETOR
+    3.0's published values), None where no source has them."""
+
+    evaluations: tuple[str, ...]
+    samples: tuple[str, ...]  # the evaluations' per-query files
+    letor: str | None
+    claims: str
+    tolerance: float  # config chapter3.best_tolerance
+    tie_break: str  # drawn and claimed
+    baselines_compared: str
+    seed: int  # seeds the drawn intervals
+    csv: str
+    samples_out: str
+    summary: str
+    compared: str  # the cells the comparative claims read (samples beside it)
+    figure_prefix: str
+    table_prefix: str
+
+    def check(self) -> None:
+        check_choice("tie_break", self.tie_break, TIE_BREAKS)
+        check_choice("baselines_compared", self.baselines_compared, BASELINES_COMPARED)
+        check_at_least("tolerance", self.tolerance, 0)
+
+
+def _one_per_fold(folds: tuple[int, ...], **files: tuple[str, ...]) -> None:
+    for name, paths in files.items():
+        if len(paths) != len(folds):
+            raise BoostrankError(f"field '{name}': {len(paths)} paths for {len(folds)} folds")
+
+
+# One job per (data set, algorithm, replicate) trains every fold; its code also lists the
+# algorithm's modules (train_code), so editing one ranker reruns only its jobs.
+TRAIN = JobKind(
+    "chapter3.train",
+    ("algorithms", "folds"),
     ("experiments.chapter3.jobs", "metrics.trec", "metrics.ranking", "data.folds", "io"),
+    TrainSpec,
+    "boostrank.experiments.chapter3.jobs:train_job",
 )
-QRELS = Job(
-    "chapter3-qrels",
+QRELS = JobKind(
+    "chapter3.qrels",
     ("folds",),
     ("experiments.chapter3.jobs", "metrics.trec", "data.folds", "io"),
+    QrelsSpec,
+    "boostrank.experiments.chapter3.jobs:qrels_job",
 )
-EVALUATE = Job(
-    "chapter3-evaluate",
+EVALUATE = JobKind(
+    "chapter3.evaluate",
     ("folds", "k_max", "ndcg_formula", "replicates"),
     ("experiments.chapter3.jobs", "metrics.trec", "metrics.ranking", "io"),
+    EvaluateSpec,
+    "boostrank.experiments.chapter3.jobs:evaluate_job",
 )
-FIGURE = Job(
-    "chapter3-figure",
+FIGURE = JobKind(
+    "chapter3.figure",
     ("best_tolerance", "tie_break", "baselines_compared"),
-    ("experiments.chapter3.figure", "plots", "report.claims", "report.render"),
+    ("experiments.chapter3.make", "plots", "report.claims", "report.render"),
+    FigureSpec,
+    "boostrank.experiments.chapter3.make:make_figure",
 )
+JOBS = registry(TRAIN, QRELS, EVALUATE, FIGURE)
+
+
+def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TrainSpec:
+    """The training job of (data set, algorithm, replicate) (rule chapter3_train)."""
+    section = config["chapter3"]
+    return TrainSpec(
+        dataset=wildcards.dataset,
+        algorithm=wildcards.algorithm,
+        replicate=int(wildcards.replicate),
+        folds=section["folds"],
+        npz=input.npz,
+        meta=input.meta,
+        params=section["algorithms"][wildcards.algorithm],
+        seed=config["seed"],
+        runs=list(output.runs),
+        records=list(output.records),
+    )
+
+
+def qrels_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> QrelsSpec:
+    """The qrels job of a data set (rule chapter3_qrels)."""
+    return QrelsSpec(npz=input.npz, folds=config["chapter3"]["folds"], out=list(output.qrels))
+
+
+def evaluate_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any, replicates: int
+) -> EvaluateSpec:
+    """The evaluation job of a data set (rule chapter3_evaluate); ``replicates``: the data
+    set's, known once it is fetched (a stand-in has one)."""
+    section = config["chapter3"]
+    return EvaluateSpec(
+        dataset=wildcards.dataset,
+        meta=input.meta,
+        runs=[*input.runs, *input.replicate_runs],
+        qrels=list(input.qrels),
+        folds=section["folds"],
+        replicates=replicates,
+        k_max=section["k_max"],
+        formula=section["ndcg_formula"],
+        seed=config["seed"],
+        out=output.csv,
+        samples=output.samples,
+    )
+
+
+def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> FigureSpec:
+    """The figure job (rule chapter3_figure)."""
+    section = config["chapter3"]
+    return FigureSpec(
+        evaluations=list(input.evaluations),
+        samples=list(input.samples),
+        letor=input.letor[0] if input.letor else None,
+        claims=input.claims,
+        tolerance=section["best_tolerance"],
+        tie_break=section["tie_break"],
+        baselines_compared=section["baselines_compared"],
+        seed=config["seed"],
+        csv=output.csv,
+        samples_out=output.samples,
+        summary=output.summary,
+        compared=output.compared,
+        figure_prefix=stem(output.figure[0]),
+        table_prefix=stem(output.table[0]),
+    )
 
 
 __all__ = [
@@ -161,15 +377,32 @@ __all__ = [
     "EVALUATE",
     "FIGURE",
     "FIGURE_ID",
+    "JOBS",
+    "NDCG_FORMULAS",
     "QRELS",
+    "QRELS_FILE",
+    "RUNS",
+    "RUN_FILE",
     "TABLE_KS",
     "TIE_BREAKS",
     "TRAIN",
     "Algorithm",
-    "Job",
+    "EvaluateSpec",
+    "FigureSpec",
+    "QrelsSpec",
+    "TrainSpec",
     "available",
     "code_modules",
+    "configured",
+    "evaluate_spec",
+    "figure_spec",
+    "first_runs",
     "get_algorithm",
     "module_file",
+    "qrels_spec",
+    "replicate_runs",
+    "run_file",
     "seeded",
+    "train_code",
+    "train_spec",
 ]

@@ -391,12 +391,32 @@ def query_samples(paths: Sequence[Path | str], tie_break: str) -> pd.DataFrame:
     return merged[merged["tie_break"] == tie_break].drop(columns="tie_break")
 
 
+def ndcg_boost_bands(samples: pd.DataFrame, seed: int) -> dict[str, pd.DataFrame]:
+    """Per data set, NDCG_Boost's 95% interval of NDCG@k over the test queries (the claims'
+    interval: :func:`boostrank.report.spread.spread`, strata the folds): columns k, low, high."""
+    import pandas as pd
+
+    from boostrank.report.spread import spread
+
+    mine = samples[samples["algorithm"] == BY_KEY["ndcg_boost"].label]
+    bands = {}
+    for ds, part in mine.groupby("dataset", sort=False):
+        rows = []
+        for k, at_k in part.groupby(part["k"].astype(int)):
+            values = at_k["value"].astype(float).to_numpy()
+            s = spread(values, "query", seed, FIGURE_ID, ds, k, strata=at_k["stratum"].to_numpy())
+            rows.append({"k": k, "low": s.ci_low, "high": s.ci_high})
+        bands[str(ds)] = pd.DataFrame(rows)
+    return bands
+
+
 __all__ = [
     "COMPARED_COLUMNS",
     "LETOR_SOURCES",
     "best_or_tied",
     "compared_cells",
     "letor_published",
+    "ndcg_boost_bands",
     "query_samples",
     "rank_within",
     "results_table",

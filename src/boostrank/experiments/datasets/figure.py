@@ -9,13 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.common import dataset_label
 from boostrank.experiments.datasets.spec import COLUMNS, NAMES
-from boostrank.experiments.datasets.summary import ROWS, with_published
 from boostrank.report.render import beside, write_table
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from boostrank.report.claims import Claim
 
 CAPTIONS = {
     "thesis-table1_1": "Table 1.1: classification data sets (reproduced; published in parentheses)",
@@ -23,15 +20,12 @@ CAPTIONS = {
 }
 
 
-def make_table(
-    table: str, metas: list[dict[str, Any]], claims: list[Claim], prefix: Path | str
-) -> pd.DataFrame:
-    """Write ``<prefix>.csv``, ``.md`` and ``.tex`` of Table 1.1 or 1.2 from the processed
-    sidecars ``metas`` (one row each, in order); return the tidy table."""
+def write_data_table(table: str, rows: list[dict[str, Any]], prefix: Path | str) -> pd.DataFrame:
+    """Write ``<prefix>.csv``, ``.md`` and ``.tex`` of Table 1.1 or 1.2 from its rows
+    (:mod:`.summary`, with their published values); return the tidy table."""
     import pandas as pd
 
     columns = list(COLUMNS[table])
-    rows = with_published(ROWS[table](metas), metas, claims, prefix, columns)
     tidy = pd.DataFrame(rows)
     shown = pd.DataFrame(
         {
@@ -55,4 +49,4 @@ def make_table(
     return tidy
 
 
-__all__ = ["CAPTIONS", "make_table"]
+__all__ = ["CAPTIONS", "write_data_table"]

@@ -1,14 +1,12 @@
 """Table 1.3 (LETOR 3.0 OHSUMED features rebuilt from ``Meta/``, Qin et al. 2010; dissertation
-section 1.6.2) as files: the tidy CSV of :mod:`.summary_letor`, the Markdown and LaTeX table
-people read, and the summary CSV the claims read."""
+section 1.6.2) as files: the tidy CSV of :mod:`.summary_letor`'s rows and the Markdown and
+LaTeX table people read."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.datasets.summary_letor import table1_3, table1_3_summary
-from boostrank.io import write_text
 from boostrank.report.render import write_table
 
 if TYPE_CHECKING:
@@ -21,12 +19,11 @@ def _fmt(value: Any, spec: str) -> str:
     return "" if value == "" else format(value, spec)
 
 
-def make_table1_3(check: FeatureCheck, prefix: Path | str, summary: Path | str) -> pd.DataFrame:
-    """Write ``<prefix>.csv``, ``.md`` and ``.tex`` of Table 1.3 and its summary CSV
-    ``summary`` from the job's check; return the tidy table."""
+def write_table1_3(tidy: pd.DataFrame, check: FeatureCheck, prefix: Path | str) -> None:
+    """Write ``<prefix>.csv``, ``.md`` and ``.tex`` of Table 1.3 from its tidy rows
+    (:func:`.summary_letor.table1_3`) and the job's check (its data's provenance)."""
     import pandas as pd
 
-    tidy = table1_3(check)
     shown = pd.DataFrame(
         {
             "#": tidy["feature"],
@@ -54,8 +51,6 @@ def make_table1_3(check: FeatureCheck, prefix: Path | str, summary: Path | str) 
         f"normalised Feature-min| (data: {check.provenance.describe()})"
     )
     write_table(prefix, tidy, shown, caption)
-    write_text(summary, table1_3_summary(check).to_csv(index=False))
-    return tidy
 
 
-__all__ = ["make_table1_3"]
+__all__ = ["write_table1_3"]

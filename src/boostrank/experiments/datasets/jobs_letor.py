@@ -3,7 +3,7 @@
 (:mod:`boostrank.preprocess.letor_features`), check each one against the distributed
 ``Feature-min``, ``Feature-null`` and ``QueryLevelNorm`` files, and write the normalised
 features in the layout of ``data/processed/ohsumed.npz`` (for config ``letor.ohsumed_features``).
-:mod:`.figure` writes the table."""
+:mod:`.make_letor` runs it and writes the table (:mod:`.figure_letor`)."""
 
 from __future__ import annotations
 

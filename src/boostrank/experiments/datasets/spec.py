@@ -1,11 +1,15 @@
 """Tables 1.1-1.3 (Valizadegan 2010, section 1.6): the table ids, the columns each shows,
-and what the data sets are called and which of their splits Table 1.1 counts, and what each
-job runs. The rows of Tables 1.1 and 1.2 come in the order of the ``--meta`` sidecars the job
-is given (the catalogue's data sets of the table, config/figures.yaml)."""
+and what the data sets are called and which of their splits Table 1.1 counts, and each job's
+parameters, config keys and code. The rows of Tables 1.1 and 1.2 come in the order of the
+sidecars the job is given (the catalogue's data sets of the table, config/figures.yaml)."""
 
 from __future__ import annotations
 
-from boostrank.experiments.common import Job
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from boostrank.experiments.job import JobKind, JobSpec, check_choice, registry, stem
 
 SOURCE = "Valizadegan (2010), section 1.6"
 TABLES = ("thesis-table1_1", "thesis-table1_2")
@@ -50,29 +54,91 @@ NAMES = {
 }
 
 
+@dataclass(frozen=True)
+class TableSpec(JobSpec):
+    """Table 1.1 or 1.2 from the processed sidecars of its data sets, one row each in order,
+    beside the published values (:func:`.make.make_table`)."""
+
+    table: str
+    metas: tuple[str, ...]  # data/processed/<name>.json
+    claims: str  # the published values (config claims)
+    prefix: str  # <prefix>.csv, .md and .tex
+
+    def check(self) -> None:
+        check_choice("table", self.table, TABLES)
+
+
+@dataclass(frozen=True)
+class Table1_3Spec(JobSpec):
+    """Table 1.3: OHSUMED's features rebuilt from ``<raw_dir>/Meta``, checked against the
+    distributed ones (``npz``, ``meta``) and written in their layout (``out_npz``,
+    ``out_meta``), with the table and its summary (:func:`.make_letor.make_table1_3`)."""
+
+    raw_dir: str  # data/raw/ohsumed
+    npz: str
+    meta: str
+    out_npz: str
+    out_meta: str
+    table_prefix: str
+    summary: str
+
+
 # One job per table: it reads the processed sidecars of the table's data sets (named by the
-# catalogue, config "catalog"; read by jobs.read_metas) and the published values (config
-# "claims"), and writes the table files (figure.make_table).
-TABLE = Job(
-    "table",
+# catalogue, config "catalog") and the published values (config "claims"), and writes the
+# table files.
+TABLE = JobKind(
+    "datasets.table",
     ("catalog", "claims"),
-    ("experiments.datasets.jobs", "experiments.datasets.figure"),
+    ("experiments.datasets.make",),
+    TableSpec,
+    "boostrank.experiments.datasets.make:make_table",
 )
 # Table 1.3's job (rule letor_rebuild): it reads data/raw/ohsumed and the processed OHSUMED,
-# rebuilds the features (jobs_letor.rebuild) and writes the table (figure_letor.make_table1_3).
-TABLE1_3 = Job(
-    "letor-features",
+# rebuilds the features and writes them, the table and its summary.
+TABLE1_3 = JobKind(
+    "datasets.table1_3",
     (),
-    ("experiments.datasets.jobs_letor", "experiments.datasets.figure_letor"),
+    ("experiments.datasets.make_letor",),
+    Table1_3Spec,
+    "boostrank.experiments.datasets.make_letor:make_table1_3",
 )
+JOBS = registry(TABLE, TABLE1_3)
+
+
+def table_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TableSpec:
+    """The job of Table 1.1 or 1.2 (rule datasets_table)."""
+    return TableSpec(
+        table=wildcards.table,
+        metas=list(input.metas),
+        claims=input.claims,
+        prefix=stem(output.table[0]),
+    )
+
+
+def table1_3_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Table1_3Spec:
+    """Table 1.3's job (rule letor_rebuild): the raw folder is that of the fetched OHSUMED."""
+    return Table1_3Spec(
+        raw_dir=os.path.dirname(input.raw),
+        npz=input.npz,
+        meta=input.meta,
+        out_npz=output.npz,
+        out_meta=output.meta,
+        table_prefix=stem(output.table[0]),
+        summary=output.summary,
+    )
+
 
 __all__ = [
     "COLUMNS",
+    "JOBS",
     "NAMES",
     "SPLIT_WORDS",
     "TABLE",
     "TABLE1_1_SPLIT",
     "TABLE1_3",
     "TABLES",
-    "Job",
+    "Table1_3Spec",
+    "TableSpec",
+    "table1_3_spec",
+    "table_spec",
 ]
