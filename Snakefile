@@ -33,7 +33,8 @@ onsuccess:
     # No stand-in passes for the real thing: a run that used any says so at the end.
     if _standins := standin_summary():
         print(_standins, file=sys.stderr)
-    # The timing record: each figure's jobs, Snakemake's own CPU, wall time, peak RSS.
+    # The timing record: each figure's jobs, Snakemake's own CPU, wall time, peak RSS, and
+    # the critical path and simulated wall time on more cores of the job graph.
     if write_timing(
         "results/timing.csv",
         CATALOG,
@@ -43,6 +44,7 @@ onsuccess:
         log_dir="logs",
         log_files=log,
         command=" ".join(sys.argv[1:]),
+        dag=workflow.dag,
     ):
         print("timing record: results/timing.csv", file=sys.stderr)
 

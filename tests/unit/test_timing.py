@@ -107,3 +107,49 @@ def test_a_jobs_log_sits_at_its_benchmarks_path_under_any_prefix():
     assert job_log("results/readings/v/benchmarks/data/fetch-x.tsv") == Path(
         "results/readings/v/logs/data/fetch-x.log"
     )
+
+
+class _Job:
+    """The part of a Snakemake job the schedule reads."""
+
+    def __init__(self, rule, jobid, benchmark=None, threads=1):
+        self.rule, self.jobid = type("Rule", (), {"name": rule})(), jobid
+        self.benchmark, self.threads = benchmark, threads
+
+
+def test_the_timing_record_gives_the_job_graphs_critical_path_and_scaling(tmp_path):
+    from boostrank.report.timing import write_timing
+
+    bench, logs = tmp_path / "benchmarks", tmp_path / "logs"
+    _bench(bench / "data/fetch-x.tsv", 1.0, 1.0, 20.0)
+    _bench(bench / "thesis-fig2_1/run/a.tsv", 9.0, 8.0, 100.0)
+    _bench(bench / "thesis-fig2_1/run/b.tsv", 3.0, 3.0, 100.0)
+    _bench(bench / "thesis-fig2_1/figure.tsv", 2.0, 2.0, 100.0)
+    fetch, a, b, fig = (
+        _Job(r, i, f"{bench}/{p}.tsv")
+        for i, (r, p) in enumerate(
+            [("fetch", "data/fetch-x"), ("run", "thesis-fig2_1/run/a"),
+             ("run", "thesis-fig2_1/run/b"), ("figure", "thesis-fig2_1/figure")]
+        )
+    )  # fmt: skip
+    everything = _Job("all", 9)
+    dag = type("Dag", (), {})()
+    dag.dependencies = {fetch: {}, a: {fetch: set()}, b: {fetch: set()}, fig: {a: set(), b: set()},
+                        everything: {fig: set()}}  # fmt: skip
+    dag.jobs = dag.dependencies.keys()
+    log = tmp_path / "snakemake.log"
+    log.write_text("4 of 4 steps (100%) done\n")
+    out = tmp_path / "timing.csv"
+    assert write_timing(out, ["thesis-fig2_1"], bench, {}, log_dir=logs, started=0.0,
+                        log_files=str(log), command="-j2", dag=dag)  # fmt: skip
+    import pandas as pd
+
+    rows = pd.read_csv(out).query("scope == 'schedule'").set_index("name")
+    assert rows.loc["critical path", "cpu_s"] == 11.0  # fetch, a, figure
+    assert rows.loc["critical path", "note"] == (
+        "data/fetch-x > thesis-fig2_1/run/a > thesis-fig2_1/figure"
+    )
+    assert rows.loc["largest job", ["cpu_s", "note"]].tolist() == [8.0, "thesis-fig2_1/run/a"]
+    overhead = pd.read_csv(out).set_index("name").loc["snakemake", "cpu_s"] / 4
+    assert rows.loc["2 cores", "wall_s"] == pytest.approx(11.0 + 4 * overhead, abs=0.06)
+    assert rows.loc["128 cores", "wall_s"] == rows.loc["2 cores", "wall_s"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,25 @@ def critical_path(jobs: Sequence[JobRecord], overhead_s: float = 0.0) -> tuple[f
     return total, chain[::-1]
 
 
+def from_dag(dag: Any, cpu_by_benchmark: Mapping[str, float]) -> list[JobRecord]:
+    """Every job of Snakemake's ``dag`` (run now or before), named by its ``benchmark:`` file
+    (else its rule and job id), with its CPU-seconds from ``cpu_by_benchmark`` (benchmark path
+    -> CPU-s; 0 for a job without one, e.g. rule all), its threads and the jobs it waits for."""
+
+    def name(job: Any) -> str:
+        return str(job.benchmark) if job.benchmark else f"{job.rule.name}#{job.jobid}"
+
+    return [
+        JobRecord(
+            name(job),
+            float(cpu_by_benchmark.get(str(job.benchmark), 0.0)) if job.benchmark else 0.0,
+            int(job.threads),
+            tuple(sorted(name(dep) for dep in dag.dependencies[job])),
+        )
+        for job in dag.jobs
+    ]
+
+
 def simulate(jobs: Sequence[JobRecord], cores: int, overhead_s: float = 0.0) -> float:
     """Wall seconds of a critical-path-first list schedule of ``jobs`` on ``cores`` cores (a job
     asking for more threads than there are cores gets them all)."""
@@ -122,4 +142,4 @@ def simulate(jobs: Sequence[JobRecord], cores: int, overhead_s: float = 0.0) -> 
     return now
 
 
-__all__ = ["JobRecord", "critical_path", "simulate"]
+__all__ = ["JobRecord", "critical_path", "from_dag", "simulate"]

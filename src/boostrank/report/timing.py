@@ -22,7 +22,7 @@ import fnmatch
 import re
 import resource
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +31,8 @@ from boostrank.workflow.job_resources import logged_resources
 if TYPE_CHECKING:
     import pandas as pd
 
+    from boostrank.report.schedule import JobRecord
+
 DATA = "data"  # benchmarks/data/: fetch and prepare jobs, shared by the figures
 COLUMNS = (
     "scope", "name", "jobs", "cpu_s", "wall_s", "peak_rss_mb", "budget_cpu_s", "cpu_from", "note"
@@ -38,10 +40,10 @@ COLUMNS = (
 
 
 def benchmark_rows(bench_dir: Path | str, log_dir: Path | str | None = None) -> pd.DataFrame:
-    """One row per ``benchmark:`` file: ``group`` (its first folder: a figure id or ``data``),
-    ``wall_s``, ``cpu_s``, ``max_rss_mb``, and ``measured``: ``rusage`` where the job's log
-    (same relative path under ``log_dir``, ``.log``) has its resource line, else ``sampled``
-    (Snakemake's own figures)."""
+    """One row per ``benchmark:`` file: its ``path``, ``group`` (its first folder: a figure id
+    or ``data``), ``wall_s``, ``cpu_s``, ``max_rss_mb``, and ``measured``: ``rusage`` where the
+    job's log (same relative path under ``log_dir``, ``.log``) has its resource line, else
+    ``sampled`` (Snakemake's own figures)."""
     import pandas as pd
 
     rows = []
@@ -58,6 +60,7 @@ def benchmark_rows(bench_dir: Path | str, log_dir: Path | str | None = None) -> 
             cpu, rss = logged
         rows.append(
             {
+                "path": f"{Path(bench_dir).as_posix()}/{relative.as_posix()}",
                 "group": relative.parts[0],
                 "wall_s": float(table["s"].sum()),
                 "cpu_s": cpu,
@@ -65,7 +68,8 @@ def benchmark_rows(bench_dir: Path | str, log_dir: Path | str | None = None) -> 
                 "measured": "sampled" if logged is None else "rusage",
             }
         )
-    return pd.DataFrame(rows, columns=["group", "wall_s", "cpu_s", "max_rss_mb", "measured"])
+    columns = ["path", "group", "wall_s", "cpu_s", "max_rss_mb", "measured"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def budget_of(name: str, budgets: Mapping[str, float]) -> tuple[str, float | None]:
@@ -155,6 +159,39 @@ def run_rows(started: float, jobs: int, command: str) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+SIMULATED_CORES = (2, 8, 32, 128)
+
+
+def schedule_rows(
+    jobs: Sequence[JobRecord], overhead_s: float, bench_dir: Path | str = "benchmarks"
+) -> list[dict[str, Any]]:
+    """Rows of scope ``schedule``: the critical path (CPU-s of the longest chain of dependent
+    jobs, the wall time on unlimited workers), the largest job, and the simulated wall time on
+    :data:`SIMULATED_CORES` cores with ``overhead_s`` of Snakemake's own per job; jobs named
+    by their benchmark file are shown relative to ``bench_dir``."""
+    from boostrank.report.schedule import critical_path, simulate
+
+    def short(name: str) -> str:
+        return name.removeprefix(f"{Path(bench_dir).as_posix()}/").removesuffix(".tsv")
+
+    seconds, chain = critical_path(jobs)
+    largest = max(jobs, key=lambda job: job.cpu_s)
+    rows = [
+        {"scope": "schedule", "name": "critical path", "jobs": len(chain),
+         "cpu_s": round(seconds, 1), "note": " > ".join(short(n) for n in chain)},
+        {"scope": "schedule", "name": "largest job", "jobs": 1, "cpu_s": round(largest.cpu_s, 1),
+         "note": short(largest.name)},
+    ]  # fmt: skip
+    note = (
+        f"simulated: critical-path-first list schedule of the {len(jobs)} recorded jobs, "
+        f"{overhead_s:.2f} s of Snakemake's own per job"
+    )
+    for cores in SIMULATED_CORES:
+        wall = round(simulate(jobs, cores, overhead_s), 1)
+        rows.append({"scope": "schedule", "name": f"{cores} cores", "wall_s": wall, "note": note})
+    return rows
+
+
 def write_timing(
     out: Path | str,
     figure_ids: Iterable[str],
@@ -165,9 +202,10 @@ def write_timing(
     started: float,
     log_files: str | Iterable[str] | None,
     command: str,
+    dag: Any = None,
 ) -> bool:
     """Write ``results/timing.csv`` at the end of a run that ran jobs (as Snakemake's log files
-    tell); False if none ran."""
+    tell), with the schedule rows of Snakemake's ``dag`` when given; False if none ran."""
     import pandas as pd
 
     from boostrank.io import write_text
@@ -177,10 +215,14 @@ def write_timing(
     if not jobs:
         return False
     figures = figure_timing(figure_ids, bench_dir, budgets, log_dir)
-    table = pd.concat(
-        [figures, pd.DataFrame(run_rows(started, jobs, command), columns=list(COLUMNS))],
-        ignore_index=True,
-    )
+    run = run_rows(started, jobs, command)
+    if dag is not None:
+        from boostrank.report.schedule import from_dag
+
+        rows = benchmark_rows(bench_dir, log_dir)
+        records = from_dag(dag, dict(zip(rows["path"], rows["cpu_s"], strict=True)))
+        run += schedule_rows(records, run[0]["cpu_s"] / jobs, bench_dir)
+    table = pd.concat([figures, pd.DataFrame(run, columns=list(COLUMNS))], ignore_index=True)
     table["jobs"] = table["jobs"].astype("Int64")
     write_text(out, table.to_csv(index=False))
     return True
