@@ -9,9 +9,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from boostrank.experiments.chapter2 import figure as fig
 from boostrank.experiments.chapter2 import jobs as ch2
-from boostrank.experiments.chapter2 import spec, summary
+from boostrank.experiments.chapter2 import make, spec, summary
 from boostrank.io import save_npz, write_json
 from boostrank.report.claims import load_claims
 
@@ -174,7 +173,7 @@ def test_figures_are_drawn_from_run_files(tmp_path):
                         {} if m == "tree" else {"n_iterations": 3}, 1, out)  # fmt: skip
             runs.append(out)
     for figure in spec.FIGURES:
-        cells = fig.make_figure(
+        cells = make.make_figure(
             spec.FigureSpec(
                 figure=figure, runs=list(map(str, runs)), fraction=2, C=1e4, depth="2", seed=1,
                 csv=str(tmp_path / f"{figure}.csv"), summary=str(tmp_path / f"{figure}_s.csv"),

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter5_6 import figure as ch5_figure
 from boostrank.experiments.chapter5_6 import jobs, spec
+from boostrank.experiments.chapter5_6 import make as ch5_make
 
 
 def _dataset(tmp_path, name, kind="mirror", n=240, d=5, K=3, seed=0):
@@ -57,7 +57,7 @@ def run_method(**fields):
 
 def make_figure(figure, files, csv, summary, prefix, finals=(), samples=None):
     """A figure job on the run CSVs ``files``."""
-    return ch5_figure.make_figure(
+    return ch5_make.make_figure(
         spec.FigureSpec(
             figure=figure, inputs=list(map(str, files)), finals=list(map(str, finals)),
             claims=str(ROOT / "config/claims.yaml"), tolerance=0.01, csv=str(csv),
@@ -261,7 +261,7 @@ def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor
     again = eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
                                [0.1, 0.3], 2, 5, tmp_path / "eta2.csv")  # fmt: skip
     pd.testing.assert_frame_equal(table, again)
-    best = ch5_figure.eta_sweep_figure(
+    best = ch5_make.eta_sweep_figure(
         spec.EtaFigureSpec(inputs=[str(tmp_path / "eta.csv")], csv=str(tmp_path / "all.csv"),
                            figure_prefix=str(tmp_path / "fig"))
     )  # fmt: skip

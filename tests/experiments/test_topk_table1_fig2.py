@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.topk import figure, jobs, spec, summary
+from boostrank.experiments.topk import jobs, make, spec, summary
 from boostrank.io import save_npz, write_json
 
 
@@ -194,7 +194,7 @@ def test_figure2_and_cli(tmp_path):
             p = tmp_path / f"k{k}s{s}.json"
             p.write_text(json.dumps(rec))
             paths.append(p)
-    figure.make_figure2(
+    make.make_figure2(
         spec.Figure2Spec(
             runs=list(map(str, paths)), tolerance=0.02, smooth=3, csv=str(tmp_path / "c.csv"),
             summary=str(tmp_path / "s.csv"), figure_prefix=str(tmp_path / "f"),

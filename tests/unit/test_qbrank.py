@@ -10,8 +10,8 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.qbrank import figure as qbrank_figure
 from boostrank.experiments.qbrank import jobs as exp
+from boostrank.experiments.qbrank import make as qbrank_make
 from boostrank.experiments.qbrank import spec
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.ranking.gbt import GBT
@@ -162,7 +162,7 @@ def train_model(model, npz, meta, params, out, queries=None):
 
 def make_outputs(p, inputs, table_trees, trees, ties, queries=(), figure_samples=None):
     """The merge job: Table 1 and Figure 1 of the run CSVs ``inputs``, written into ``p``."""
-    return qbrank_figure.make_outputs(
+    return qbrank_make.make_outputs(
         spec.FigureSpec(
             inputs=list(map(str, inputs)), queries=list(map(str, queries)),
             table_trees=table_trees, trees=trees, ties=ties, table_csv=str(p / "t.csv"),

@@ -90,7 +90,7 @@ class RunSpec(JobSpec):
 @dataclass(frozen=True)
 class FigureSpec(JobSpec):
     """One figure from its run CSVs: results, summary (and its samples) and drawing
-    (:func:`.figure.make_figure`); ``fraction``, ``C`` and ``depth`` are the reference cell
+    (:func:`.make.make_figure`); ``fraction``, ``C`` and ``depth`` are the reference cell
     Figures 2.2 and 2.3 read from Figure 2.1."""
 
     figure: str
@@ -132,9 +132,9 @@ RUN = JobKind(
 FIGURE = JobKind(
     "chapter2.figure",
     ("reference",),
-    ("experiments.chapter2.figure",),
+    ("experiments.chapter2.make",),
     FigureSpec,
-    "boostrank.experiments.chapter2.figure:make_figure",
+    "boostrank.experiments.chapter2.make:make_figure",
 )
 JOBS = registry(RUN, FIGURE)
 

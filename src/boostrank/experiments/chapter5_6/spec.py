@@ -91,7 +91,7 @@ class RunSpec(JobSpec):
 
 @dataclass(frozen=True)
 class FigureSpec(JobSpec):
-    """Figure 5.1, 5.2, 6.1 or 6.2 from its run CSVs (:func:`.figure.make_figure`)."""
+    """Figure 5.1, 5.2, 6.1 or 6.2 from its run CSVs (:func:`.make.make_figure`)."""
 
     figure: str
     inputs: tuple[str, ...]  # the run CSVs
@@ -135,7 +135,7 @@ class EtaSweepSpec(JobSpec):
 
 @dataclass(frozen=True)
 class EtaFigureSpec(JobSpec):
-    """The eta sweep's figure and CSV (:func:`.figure.eta_sweep_figure`)."""
+    """The eta sweep's figure and CSV (:func:`.make.eta_sweep_figure`)."""
 
     inputs: tuple[str, ...]
     csv: str
@@ -176,9 +176,9 @@ CODE = {
 FIGURE = JobKind(
     "chapter5_6.figure",
     ("match_tolerance",),
-    ("experiments.chapter5_6.figure", "plots", "io"),
+    ("experiments.chapter5_6.make", "plots", "io"),
     FigureSpec,
-    "boostrank.experiments.chapter5_6.figure:make_figure",
+    "boostrank.experiments.chapter5_6.make:make_figure",
 )
 # Supplementary: one job per data set of eta_sweep, then one figure.
 ETA_SWEEP = JobKind(
@@ -199,7 +199,7 @@ ETA_FIGURE = JobKind(
     ("eta_sweep",),
     FIGURE.code,
     EtaFigureSpec,
-    "boostrank.experiments.chapter5_6.figure:eta_sweep_figure",
+    "boostrank.experiments.chapter5_6.make:eta_sweep_figure",
 )
 JOBS = registry(RUN, FIGURE, ETA_SWEEP, ETA_FIGURE)
 

@@ -125,9 +125,9 @@ TRAIN = JobKind(
 FIGURE = JobKind(
     "qbrank.figure",
     ("table_trees", "trees", "ties"),
-    ("experiments.qbrank.figure", "plots", "report.render", "io"),
+    ("experiments.qbrank.make", "plots", "report.render", "io"),
     FigureSpec,
-    "boostrank.experiments.qbrank.figure:make_outputs",
+    "boostrank.experiments.qbrank.make:make_outputs",
 )
 JOBS = registry(TRAIN, FIGURE)
 

@@ -102,7 +102,7 @@ class TrainSpec(JobSpec):
 
 @dataclass(frozen=True)
 class Table1Spec(JobSpec):
-    """Table 1 from the run records and split records (:func:`.figure.make_table1`)."""
+    """Table 1 from the run records and split records (:func:`.make.make_table1`)."""
 
     runs: tuple[str, ...]
     splits: tuple[str, ...]
@@ -115,7 +115,7 @@ class Table1Spec(JobSpec):
 
 @dataclass(frozen=True)
 class Figure2Spec(JobSpec):
-    """Figure 2 from TopkBBM's run records (:func:`.figure.make_figure2`)."""
+    """Figure 2 from TopkBBM's run records (:func:`.make.make_figure2`)."""
 
     runs: tuple[str, ...]
     tolerance: float  # converged: the running mean within this of the final level
@@ -153,16 +153,16 @@ TRAIN = JobKind(
 TABLE1 = JobKind(
     "topk.table1",
     ("claims", "topk.datasets", "topk.seeds", "topk.seeds_per_dataset", "topk.k"),
-    ("experiments.topk.figure", "report.claims", "report.render", "io"),
+    ("experiments.topk.make", "report.claims", "report.render", "io"),
     Table1Spec,
-    "boostrank.experiments.topk.figure:make_table1",
+    "boostrank.experiments.topk.make:make_table1",
 )
 FIGURE2 = JobKind(
     "topk.fig2",
     ("topk.fig2.dataset", "topk.fig2.k", "topk.fig2.converge_tolerance", "topk.fig2.smooth"),
-    ("experiments.topk.figure", "plots", "io"),
+    ("experiments.topk.make", "plots", "io"),
     Figure2Spec,
-    "boostrank.experiments.topk.figure:make_figure2",
+    "boostrank.experiments.topk.make:make_figure2",
 )
 JOBS = registry(SPLIT, TRAIN, TABLE1, FIGURE2)
 
