@@ -362,28 +362,6 @@ def docan_fold_code(wildcards):
     return code(*DOCAN_SPEC.fold_code_modules(wildcards.table))
 
 
-# --------------------------------------------------------------- chapter2.smk
-CH2 = config["chapter2"]
-CH2_RUNS = "results/chapter2"
-CH2_FIGURES = CH2_SPEC.FIGURE_METHODS
-
-
-def ch2_run(figure, dataset, method):
-    return f"{CH2_RUNS}/{figure}/{dataset}/{method}.csv"
-
-
-def ch2_figure_runs(figure):
-    """The run CSVs a figure reads: its own and, for 2.2/2.3, Figure 2.1's reference runs."""
-    runs = [ch2_run(figure, d, m) for d in CH2["datasets"] for m in CH2_FIGURES[figure]]
-    if figure == "thesis-fig2_2":
-        runs += [ch2_run("thesis-fig2_1", d, m) for d in CH2["datasets"] for m in ("mcssb", "tree")]
-    elif figure == "thesis-fig2_3":
-        runs += [
-            ch2_run("thesis-fig2_1", d, m) for d in CH2["datasets"] for m in CH2_FIGURES[figure]
-        ]
-    return runs
-
-
 # --------------------------------------------------------------- chapter3.smk
 CH3 = config["chapter3"]
 CH3_RUNS = "results/runs/thesis-fig3_1"
