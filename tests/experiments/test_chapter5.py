@@ -268,3 +268,31 @@ def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor
     assert (tmp_path / "fig.png").exists() and len(best) == 6
     with pytest.raises(BoostrankError, match="input_scales"):
         eta_sweep("pendigits", npz, meta, [1.0], ["l2"], [0.1], 1, 5, tmp_path / "x")
+
+
+def test_each_figure_reads_the_runs_of_its_family():
+    """Figures 5.1, 5.2 and 6.1 are drawn from the gamma sweep ("extracted from Figure 5.2",
+    section 6.1), 5.1 with the Perceptron's runs too, 6.2 from its own family; the finals
+    files are the same runs'."""
+    config = {
+        "chapter5": {"datasets": ["protein", "nursery"], "eta_sweep": {"datasets": ["letter"]}}
+    }
+    runs = {f: spec.figure_runs(config, f) for f in spec.FIGURES}
+    families = {f: {Path(r).parts[-3] for r in files} for f, files in runs.items()}
+    assert families == {
+        "thesis-fig5_1": {"thesis-fig5_1", "thesis-fig5_2"},
+        "thesis-fig5_2": {"thesis-fig5_2"},
+        "thesis-fig6_1": {"thesis-fig5_2"},
+        "thesis-fig6_2": {"thesis-fig6_2"},
+    }
+    methods = {f: {Path(r).stem for r in files} for f, files in runs.items()}
+    assert methods["thesis-fig5_2"] == set(spec.SWEEP_METHODS)
+    assert methods["thesis-fig5_1"] == {*spec.SWEEP_METHODS, "perceptron"}
+    assert methods["thesis-fig6_1"] == {"banditron"}
+    assert methods["thesis-fig6_2"] == {*spec.ADAPTIVE, "banditron_best_worst"}
+    for figure, files in runs.items():
+        assert {Path(r).parent.name for r in files} == {"protein", "nursery"}
+        finals = spec.figure_runs(config, figure, ".finals.csv")
+        assert finals == [r.removesuffix(".csv") + ".finals.csv" for r in files]
+    assert spec.eta_runs(config) == [spec.eta_run_file("letter")]
+    assert spec.eta_run_file("letter").startswith(spec.RUNS + "/")

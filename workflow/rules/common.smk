@@ -516,49 +516,6 @@ def ch4_figure_inputs(wildcards):
     return [f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv"]
 
 
-# --------------------------------------------------------------- chapter5_6.smk
-CH5 = config["chapter5"]
-CH5_RUNS = "results/chapter5_6"
-CH5_FIGURES = CH5_SPEC.FIGURES
-
-
-def ch5_data(wildcards):
-    return {
-        "npz": f"data/processed/{wildcards.dataset}.npz",
-        "meta": processed_meta(wildcards.dataset),
-    }
-
-
-def ch5_code(wildcards):
-    return code(*CH5_SPEC.code_modules(wildcards.method))
-
-
-def ch5_figure_inputs(wildcards):
-    sweep = lambda methods: expand(  # noqa: E731
-        f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
-        dataset=CH5["datasets"],
-        method=methods,
-    )
-    if wildcards.figure == "thesis-fig5_2":
-        return sweep(CH5_SPEC.SWEEP_METHODS)
-    if wildcards.figure == "thesis-fig6_1":
-        return sweep(["banditron"])
-    if wildcards.figure == "thesis-fig5_1":
-        return sweep(CH5_SPEC.SWEEP_METHODS) + expand(
-            f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv", dataset=CH5["datasets"]
-        )
-    return expand(
-        f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
-        dataset=CH5["datasets"],
-        method=[*CH5_SPEC.ADAPTIVE, "banditron_best_worst"],
-    )
-
-
-# Supplementary to Figures 5.1/5.2: the exponential gradient's step factor against
-# the input scale; one job per data set, one figure.
-CH5_ETA = CH5["eta_sweep"]
-
-
 # --------------------------------------------------------------- topk.smk
 TOPK = config["topk"]
 TOPK_DIR = "results/topk"
