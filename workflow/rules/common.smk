@@ -516,58 +516,6 @@ def ch4_figure_inputs(wildcards):
     return [f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv"]
 
 
-# --------------------------------------------------------------- topk.smk
-TOPK = config["topk"]
-TOPK_DIR = "results/topk"
-TOPK_SOURCE = TOPK_SPEC.DERIVED  # derived data set -> the processed data set it reads
-TOPK_ALGORITHMS = [a.key for a in TOPK_SPEC.ALGORITHMS]
-TOPK_TRAIN_CODE = code(*TOPK_SPEC.TRAIN.code)
-
-
-def topk_source(dataset):
-    return TOPK_SOURCE.get(dataset, dataset)
-
-
-def topk_seeds(dataset):
-    return range(TOPK["seeds_per_dataset"].get(dataset, TOPK["seeds"]))
-
-
-def topk_k(algorithm):
-    return str(TOPK["k"]) if algorithm.startswith("top") else "full"
-
-
-def topk_split_inputs(wildcards):
-    source = topk_source(wildcards.dataset)
-    inputs = {
-        "npz": f"data/processed/{source}.npz",
-        "meta": processed_meta(source),
-        "raw": raw_provenance(source),
-    }
-    if wildcards.dataset in TOPK_SOURCE:
-        inputs["base"] = f"{TOPK_DIR}/splits/{source}.npz"
-    return inputs
-
-
-def topk_table_runs():
-    return [
-        f"{TOPK_DIR}/runs/{d}/{a}/k{topk_k(a)}/seed{s}.json"
-        for d in TOPK["datasets"]
-        for a in TOPK_ALGORITHMS
-        for s in topk_seeds(d)
-    ]
-
-
-def topk_fig2_runs():
-    fig2 = TOPK["fig2"]
-    d = fig2["dataset"]
-    return [
-        f"{TOPK_DIR}/runs/{d}/topopt/k{k}/seed{s}.json" for k in fig2["k"] for s in topk_seeds(d)
-    ]
-
-
-TOPK_FIG2_EXTRA_K = [k for k in TOPK["fig2"]["k"] if k != TOPK["k"]]  # runs Table 1 lacks
-
-
 # --------------------------------------------------------------- qbrank.smk
 QB = config["qbrank"]
 QB_RUNS = "results/qbrank"
