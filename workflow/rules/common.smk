@@ -514,20 +514,3 @@ def ch4_figure_inputs(wildcards):
         out = [ch4_movie_csv(f) for f in ("baselines", "lrr", "mrr", "mrr_sizes")]
         return out + per_query(out) + ["data/processed/movielens_100k.npz"]
     return [f"{CH4_DIR}/thesis-fig4_5/movielens_100k/timing.csv"]
-
-
-# --------------------------------------------------------------- qbrank.smk
-QB = config["qbrank"]
-QB_RUNS = "results/qbrank"
-QB_MODELS = [m.key for m in QB_SPEC.MODELS]
-
-
-def qb_runs(suffix):
-    """Every (data set, split, model) run file (`suffix` .csv or .queries.csv): the splits are
-    the family's replicates, qbrank.splits on real data and 1 on a stand-in."""
-    return lambda wildcards: [
-        f"{QB_RUNS}/{dataset}/split{split}/{model}{suffix}"
-        for dataset in QB["datasets"]
-        for split in range(1, data_replicates(QB["splits"], dataset) + 1)
-        for model in QB_MODELS
-    ]
