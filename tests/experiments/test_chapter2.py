@@ -9,9 +9,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from boostrank.experiments.chapter2 import figure as fig
 from boostrank.experiments.chapter2 import jobs as ch2
-from boostrank.experiments.chapter2 import spec, summary
+from boostrank.experiments.chapter2 import make, spec, summary
 from boostrank.io import save_npz, write_json
 from boostrank.report.claims import load_claims
 
@@ -174,7 +173,7 @@ def test_figures_are_drawn_from_run_files(tmp_path):
                         {} if m == "tree" else {"n_iterations": 3}, 1, out)  # fmt: skip
             runs.append(out)
     for figure in spec.FIGURES:
-        cells = fig.make_figure(
+        cells = make.make_figure(
             spec.FigureSpec(
                 figure=figure, runs=list(map(str, runs)), fraction=2, C=1e4, depth="2", seed=1,
                 csv=str(tmp_path / f"{figure}.csv"), summary=str(tmp_path / f"{figure}_s.csv"),
@@ -225,3 +224,26 @@ def test_summary_samples_average_to_the_summary_and_bands_cover_the_mean():
         assert float(row["value"].iloc[0]) == pytest.approx(mean, abs=1e-6), stat
     # ranks and fractions of data sets are not means over repeats: no samples
     assert not samples["statistic"].isin(["overall_rank", "mean_rank"]).any()
+
+
+def test_each_figure_reads_its_runs_and_figure_2_1s_reference_runs():
+    """Figures 2.2 and 2.3 read Figure 2.1's runs at the reference cell (MCSSB and Tree for
+    2.2's C sweep and its Tree line; every method of 2.3 for its depths), Figure 2.1 only its
+    own; each file is a run job's output of a method the figure runs."""
+    config = {"chapter2": {"datasets": ["nursery", "letter"]}}
+    runs = {f: spec.figure_runs(config, f) for f in spec.FIGURES}
+    for figure, files in runs.items():
+        own = [r for r in files if f"/{figure}/" in r]
+        assert own == [
+            spec.run_file(figure, d, m)
+            for d in ("nursery", "letter")
+            for m in spec.FIGURE_METHODS[figure]
+        ]
+        assert len(set(files)) == len(files)
+    assert runs["thesis-fig2_1"] == [r for r in runs["thesis-fig2_1"] if "/thesis-fig2_1/" in r]
+    for figure, methods in (("thesis-fig2_2", {"mcssb", "tree"}),
+                            ("thesis-fig2_3", {"tree", "assemble", "mcssb"})):  # fmt: skip
+        reference = [r for r in runs[figure] if "/thesis-fig2_1/" in r]
+        assert set(reference) <= set(runs["thesis-fig2_1"])
+        assert {Path(r).stem for r in reference} == methods
+        assert {Path(r).parent.name for r in reference} == {"nursery", "letter"}

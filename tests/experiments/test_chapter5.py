@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter5_6 import figure as ch5_figure
 from boostrank.experiments.chapter5_6 import jobs, spec
+from boostrank.experiments.chapter5_6 import make as ch5_make
 
 
 def _dataset(tmp_path, name, kind="mirror", n=240, d=5, K=3, seed=0):
@@ -57,7 +57,7 @@ def run_method(**fields):
 
 def make_figure(figure, files, csv, summary, prefix, finals=(), samples=None):
     """A figure job on the run CSVs ``files``."""
-    return ch5_figure.make_figure(
+    return ch5_make.make_figure(
         spec.FigureSpec(
             figure=figure, inputs=list(map(str, files)), finals=list(map(str, finals)),
             claims=str(ROOT / "config/claims.yaml"), tolerance=0.01, csv=str(csv),
@@ -261,10 +261,38 @@ def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor
     again = eta_sweep("pendigits", npz, meta, [1e-5, 1e-2, 1.0], ["linf", "raw"],
                                [0.1, 0.3], 2, 5, tmp_path / "eta2.csv")  # fmt: skip
     pd.testing.assert_frame_equal(table, again)
-    best = ch5_figure.eta_sweep_figure(
+    best = ch5_make.eta_sweep_figure(
         spec.EtaFigureSpec(inputs=[str(tmp_path / "eta.csv")], csv=str(tmp_path / "all.csv"),
                            figure_prefix=str(tmp_path / "fig"))
     )  # fmt: skip
     assert (tmp_path / "fig.png").exists() and len(best) == 6
     with pytest.raises(BoostrankError, match="input_scales"):
         eta_sweep("pendigits", npz, meta, [1.0], ["l2"], [0.1], 1, 5, tmp_path / "x")
+
+
+def test_each_figure_reads_the_runs_of_its_family():
+    """Figures 5.1, 5.2 and 6.1 are drawn from the gamma sweep ("extracted from Figure 5.2",
+    section 6.1), 5.1 with the Perceptron's runs too, 6.2 from its own family; the finals
+    files are the same runs'."""
+    config = {
+        "chapter5": {"datasets": ["protein", "nursery"], "eta_sweep": {"datasets": ["letter"]}}
+    }
+    runs = {f: spec.figure_runs(config, f) for f in spec.FIGURES}
+    families = {f: {Path(r).parts[-3] for r in files} for f, files in runs.items()}
+    assert families == {
+        "thesis-fig5_1": {"thesis-fig5_1", "thesis-fig5_2"},
+        "thesis-fig5_2": {"thesis-fig5_2"},
+        "thesis-fig6_1": {"thesis-fig5_2"},
+        "thesis-fig6_2": {"thesis-fig6_2"},
+    }
+    methods = {f: {Path(r).stem for r in files} for f, files in runs.items()}
+    assert methods["thesis-fig5_2"] == set(spec.SWEEP_METHODS)
+    assert methods["thesis-fig5_1"] == {*spec.SWEEP_METHODS, "perceptron"}
+    assert methods["thesis-fig6_1"] == {"banditron"}
+    assert methods["thesis-fig6_2"] == {*spec.ADAPTIVE, "banditron_best_worst"}
+    for figure, files in runs.items():
+        assert {Path(r).parent.name for r in files} == {"protein", "nursery"}
+        finals = spec.figure_runs(config, figure, ".finals.csv")
+        assert finals == [r.removesuffix(".csv") + ".finals.csv" for r in files]
+    assert spec.eta_runs(config) == [spec.eta_run_file("letter")]
+    assert spec.eta_run_file("letter").startswith(spec.RUNS + "/")

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.topk import figure, jobs, spec, summary
+from boostrank.experiments.topk import jobs, make, spec, summary
 from boostrank.io import save_npz, write_json
 
 
@@ -194,7 +194,7 @@ def test_figure2_and_cli(tmp_path):
             p = tmp_path / f"k{k}s{s}.json"
             p.write_text(json.dumps(rec))
             paths.append(p)
-    figure.make_figure2(
+    make.make_figure2(
         spec.Figure2Spec(
             runs=list(map(str, paths)), tolerance=0.02, smooth=3, csv=str(tmp_path / "c.csv"),
             summary=str(tmp_path / "s.csv"), figure_prefix=str(tmp_path / "f"),
@@ -204,3 +204,36 @@ def test_figure2_and_cli(tmp_path):
     conv = summ[summ.quantity == "rounds_to_converge"].set_index("k")["value"]
     assert conv["6"] < conv["3"]
     assert (tmp_path / "f.png").exists() and (tmp_path / "f.pdf").exists()
+
+
+def test_the_table_and_figure_read_the_runs_the_config_asks_for():
+    """Table 1: every data set, algorithm and seed, top-k algorithms at k and the others with
+    full information; Figure 2: TopOpt at each of its k, sharing Table 1's runs at Table 1's k
+    (only the others are Figure 2's own jobs)."""
+    config = {
+        "topk": {
+            "datasets": ["emotions", "m_reduced"],
+            "seeds": 2,
+            "seeds_per_dataset": {"m_reduced": 1},
+            "k": 3,
+            "fig2": {"dataset": "emotions", "k": [1, 3, 5]},
+        }
+    }
+    table = spec.table1_runs(config)
+    assert len(table) == len(set(table)) == (2 + 1) * len(spec.ALGORITHMS)
+    assert spec.run_record("emotions", "topopt", 3, 1) in table
+    assert spec.run_record("emotions", "fullopt", "full", 1) in table
+    assert spec.run_record("m_reduced", "topada", 3, 1) not in table  # one seed
+    assert [spec.table_k(config, a.key) for a in spec.ALGORITHMS] == (
+        ["3" if a.topk else "full" for a in spec.ALGORITHMS]
+    )
+    fig2 = spec.figure2_runs(config)
+    assert len(fig2) == 3 * 2
+    assert set(fig2) & set(table) == {spec.run_record("emotions", "topopt", 3, s) for s in (0, 1)}
+    assert spec.figure2_extra_k(config) == [1, 5]
+    assert spec.table1_splits(config) == [
+        spec.split_file("emotions", ".json"),
+        spec.split_file("m_reduced", ".json"),
+    ]
+    assert spec.base_split("m_reduced") == [spec.split_file("mediamill", ".npz")]
+    assert spec.base_split("emotions") == []

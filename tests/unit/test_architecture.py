@@ -3,7 +3,10 @@ from the sources by boostrank.workflow.code_deps): no cycles, and the layers poi
 algorithms, metrics and data code never import the workflow's plumbing, the experiments, the
 report or the CLI."""
 
+import ast
 from pathlib import Path
+
+import pytest
 
 from boostrank.workflow.code_deps import _imports as imports_of
 from boostrank.workflow.code_deps import imported_modules, module_file
@@ -140,9 +143,9 @@ def test_the_disk_cache_keeps_imports_until_a_file_changes(tmp_path, monkeypatch
 
 
 # Inside a work's package (experiments/<work>/): constants and job parameters, computing,
-# statistics, drawing, the figure jobs, then the command line; a part imports only parts before
-# it (jobs_*.py are jobs). A work whose jobs run through `boostrank job` (experiments/job.py)
-# has a make (its figure jobs) and no cli; any other work a cli and no make.
+# statistics, drawing, the figure jobs that merge, write and draw, then the command line; a
+# part imports only parts before it (jobs_*.py are jobs). A work whose jobs run through
+# `boostrank job` (experiments/job.py) has a make and no cli; the others a cli and no make.
 PARTS = ("spec", "jobs", "summary", "figure", "make", "cli")
 WORKS = sorted(p.name for p in (SRC / "experiments").iterdir() if (p / "__init__.py").is_file())
 
@@ -155,9 +158,9 @@ def _part(module: str) -> tuple[str, int] | None:
     return parts[1], PARTS.index(parts[2].split("_")[0] if parts[2] != "__init__" else "spec")
 
 
-def test_every_work_is_one_package_of_the_five_parts():
-    """Each work has the four parts, and a make exactly when ``boostrank job`` runs its jobs
-    (else a cli); every work ``boostrank job`` names has a registry of its jobs."""
+def test_every_work_is_one_package_of_its_parts():
+    """Each work has spec, jobs, summary and figure; a work ``boostrank job`` runs has a make
+    and no cli, any other a cli and no make."""
     from boostrank.experiments.job import WORKS as CONVERTED
 
     assert {"chapter2", "chapter3", "chapter4", "chapter5_6", "docan", "topk"} <= set(WORKS)
@@ -181,6 +184,67 @@ def test_a_part_imports_only_earlier_parts_of_its_own_work():
             if theirs[0] != mine[0] or theirs[1] > mine[1]:
                 wrong.append(f"{module} -> {dep}")
     assert not wrong, wrong
+
+
+# What writes a file other than a figure's own (save_figure's PNG and PDF, render's table
+# files): boostrank.io's writers, a frame's or a path's serialisers, open().
+IO_WRITERS = {"write_text", "write_json", "save_npz", "atomic_open", "atomic_path"}
+SERIALISERS = {"to_csv", "to_json", "to_parquet", "write_text", "write_bytes", "savez", "save"}
+
+
+def writes(source: str) -> list[str]:
+    """What in ``source`` can write a results file: an import of ``boostrank.io`` (the module)
+    or of one of its writers, a call of a serialiser method, or ``open()``; one line each."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "boostrank.io":
+            found += [f"imports {a.name}" for a in node.names if a.name in IO_WRITERS]
+        elif isinstance(node, ast.ImportFrom) and node.module == "boostrank":
+            found += [f"imports boostrank.{a.name}" for a in node.names if a.name == "io"]
+        elif isinstance(node, ast.Import):
+            found += [f"imports {a.name}" for a in node.names if a.name == "boostrank.io"]
+        elif isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in SERIALISERS:
+                found.append(f"calls .{func.attr}() on line {node.lineno}")
+            elif isinstance(func, ast.Name) and func.id == "open":
+                found.append(f"calls open() on line {node.lineno}")
+    return found
+
+
+def test_a_converted_works_figure_modules_write_no_results_file():
+    """A converted work's figure modules (experiments/<work>/figure*.py) only draw: the results
+    CSVs, summaries and samples the claims read are written by its make (or jobs) module, so
+    a number's file never depends on drawing code, and the figure files go through
+    boostrank.plots.save_figure and boostrank.report.render.write_table alone. Read from the
+    sources: no boostrank.io writer imported, no serialiser (to_csv, write_text, ...) called,
+    no open()."""
+    from boostrank.experiments.job import WORKS as CONVERTED
+
+    wrong = {
+        str(path.relative_to(SRC)): found
+        for work in CONVERTED
+        for path in sorted((SRC / "experiments" / work).glob("figure*.py"))
+        if (found := writes(path.read_text(encoding="utf-8")))
+    }
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("def f(p):\n    from boostrank.io import write_text\n", ["imports write_text"]),
+        ("from boostrank.io import read_json, write_json\n", ["imports write_json"]),
+        ("import boostrank.io\n", ["imports boostrank.io"]),
+        ("from boostrank import io\n", ["imports boostrank.io"]),
+        ("def f(df, p):\n    df.to_csv(p)\n", ["calls .to_csv() on line 2"]),
+        ("with open('x', 'w') as h:\n    pass\n", ["calls open() on line 1"]),
+        ("from boostrank.io import read_json\n", []),
+        ("from boostrank.plots import save_figure\nsave_figure(fig, 'x', [])\n", []),
+    ],
+)
+def test_the_write_check_finds_each_way_to_write_a_file(source, found):
+    assert writes(source) == found
 
 
 def test_root_commands_load_no_plugin_and_every_other_command_has_one():

@@ -11,8 +11,8 @@ import pytest
 from scipy.optimize import nnls
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.prank import figure as prank_figure
 from boostrank.experiments.prank import jobs as prank_jobs
+from boostrank.experiments.prank import make as prank_make
 from boostrank.experiments.prank import summary as prank_summary
 from boostrank.experiments.prank.spec import Fig6Spec, Fig7Spec
 from boostrank.online.ordinal_baselines import MCP, WidrowHoff
@@ -256,7 +256,7 @@ def test_rating_matrix_and_runs():
 
 def make_fig7(npz, meta, settings, seed, tmp_path):
     """Figure 7's job (``boostrank job prank.fig7``): the runs, then its CSVs and figure."""
-    return prank_figure.figure7(
+    return prank_make.figure7(
         Fig7Spec(
             npz=str(npz), meta=str(meta), settings=settings, seed=seed,
             csv=str(tmp_path / "c.csv"), summary=str(tmp_path / "s.csv"), samples=None,
@@ -279,7 +279,7 @@ def fig_settings():
 
 def test_fig6_outputs(tmp_path):
     settings = fig_settings()
-    stats = prank_figure.figure6(
+    stats = prank_make.figure6(
         Fig6Spec(
             settings=settings, seed=3, csv=str(tmp_path / "c.csv"),
             summary=str(tmp_path / "s.csv"), samples=str(tmp_path / "s.samples.csv"),

@@ -10,8 +10,8 @@ import pytest
 from scipy.optimize import minimize_scalar
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.qbrank import figure as qbrank_figure
 from boostrank.experiments.qbrank import jobs as exp
+from boostrank.experiments.qbrank import make as qbrank_make
 from boostrank.experiments.qbrank import spec
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.ranking.gbt import GBT
@@ -162,7 +162,7 @@ def train_model(model, npz, meta, params, out, queries=None):
 
 def make_outputs(p, inputs, table_trees, trees, ties, queries=(), figure_samples=None):
     """The merge job: Table 1 and Figure 1 of the run CSVs ``inputs``, written into ``p``."""
-    return qbrank_figure.make_outputs(
+    return qbrank_make.make_outputs(
         spec.FigureSpec(
             inputs=list(map(str, inputs)), queries=list(map(str, queries)),
             table_trees=table_trees, trees=trees, ties=ties, table_csv=str(p / "t.csv"),
@@ -256,3 +256,22 @@ def test_a_stand_in_without_single_grade_queries(tmp_path):
     make_outputs(p, outs, 3, params["trees"], "half")
     stats = pd.read_csv(p / "fs.csv")
     assert "gbt_l1" not in set(stats["model"])
+
+
+def test_the_figure_reads_every_split_the_workflow_counts_for_each_data_set():
+    """One file per (data set, split, model), the splits counted per data set by the
+    workflow's ``replicates`` (configured on real data, 1 on a stand-in)."""
+    config = {"qbrank": {"datasets": ["mq2007", "mq2008"], "splits": 3}}
+    asked = []
+
+    def replicates(configured, dataset):
+        asked.append((configured, dataset))
+        return 1 if dataset == "mq2008" else configured
+
+    files = spec.run_files(config, ".queries.csv", replicates)
+    assert sorted(set(asked)) == [(3, "mq2007"), (3, "mq2008")]
+    assert len(files) == len(set(files)) == (3 + 1) * len(spec.MODELS)
+    assert files[0] == spec.run_file("mq2007", 1, spec.MODELS[0].key, ".queries.csv")
+    assert files[0] == f"{spec.RUNS}/mq2007/split1/{spec.MODELS[0].key}.queries.csv"
+    assert not [f for f in files if "mq2008/split2" in f]
+    assert {f.rsplit("/", 1)[1] for f in files} == {f"{m.key}.queries.csv" for m in spec.MODELS}

@@ -12,14 +12,14 @@ rule chapter2_run:
         meta=lambda w: processed_meta(w.dataset),
         code=lambda w: code(*CH2_SPEC.code_modules(w.method)),
     output:
-        csv=f"{CH2_RUNS}/{{figure}}/{{dataset}}/{{method}}.csv",
+        csv=CH2_SPEC.run_file("{figure}", "{dataset}", "{method}"),
     log:
         "logs/{figure}/run/{dataset}/{method}.log",
     benchmark:
         "benchmarks/{figure}/run/{dataset}/{method}.tsv"
     wildcard_constraints:
         figure="thesis-fig2_[123]",
-        dataset="|".join(CH2["datasets"]),
+        dataset="|".join(config["chapter2"]["datasets"]),
         method="|".join(CH2_SPEC.BY_KEY),
     threads: 1
     params:
@@ -30,7 +30,7 @@ rule chapter2_run:
 
 rule chapter2_figure:
     input:
-        runs=lambda w: ch2_figure_runs(w.figure),
+        runs=lambda w: CH2_SPEC.figure_runs(config, w.figure),
         code=code(*CH2_SPEC.FIGURE.code),
     output:
         csv="results/{figure}.csv",

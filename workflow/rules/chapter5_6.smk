@@ -10,17 +10,18 @@
 
 rule chapter5_sweep:
     input:
-        unpack(ch5_data),
-        code=ch5_code,
+        npz="data/processed/{dataset}.npz",
+        meta=lambda w: processed_meta(w.dataset),
+        code=lambda w: code(*CH5_SPEC.code_modules(w.method)),
     output:
-        csv=f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.csv",
-        finals=f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/{{method}}.finals.csv",
+        csv=CH5_SPEC.run_file("thesis-fig5_2", "{dataset}", "{method}"),
+        finals=CH5_SPEC.run_file("thesis-fig5_2", "{dataset}", "{method}", ".finals.csv"),
     log:
         "logs/thesis-fig5_2/{dataset}/{method}.log",
     benchmark:
         "benchmarks/thesis-fig5_2/{dataset}/{method}.tsv"
     wildcard_constraints:
-        dataset="|".join(CH5["datasets"]),
+        dataset="|".join(config["chapter5"]["datasets"]),
         method="|".join(CH5_SPEC.SWEEP_METHODS),
     threads: 1
     params:
@@ -31,17 +32,18 @@ rule chapter5_sweep:
 
 rule chapter5_perceptron:
     input:
-        unpack(ch5_data),
+        npz="data/processed/{dataset}.npz",
+        meta=lambda w: processed_meta(w.dataset),
         code=code(*CH5_SPEC.code_modules("perceptron")),
     output:
-        csv=f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.csv",
-        finals=f"{CH5_RUNS}/thesis-fig5_1/{{dataset}}/perceptron.finals.csv",
+        csv=CH5_SPEC.run_file("thesis-fig5_1", "{dataset}", "perceptron"),
+        finals=CH5_SPEC.run_file("thesis-fig5_1", "{dataset}", "perceptron", ".finals.csv"),
     log:
         "logs/thesis-fig5_1/{dataset}/perceptron.log",
     benchmark:
         "benchmarks/thesis-fig5_1/{dataset}/perceptron.tsv"
     wildcard_constraints:
-        dataset="|".join(CH5["datasets"]),
+        dataset="|".join(config["chapter5"]["datasets"]),
     threads: 1
     params:
         spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig5_1", method="perceptron"),
@@ -51,17 +53,18 @@ rule chapter5_perceptron:
 
 rule chapter6_adaptive:
     input:
-        unpack(ch5_data),
-        code=ch5_code,
+        npz="data/processed/{dataset}.npz",
+        meta=lambda w: processed_meta(w.dataset),
+        code=lambda w: code(*CH5_SPEC.code_modules(w.method)),
     output:
-        csv=f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.csv",
-        finals=f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/{{method}}.finals.csv",
+        csv=CH5_SPEC.run_file("thesis-fig6_2", "{dataset}", "{method}"),
+        finals=CH5_SPEC.run_file("thesis-fig6_2", "{dataset}", "{method}", ".finals.csv"),
     log:
         "logs/thesis-fig6_2/{dataset}/{method}.log",
     benchmark:
         "benchmarks/thesis-fig6_2/{dataset}/{method}.tsv"
     wildcard_constraints:
-        dataset="|".join(CH5["datasets"]),
+        dataset="|".join(config["chapter5"]["datasets"]),
         method="|".join(CH5_SPEC.ADAPTIVE),
     threads: 1
     params:
@@ -72,18 +75,21 @@ rule chapter6_adaptive:
 
 rule chapter6_best_worst:
     input:
-        unpack(ch5_data),
-        sweep=f"{CH5_RUNS}/thesis-fig5_2/{{dataset}}/banditron.csv",
+        npz="data/processed/{dataset}.npz",
+        meta=lambda w: processed_meta(w.dataset),
+        sweep=CH5_SPEC.run_file("thesis-fig5_2", "{dataset}", "banditron"),
         code=code(*CH5_SPEC.code_modules("banditron_best_worst")),
     output:
-        csv=f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/banditron_best_worst.csv",
-        finals=f"{CH5_RUNS}/thesis-fig6_2/{{dataset}}/banditron_best_worst.finals.csv",
+        csv=CH5_SPEC.run_file("thesis-fig6_2", "{dataset}", "banditron_best_worst"),
+        finals=CH5_SPEC.run_file(
+            "thesis-fig6_2", "{dataset}", "banditron_best_worst", ".finals.csv"
+        ),
     log:
         "logs/thesis-fig6_2/{dataset}/banditron_best_worst.log",
     benchmark:
         "benchmarks/thesis-fig6_2/{dataset}/banditron_best_worst.tsv"
     wildcard_constraints:
-        dataset="|".join(CH5["datasets"]),
+        dataset="|".join(config["chapter5"]["datasets"]),
     threads: 1
     params:
         spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig6_2", method="banditron_best_worst"),
@@ -93,8 +99,8 @@ rule chapter6_best_worst:
 
 rule chapter5_figure:
     input:
-        runs=ch5_figure_inputs,
-        finals=lambda w: [r.replace(".csv", ".finals.csv") for r in ch5_figure_inputs(w)],
+        runs=lambda w: CH5_SPEC.figure_runs(config, w.figure),
+        finals=lambda w: CH5_SPEC.figure_runs(config, w.figure, ".finals.csv"),
         claims=config["claims"],
         code=code(*CH5_SPEC.FIGURE.code),
     output:
@@ -107,7 +113,7 @@ rule chapter5_figure:
     benchmark:
         "benchmarks/{figure}/figure.tsv"
     wildcard_constraints:
-        figure="|".join(CH5_FIGURES),
+        figure="|".join(CH5_SPEC.FIGURES),
     params:
         spec=job_spec(CH5_SPEC.figure_spec),
     shell:
@@ -116,16 +122,17 @@ rule chapter5_figure:
 
 rule chapter5_eta_sweep:
     input:
-        unpack(ch5_data),
+        npz="data/processed/{dataset}.npz",
+        meta=lambda w: processed_meta(w.dataset),
         code=code(*CH5_SPEC.ETA_SWEEP.code),
     output:
-        csv=f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv",
+        csv=CH5_SPEC.eta_run_file("{dataset}"),
     log:
         "logs/thesis-supp5_eta/{dataset}.log",
     benchmark:
         "benchmarks/thesis-supp5_eta/{dataset}.tsv"
     wildcard_constraints:
-        dataset="|".join(CH5_ETA["datasets"]),
+        dataset="|".join(config["chapter5"]["eta_sweep"]["datasets"]),
     threads: 1
     params:
         spec=job_spec(CH5_SPEC.eta_sweep_spec),
@@ -135,7 +142,7 @@ rule chapter5_eta_sweep:
 
 rule chapter5_eta_figure:
     input:
-        runs=expand(f"{CH5_RUNS}/thesis-supp5_eta/{{dataset}}.csv", dataset=CH5_ETA["datasets"]),
+        runs=CH5_SPEC.eta_runs(config),
         code=code(*CH5_SPEC.ETA_FIGURE.code),
     output:
         csv="results/thesis-supp5_eta.csv",

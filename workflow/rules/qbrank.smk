@@ -11,16 +11,16 @@ rule qbrank_train:
         meta=lambda w: ranking_meta(w.dataset),
         code=code(*QB_SPEC.TRAIN.code),
     output:
-        csv=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.csv",
-        record=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.json",
-        queries=f"{QB_RUNS}/{{dataset}}/split{{split}}/{{model}}.queries.csv",
+        csv=QB_SPEC.run_file("{dataset}", "{split}", "{model}", ".csv"),
+        record=QB_SPEC.run_file("{dataset}", "{split}", "{model}", ".json"),
+        queries=QB_SPEC.run_file("{dataset}", "{split}", "{model}", ".queries.csv"),
     log:
         "logs/qbrank-table1/train/{dataset}/split{split}/{model}.log",
     benchmark:
         "benchmarks/qbrank-table1/train/{dataset}/split{split}/{model}.tsv"
     wildcard_constraints:
-        dataset="|".join(QB["datasets"]),
-        model="|".join(QB_MODELS),
+        dataset="|".join(config["qbrank"]["datasets"]),
+        model="|".join(QB_SPEC.BY_KEY),
         split=r"\d+",
     threads: 1
     params:
@@ -31,8 +31,8 @@ rule qbrank_train:
 
 rule qbrank_figure:
     input:
-        runs=qb_runs(".csv"),
-        queries=qb_runs(".queries.csv"),
+        runs=lambda w: QB_SPEC.run_files(config, ".csv", data_replicates),
+        queries=lambda w: QB_SPEC.run_files(config, ".queries.csv", data_replicates),
         claims=config["claims"],
         code=code(*QB_SPEC.FIGURE.code),
     output:

@@ -8,11 +8,14 @@
 
 rule topk_split:
     input:
-        unpack(topk_split_inputs),
+        npz=lambda w: f"data/processed/{TOPK_SPEC.source_dataset(w.dataset)}.npz",
+        meta=lambda w: processed_meta(TOPK_SPEC.source_dataset(w.dataset)),
+        raw=lambda w: raw_provenance(TOPK_SPEC.source_dataset(w.dataset)),
+        base=lambda w: TOPK_SPEC.base_split(w.dataset),
         code=code(*TOPK_SPEC.SPLIT.code),
     output:
-        npz=f"{TOPK_DIR}/splits/{{dataset}}.npz",
-        record=f"{TOPK_DIR}/splits/{{dataset}}.json",
+        npz=TOPK_SPEC.split_file("{dataset}", ".npz"),
+        record=TOPK_SPEC.split_file("{dataset}", ".json"),
     log:
         "logs/topk-table1/split/{dataset}.log",
     benchmark:
@@ -27,20 +30,20 @@ rule topk_split:
 
 rule topk_train:
     input:
-        npz=lambda w: f"data/processed/{topk_source(w.dataset)}.npz",
-        meta=lambda w: processed_meta(topk_source(w.dataset)),
-        split=f"{TOPK_DIR}/splits/{{dataset}}.npz",
-        code=TOPK_TRAIN_CODE,
+        npz=lambda w: f"data/processed/{TOPK_SPEC.source_dataset(w.dataset)}.npz",
+        meta=lambda w: processed_meta(TOPK_SPEC.source_dataset(w.dataset)),
+        split=TOPK_SPEC.split_file("{dataset}", ".npz"),
+        code=code(*TOPK_SPEC.TRAIN.code),
     output:
-        record=f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
+        record=TOPK_SPEC.run_record("{dataset}", "{algorithm}", "{k}", "{seed}"),
     log:
         "logs/topk-table1/train/{dataset}/{algorithm}/k{k}/seed{seed}.log",
     benchmark:
         "benchmarks/topk-table1/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
     wildcard_constraints:
         dataset="emotions|scene|yeast|mediamill|m_reduced",
-        algorithm="|".join(TOPK_ALGORITHMS),
-        k=f"full|{TOPK['k']}",
+        algorithm="|".join(TOPK_SPEC.BY_KEY),
+        k=f"full|{config['topk']['k']}",
         seed=r"\d+",
     threads: 1
     params:
@@ -51,20 +54,20 @@ rule topk_train:
 
 rule topk_train_fig2:
     input:
-        npz=lambda w: f"data/processed/{topk_source(w.dataset)}.npz",
-        meta=lambda w: processed_meta(topk_source(w.dataset)),
-        split=f"{TOPK_DIR}/splits/{{dataset}}.npz",
-        code=TOPK_TRAIN_CODE,
+        npz=lambda w: f"data/processed/{TOPK_SPEC.source_dataset(w.dataset)}.npz",
+        meta=lambda w: processed_meta(TOPK_SPEC.source_dataset(w.dataset)),
+        split=TOPK_SPEC.split_file("{dataset}", ".npz"),
+        code=code(*TOPK_SPEC.TRAIN.code),
     output:
-        record=f"{TOPK_DIR}/runs/{{dataset}}/{{algorithm}}/k{{k}}/seed{{seed}}.json",
+        record=TOPK_SPEC.run_record("{dataset}", "{algorithm}", "{k}", "{seed}"),
     log:
         "logs/topk-fig2/train/{dataset}/{algorithm}/k{k}/seed{seed}.log",
     benchmark:
         "benchmarks/topk-fig2/train/{dataset}/{algorithm}/k{k}/seed{seed}.tsv"
     wildcard_constraints:
-        dataset=TOPK["fig2"]["dataset"],
+        dataset=config["topk"]["fig2"]["dataset"],
         algorithm="topopt",
-        k="|".join(str(k) for k in TOPK_FIG2_EXTRA_K) or "none",
+        k="|".join(str(k) for k in TOPK_SPEC.figure2_extra_k(config)) or "none",
         seed=r"\d+",
     threads: 1
     params:
@@ -75,8 +78,8 @@ rule topk_train_fig2:
 
 rule topk_table1:
     input:
-        runs=topk_table_runs(),
-        splits=expand(f"{TOPK_DIR}/splits/{{dataset}}.json", dataset=TOPK["datasets"]),
+        runs=TOPK_SPEC.table1_runs(config),
+        splits=TOPK_SPEC.table1_splits(config),
         claims=config["claims"],
         code=code(*TOPK_SPEC.TABLE1.code),
     output:
@@ -96,7 +99,7 @@ rule topk_table1:
 
 rule topk_fig2:
     input:
-        runs=topk_fig2_runs(),
+        runs=TOPK_SPEC.figure2_runs(config),
         code=code(*TOPK_SPEC.FIGURE2.code),
     output:
         csv="results/topk-fig2.csv",

@@ -6,7 +6,8 @@ of :mod:`boostrank.experiments.chapter2.summary`:
 - Figure 2.3: error against tree depth at 2% labelled (stump to fully grown) for Tree,
   ASSEMBLE and MCSSB.
 
-Kept apart from the training code so that redrawing never retrains.
+Kept apart from the training code so that redrawing never retrains; the figure job
+(:mod:`.make`) writes the results files.
 """
 
 from __future__ import annotations
@@ -14,15 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.chapter2.spec import DATASETS, METHODS, FigureSpec
+from boostrank.experiments.chapter2.spec import DATASETS, METHODS
 from boostrank.experiments.chapter2.summary import (
     constant_class_share,
     depth_positions,
-    figure_cells,
     mean_full_depth,
-    read_runs,
-    summarise,
-    summary_samples,
 )
 from boostrank.plots import BAND_ALPHA, shade_band
 
@@ -176,22 +173,4 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.wrap(text, width))
 
 
-def make_figure(spec: FigureSpec) -> pd.DataFrame:
-    """Merge the run CSVs into the figure's results CSV, summary CSV and its samples (each
-    repeat's value, beside it as ``<summary>.samples.csv``), PNG and PDF; ``spec.seed`` seeds
-    the bands' bootstrap."""
-    from boostrank.io import write_text
-
-    figure, options = spec.figure, {"fraction": spec.fraction, "C": spec.C, "depth": spec.depth}
-    frame = read_runs(spec.runs)
-    cells = figure_cells(figure, frame, options, spec.seed)
-    stats = summarise(figure, cells)
-    write_text(spec.csv, cells.to_csv(index=False))
-    write_text(spec.summary, stats.to_csv(index=False))
-    samples = summary_samples(figure, frame, options)
-    write_text(Path(spec.summary).with_suffix(".samples.csv"), samples.to_csv(index=False))
-    draw(figure, cells, spec.figure_prefix)
-    return cells
-
-
-__all__ = ["STYLE", "TITLES", "draw", "make_figure"]
+__all__ = ["STYLE", "TITLES", "draw"]

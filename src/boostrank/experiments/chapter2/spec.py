@@ -17,6 +17,7 @@ DATASETS = ("isolet", "mnist", "protein", "optdigits", "nursery", "letter", "pen
 DEFAULT_C = 1e4
 DEFAULT_DEPTH = "2"
 LABELLED_SAMPLES = ("random", "stratified")
+RUNS = "results/chapter2"  # the run jobs' CSVs: <figure>/<data set>/<method>.csv
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class RunSpec(JobSpec):
 @dataclass(frozen=True)
 class FigureSpec(JobSpec):
     """One figure from its run CSVs: results, summary (and its samples) and drawing
-    (:func:`.figure.make_figure`); ``fraction``, ``C`` and ``depth`` are the reference cell
+    (:func:`.make.make_figure`); ``fraction``, ``C`` and ``depth`` are the reference cell
     Figures 2.2 and 2.3 read from Figure 2.1."""
 
     figure: str
@@ -132,9 +133,9 @@ RUN = JobKind(
 FIGURE = JobKind(
     "chapter2.figure",
     ("reference",),
-    ("experiments.chapter2.figure",),
+    ("experiments.chapter2.make",),
     FigureSpec,
-    "boostrank.experiments.chapter2.figure:make_figure",
+    "boostrank.experiments.chapter2.make:make_figure",
 )
 JOBS = registry(RUN, FIGURE)
 
@@ -190,6 +191,25 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     )
 
 
+def run_file(figure: str, dataset: str, method: str) -> str:
+    """The run CSV of (figure, data set, method) (rule chapter2_run's output)."""
+    return f"{RUNS}/{figure}/{dataset}/{method}.csv"
+
+
+def figure_runs(config: dict[str, Any], figure: str) -> list[str]:
+    """The run CSVs a figure reads: its own methods on every configured data set and, for
+    Figures 2.2 and 2.3, Figure 2.1's runs at the reference cell (MCSSB and Tree for 2.2's C
+    sweep and its Tree line; the figure's methods for 2.3's depths)."""
+    datasets = config["chapter2"]["datasets"]
+    runs = [run_file(figure, d, m) for d in datasets for m in FIGURE_METHODS[figure]]
+    methods: tuple[str, ...] = ()
+    if figure == "thesis-fig2_2":
+        methods = ("mcssb", "tree")
+    elif figure == "thesis-fig2_3":
+        methods = FIGURE_METHODS[figure]
+    return runs + [run_file("thesis-fig2_1", d, m) for d in datasets for m in methods]
+
+
 def get_method(key: str) -> Method:
     """The table row of ``key``."""
     try:
@@ -214,13 +234,16 @@ __all__ = [
     "LABELLED_SAMPLES",
     "METHODS",
     "RUN",
+    "RUNS",
     "FigureSpec",
     "Job",
     "Method",
     "RunSpec",
     "code_modules",
+    "figure_runs",
     "figure_spec",
     "get_method",
+    "run_file",
     "run_spec",
     "settings",
 ]

@@ -2,7 +2,7 @@
 (:mod:`boostrank.experiments.chapter2.jobs`) into the tidy results (mean test error over the
 repeats per data set, method and setting), the summary statistics the claims read, and the
 numbers the figures show besides the errors (:mod:`boostrank.experiments.chapter2.figure`
-draws them).
+draws them, :mod:`boostrank.experiments.chapter2.make` writes them).
 
 Summary statistics over several data sets ("on most data sets") use the data sets made from
 real data only; the synthetic stand-ins (Isolet, Protein here) are left out of them and their

@@ -8,5 +8,6 @@ Figures 5.1, 5.2, 6.1 and 6.2 (``thesis-fig5_1``, ``thesis-fig5_2``, ``thesis-fi
 ``thesis-fig6_2``) and the supplementary sweep of the exponential gradient's step factor
 (``thesis-supp5_eta``). Parts: ``spec`` (names, data sets, code roots, and the jobs'
 parameters, run by ``boostrank job chapter5_6.<kind>``), ``jobs`` (the run jobs), ``summary``
-(tables and claim statistics), ``figure`` (drawing).
+(tables and claim statistics), ``figure`` (drawing), ``make`` (the figure jobs: merge and
+summarise, write, draw).
 """

@@ -1,7 +1,6 @@
-"""Figures 5.1, 5.2, 6.1 and 6.2 of Valizadegan (2010), chapters 5-6, drawn from the run CSVs of
-:mod:`boostrank.experiments.chapter5_6.jobs`, with their tidy CSVs and the summary statistics the
-claims read (one row per statistic and data set), as :mod:`boostrank.experiments.chapter5_6.summary`
-computes them; and the supplementary eta sweep's figure.
+"""Figures 5.1, 5.2, 6.1 and 6.2 of Valizadegan (2010), chapters 5-6, drawn from the lines
+:mod:`boostrank.experiments.chapter5_6.summary` computes from the run CSVs, and the
+supplementary eta sweep's figure; the figure jobs (:mod:`.make`) write the results files.
 
 Kept apart from the run code: redrawing never reruns a learner.
 """
@@ -11,17 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.chapter5_6.spec import EtaFigureSpec, FigureSpec
-from boostrank.experiments.chapter5_6.summary import (
-    eta_best,
-    figure_tables,
-    load_eta_runs,
-    load_finals,
-    load_runs,
-    published_best_gamma,
-    runs_per_method,
-    summary_samples,
-)
+from boostrank.experiments.chapter5_6.summary import runs_per_method
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -186,19 +175,17 @@ def draw_over_trials(curves: pd.DataFrame, prefix: Path | str, title: str, text:
     save_figure(fig, prefix, curves["provenance"])
 
 
-# --------------------------------------------------------------------------- entry point
-def make_figure(spec: FigureSpec) -> pd.DataFrame:
-    """Draw one figure and write its tidy CSV and its summary statistics (``claims``: the
-    registry Figure 6.1's published best gammas are read from), and from the runs' ``finals``
-    the summary's ``samples``."""
-    from boostrank.io import write_text
-
-    figure, prefix = spec.figure, spec.figure_prefix
-    runs = load_runs(spec.inputs)
-    drawn, tidy, stats = figure_tables(figure, runs, spec.tolerance)
-    if spec.samples is not None:
-        found = summary_samples(figure, drawn, load_finals(spec.finals))
-        write_text(spec.samples, found.to_csv(index=False))
+# --------------------------------------------------------------------------- one figure
+def draw(
+    figure: str,
+    drawn: pd.DataFrame,
+    runs: pd.DataFrame,
+    prefix: Path | str,
+    published: dict[str, float],
+) -> None:
+    """Draw one of Figures 5.1, 5.2, 6.1 and 6.2 from its drawn lines (``drawn``), its note
+    on how the runs were made (``runs``) and, for Figure 6.1, the best gamma section 6.1
+    states per data set (``published``)."""
     runs_note = ", ".join(f"{m}: {r} runs" for m, r in runs_per_method(runs).items())
     common = (
         "Cumulative error = mistakes of the predicted label / trials so far, mean over "
@@ -206,15 +193,7 @@ def make_figure(spec: FigureSpec) -> pd.DataFrame:
     )
     if figure in ("thesis-fig5_2", "thesis-fig6_1"):
         text = common + " Each point: one gamma of the grid; lower is better."
-        draw_against_gamma(
-            drawn,
-            prefix,
-            TITLES[figure],
-            text,
-            published_best_gamma(spec.claims, drawn["dataset"].unique())
-            if figure == "thesis-fig6_1"
-            else {},
-        )
+        draw_against_gamma(drawn, prefix, TITLES[figure], text, published)
     elif figure == "thesis-fig5_1":
         text = (
             common + " Bandit methods at the gamma of their lowest final error (grid of "
@@ -227,21 +206,14 @@ def make_figure(spec: FigureSpec) -> pd.DataFrame:
             "sweep, rerun; ag0-ag3: adaptive gamma_t (omega(z) = (1+z)^0.1)."
         )
         draw_over_trials(drawn, prefix, TITLES[figure], text)
-    write_text(spec.csv, tidy.to_csv(index=False))
-    write_text(spec.summary, stats.to_csv(index=False))
-    return tidy
 
 
-def eta_sweep_figure(spec: EtaFigureSpec) -> pd.DataFrame:
+def draw_eta_sweep(best: pd.DataFrame, prefix: Path | str, provenance: Any) -> None:
     """Supplementary to Figures 5.1/5.2: the exponential gradient's final error at its best
     gamma against the factor on Eq. 5.12's step, for inputs scaled to ||x||_inf <= 1 and raw,
     one panel per data set, with how far theta moved (max |theta - theta^0|)."""
-    from boostrank.io import write_text
     from boostrank.plots import pyplot, save_figure
 
-    runs = load_eta_runs(spec.inputs)
-    write_text(spec.csv, runs.to_csv(index=False))
-    best = eta_best(runs)
     plt = pyplot()
     datasets = list(dict.fromkeys(best["dataset"]))
     fig, axes = plt.subplots(2, len(datasets), figsize=(4.2 * len(datasets), 5.6), squeeze=False)
@@ -270,9 +242,8 @@ def eta_sweep_figure(spec: EtaFigureSpec) -> pd.DataFrame:
     fig.suptitle("Supplementary to Figures 5.1-5.2: the exponential gradient's step factor",
                  fontsize=11)  # fmt: skip
     fig.tight_layout()
-    save_figure(fig, spec.figure_prefix, runs["provenance"])
-    return best
+    save_figure(fig, prefix, provenance)
 
 
-__all__ = ["STYLE", "TITLES", "draw_against_gamma", "draw_over_trials", "eta_sweep_figure",
-           "make_figure"]  # fmt: skip
+__all__ = ["STYLE", "TITLES", "draw", "draw_against_gamma", "draw_eta_sweep",
+           "draw_over_trials"]  # fmt: skip

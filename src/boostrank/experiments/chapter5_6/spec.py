@@ -17,6 +17,7 @@ FIGURES = ("thesis-fig5_1", "thesis-fig5_2", "thesis-fig6_1", "thesis-fig6_2")
 SWEEP_METHODS = ("exp_gradient", "banditron", "banditron_pos")  # Figures 5.1, 5.2 (gamma grid)
 ADAPTIVE = ("ag0", "ag1", "ag2", "ag3")  # Figure 6.2
 METHODS = (*SWEEP_METHODS, "perceptron", *ADAPTIVE, "banditron_best_worst")
+RUNS = "results/chapter5_6"  # the run jobs' CSVs: <figure family>/<data set>/<method>.csv
 LABELS = {
     "exp_gradient": "Exp. gradient",
     "banditron": "Banditron",
@@ -91,7 +92,7 @@ class RunSpec(JobSpec):
 
 @dataclass(frozen=True)
 class FigureSpec(JobSpec):
-    """Figure 5.1, 5.2, 6.1 or 6.2 from its run CSVs (:func:`.figure.make_figure`)."""
+    """Figure 5.1, 5.2, 6.1 or 6.2 from its run CSVs (:func:`.make.make_figure`)."""
 
     figure: str
     inputs: tuple[str, ...]  # the run CSVs
@@ -135,7 +136,7 @@ class EtaSweepSpec(JobSpec):
 
 @dataclass(frozen=True)
 class EtaFigureSpec(JobSpec):
-    """The eta sweep's figure and CSV (:func:`.figure.eta_sweep_figure`)."""
+    """The eta sweep's figure and CSV (:func:`.make.eta_sweep_figure`)."""
 
     inputs: tuple[str, ...]
     csv: str
@@ -176,9 +177,9 @@ CODE = {
 FIGURE = JobKind(
     "chapter5_6.figure",
     ("match_tolerance",),
-    ("experiments.chapter5_6.figure", "plots", "io"),
+    ("experiments.chapter5_6.make", "plots", "io"),
     FigureSpec,
-    "boostrank.experiments.chapter5_6.figure:make_figure",
+    "boostrank.experiments.chapter5_6.make:make_figure",
 )
 # Supplementary: one job per data set of eta_sweep, then one figure.
 ETA_SWEEP = JobKind(
@@ -199,7 +200,7 @@ ETA_FIGURE = JobKind(
     ("eta_sweep",),
     FIGURE.code,
     EtaFigureSpec,
-    "boostrank.experiments.chapter5_6.figure:eta_sweep_figure",
+    "boostrank.experiments.chapter5_6.make:eta_sweep_figure",
 )
 JOBS = registry(RUN, FIGURE, ETA_SWEEP, ETA_FIGURE)
 
@@ -283,6 +284,42 @@ def eta_figure_spec(
     )
 
 
+def run_file(figure: str, dataset: str, method: str, suffix: str = ".csv") -> str:
+    """A run job's CSV (``suffix`` .csv) or its runs' final errors (.finals.csv)."""
+    return f"{RUNS}/{figure}/{dataset}/{method}{suffix}"
+
+
+def figure_runs(config: dict[str, Any], figure: str, suffix: str = ".csv") -> list[str]:
+    """The run files (:func:`run_file`) a figure reads: Figures 5.1, 5.2 and 6.1 read the
+    gamma sweep ("extracted from Figure 5.2", section 6.1), Figure 5.1 also the Perceptron's
+    runs; Figure 6.2 its adaptive methods and Banditron_Best/Worst."""
+    datasets = config["chapter5"]["datasets"]
+
+    def sweep(methods: tuple[str, ...]) -> list[str]:
+        return [run_file("thesis-fig5_2", d, m, suffix) for d in datasets for m in methods]
+
+    if figure == "thesis-fig5_2":
+        return sweep(SWEEP_METHODS)
+    if figure == "thesis-fig6_1":
+        return sweep(("banditron",))
+    if figure == "thesis-fig5_1":
+        return sweep(SWEEP_METHODS) + [
+            run_file("thesis-fig5_1", d, "perceptron", suffix) for d in datasets
+        ]
+    methods = (*ADAPTIVE, "banditron_best_worst")
+    return [run_file("thesis-fig6_2", d, m, suffix) for d in datasets for m in methods]
+
+
+def eta_run_file(dataset: str) -> str:
+    """The eta sweep's CSV on ``dataset`` (rule chapter5_eta_sweep's output)."""
+    return f"{RUNS}/{ETA_SWEEP_FIGURE}/{dataset}.csv"
+
+
+def eta_runs(config: dict[str, Any]) -> list[str]:
+    """The eta sweep's CSVs its figure reads: one per data set of ``chapter5.eta_sweep``."""
+    return [eta_run_file(d) for d in config["chapter5"]["eta_sweep"]["datasets"]]
+
+
 def code_modules(method: str) -> list[str]:
     """Package modules a run job of ``method`` uses."""
     return [*RUN.code, *CODE[method]]
@@ -304,6 +341,7 @@ __all__ = [
     "METHODS",
     "PRINTED_IMPORTANCE",
     "RUN",
+    "RUNS",
     "SCALINGS",
     "SOURCE",
     "SWEEP_METHODS",
@@ -314,8 +352,12 @@ __all__ = [
     "RunSpec",
     "code_modules",
     "eta_figure_spec",
+    "eta_run_file",
+    "eta_runs",
     "eta_sweep_spec",
+    "figure_runs",
     "figure_spec",
     "importance_of",
+    "run_file",
     "run_spec",
 ]

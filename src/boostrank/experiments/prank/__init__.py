@@ -5,6 +5,6 @@ Widrow-Hoff (WH) -- Figure 6 (the paper's synthetic data, degree-2 polynomial ke
 
 Parts: ``spec`` (figure ids, learner names, code roots, and the jobs' parameters, run by
 ``boostrank job prank.fig6`` and ``prank.fig7``), ``jobs`` (the sequences and the learners'
-runs), ``summary`` (tidy curves and claim statistics), ``figure`` (drawing and writing, and
-the two jobs).
+runs), ``summary`` (tidy curves and claim statistics), ``figure`` (drawing), ``make`` (the two
+jobs: run, summarise, write, draw).
 """

@@ -24,8 +24,7 @@ LABELS = {
 # One job per figure: runs every sequence of the figure's learners, then writes its CSVs and
 # draws it.
 _CODE = (
-    "experiments.prank.jobs",
-    "experiments.prank.figure",
+    "experiments.prank.make",
     "online.prank",
     "online.ordinal_baselines",
     "plots",
@@ -36,7 +35,7 @@ _CODE = (
 
 @dataclass(frozen=True)
 class Fig6Spec(JobSpec):
-    """Figure 6 (:func:`.figure.figure6`): config ``prank.fig6`` (``settings``) on the paper's
+    """Figure 6 (:func:`.make.figure6`): config ``prank.fig6`` (``settings``) on the paper's
     synthetic data."""
 
     settings: dict[str, Any]
@@ -49,7 +48,7 @@ class Fig6Spec(JobSpec):
 
 @dataclass(frozen=True)
 class Fig7Spec(JobSpec):
-    """Figure 7 (:func:`.figure.figure7`): config ``prank.fig7`` (``settings``) on MovieLens
+    """Figure 7 (:func:`.make.figure7`): config ``prank.fig7`` (``settings``) on MovieLens
     100K's processed files."""
 
     npz: str
@@ -63,10 +62,10 @@ class Fig7Spec(JobSpec):
 
 
 FIG6_JOB = JobKind(
-    "prank.fig6", ("fig6",), _CODE, Fig6Spec, "boostrank.experiments.prank.figure:figure6"
+    "prank.fig6", ("fig6",), _CODE, Fig6Spec, "boostrank.experiments.prank.make:figure6"
 )
 FIG7_JOB = JobKind(  # and MovieLens 100K's processed files
-    "prank.fig7", ("fig7",), _CODE, Fig7Spec, "boostrank.experiments.prank.figure:figure7"
+    "prank.fig7", ("fig7",), _CODE, Fig7Spec, "boostrank.experiments.prank.make:figure7"
 )
 JOBS = registry(FIG6_JOB, FIG7_JOB)
 

@@ -6,5 +6,6 @@ GBT and RankSVM, on LETOR 4.0 in place of the proprietary Yahoo! data.
 Parts: :mod:`.spec` (the six models, ids, each job's parameters, run by ``boostrank job
 qbrank.train`` and ``qbrank.figure``, config keys and code roots), :mod:`.jobs` (the L1/L2/L3
 split, DCG and precision at K%, training one model on one split), :mod:`.summary` (Table 1,
-Figure 1's curves and the claim statistics) and :mod:`.figure` (the figure and table files).
+Figure 1's curves and the claim statistics), :mod:`.figure` (the figure and table files) and
+:mod:`.make` (the figure job: merge, write, draw).
 """

@@ -1,7 +1,7 @@
 """Zheng et al. (2007), NIPS, section 4: Table 1 (precision at K% on P3 of QBRank on P2, GBT
 on L2 and RankSVM on P2), Figure 1 (DCG-5 on L3 against the number of trees; RankSVM a
-horizontal line) and their tidy CSVs, drawn and written from the frames of
-:mod:`boostrank.experiments.qbrank.summary`.
+horizontal line), drawn from the frames of :mod:`boostrank.experiments.qbrank.summary`; the
+figure job (:mod:`.make`) writes their tidy CSVs.
 
 Kept apart from the training code so that redrawing never retrains.
 """
@@ -11,21 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.qbrank.spec import (
-    FIGURE_ID,
-    MODELS,
-    PERCENTS,
-    TABLE_ID,
-    TIE_RULES,
-    FigureSpec,
-)
-from boostrank.experiments.qbrank.summary import (
-    figure1,
-    figure1_samples,
-    load_runs,
-    table1,
-    table1_cells,
-)
+from boostrank.experiments.qbrank.spec import MODELS, TIE_RULES
+from boostrank.experiments.qbrank.summary import table1_cells
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -135,23 +122,4 @@ def write_table(
     render(prefix, tidy, table1_cells(tidy), caption)
 
 
-def make_outputs(spec: FigureSpec) -> dict[str, Any]:
-    """Merge the jobs into Table 1, Figure 1 and their results CSVs (``figure_samples``: each
-    L3 query's DCG, from the jobs' per-query files ``queries``)."""
-    from boostrank.io import write_text
-
-    runs = load_runs(spec.inputs)
-    t_tidy, t_stats = table1(runs, spec.table_trees)
-    f_tidy, f_stats = figure1(runs)
-    write_text(spec.table_csv, t_tidy.to_csv(index=False))
-    write_text(spec.table_summary, t_stats.to_csv(index=False))
-    write_text(spec.figure_csv, f_tidy.to_csv(index=False))
-    write_text(spec.figure_summary, f_stats.to_csv(index=False))
-    if spec.figure_samples is not None:
-        write_text(spec.figure_samples, figure1_samples(spec.queries).to_csv(index=False))
-    write_table(t_tidy, spec.table_prefix, spec.table_trees, spec.trees, spec.ties)
-    draw_figure(f_tidy, spec.figure_prefix, str(f_tidy["measure"].iloc[0]))
-    return {TABLE_ID: t_tidy, FIGURE_ID: f_tidy, "percents": PERCENTS}
-
-
-__all__ = ["STYLE", "draw_figure", "make_outputs", "write_table"]
+__all__ = ["STYLE", "draw_figure", "write_table"]

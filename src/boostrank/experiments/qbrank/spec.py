@@ -4,6 +4,7 @@ parameters, command, config keys and code roots."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,7 @@ MODELS: tuple[Model, ...] = (
 BY_KEY = {m.key: m for m in MODELS}
 PART_CODE = {"L1": 1, "L2": 2, "L3": 3}
 TABLE_MODELS = ("qbrank_p2", "gbt_l2", "ranksvm_p2")  # Table 1's columns, in its order
+RUNS = "results/qbrank"  # the training jobs' files: <data set>/split<n>/<model>.<suffix>
 
 
 def get_model(key: str) -> Model:
@@ -125,9 +127,9 @@ TRAIN = JobKind(
 FIGURE = JobKind(
     "qbrank.figure",
     ("table_trees", "trees", "ties"),
-    ("experiments.qbrank.figure", "plots", "report.render", "io"),
+    ("experiments.qbrank.make", "plots", "report.render", "io"),
     FigureSpec,
-    "boostrank.experiments.qbrank.figure:make_outputs",
+    "boostrank.experiments.qbrank.make:make_outputs",
 )
 JOBS = registry(TRAIN, FIGURE)
 
@@ -168,6 +170,27 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     )
 
 
+def run_file(dataset: str, split: int | str, model: str, suffix: str) -> str:
+    """A training job's file: ``suffix`` .csv (DCG by trees), .json (its record) or
+    .queries.csv (each L3 query's DCG)."""
+    return f"{RUNS}/{dataset}/split{split}/{model}{suffix}"
+
+
+def run_files(
+    config: dict[str, Any], suffix: str, replicates: Callable[[int, str], int]
+) -> list[str]:
+    """Every (data set, split, model) file with ``suffix`` the figure job reads: the splits
+    are the family's replicates, ``replicates(qbrank.splits, data set)`` (the workflow's
+    count: the configured one on real data, 1 on a synthetic stand-in)."""
+    section = config["qbrank"]
+    return [
+        run_file(dataset, split, model.key, suffix)
+        for dataset in section["datasets"]
+        for split in range(1, replicates(section["splits"], dataset) + 1)
+        for model in MODELS
+    ]
+
+
 __all__ = [
     "BY_KEY",
     "FIGURE",
@@ -176,6 +199,7 @@ __all__ = [
     "MODELS",
     "PART_CODE",
     "PERCENTS",
+    "RUNS",
     "TABLE_ID",
     "TABLE_MODELS",
     "TIES",
@@ -187,5 +211,7 @@ __all__ = [
     "TrainSpec",
     "figure_spec",
     "get_model",
+    "run_file",
+    "run_files",
     "train_spec",
 ]

@@ -6,5 +6,6 @@ curves on Yeast for several k).
 ``spec`` names the algorithms, data sets and jobs (and their parameters, run by ``boostrank job
 topk.<kind>``); ``jobs`` writes each data set's split and trains one booster per (data set,
 algorithm, k, seed); ``summary`` turns the run records into the table and the claims'
-statistics; ``figure`` writes the table and draws Figure 2.
+statistics; ``figure`` renders the table and draws Figure 2; ``make`` (the table and figure
+jobs) merges the records, writes the results CSVs and calls ``figure``.
 """

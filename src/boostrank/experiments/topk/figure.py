@@ -1,45 +1,33 @@
-"""Writes Table 1 (CSV, Markdown, LaTeX) and draws Figure 2 of Zhang, Jung & Tewari (2019) from
-the frames of :mod:`boostrank.experiments.topk.summary`."""
+"""Renders Table 1 (CSV, Markdown, LaTeX) and draws Figure 2 of Zhang, Jung & Tewari (2019) from
+the frames of :mod:`boostrank.experiments.topk.summary`; the jobs (:mod:`.make`) write the
+results CSVs."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from boostrank.experiments.topk.spec import Figure2Spec, Table1Spec
-from boostrank.experiments.topk.summary import (
-    figure2_summary,
-    table1_frame,
-    table1_samples,
-    table1_shown,
-    table1_summary,
-)
+from boostrank.experiments.topk.summary import Figure2, table1_shown
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
-def make_table1(spec: Table1Spec) -> Any:
-    """Write results/topk-table1.csv, its summary, each seed's loss (``samples``: the claims'
-    intervals), and the table (CSV, Markdown, LaTeX)."""
-    from boostrank.io import write_text
+def write_table1(frame: pd.DataFrame, prefix: Path | str) -> None:
+    """Table 1 as ``<prefix>.{csv,md,tex}``: its shown cells and caption."""
     from boostrank.report.render import write_table
 
-    frame = table1_frame(spec.runs, spec.splits, spec.claims)
-    write_text(spec.csv, frame.to_csv(index=False))
-    if spec.samples is not None:
-        write_text(spec.samples, table1_samples(spec.runs).to_csv(index=False))
-    write_text(spec.summary, table1_summary(frame).to_csv(index=False))
     shown, caption = table1_shown(frame)
-    write_table(spec.table_prefix, frame, shown, caption)
-    return frame
+    write_table(prefix, frame, shown, caption)
 
 
-def make_figure2(spec: Figure2Spec) -> Any:
+def draw_figure2(data: Figure2, prefix: Path | str) -> None:
     """Figure 2: TopkBBM's learning curves on one data set for several k (mean over seeds of
-    the loss averaged over each ``window`` rounds), its CSV and the convergence summary."""
+    the loss averaged over each window of rounds), the mean's 95% band over the seeds."""
     import numpy as np
 
-    from boostrank.io import write_text
     from boostrank.plots import pyplot, save_figure, shade_band
 
-    data = figure2_summary(spec.runs, spec.tolerance, spec.smooth)
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for curve in data.curves:
@@ -57,11 +45,7 @@ def make_figure2(spec: Figure2Spec) -> Any:
     ax.set_title(f"TopkBBM on {data.label}, by k ({over})", fontsize=10)
     ax.legend()
     ax.grid(alpha=0.3)
-    save_figure(fig, spec.figure_prefix, [data.provenance])
-    curves_frame = data.frame
-    write_text(spec.csv, curves_frame.to_csv(index=False))
-    write_text(spec.summary, data.summary.to_csv(index=False))
-    return curves_frame
+    save_figure(fig, prefix, [data.provenance])
 
 
-__all__ = ["make_figure2", "make_table1"]
+__all__ = ["draw_figure2", "write_table1"]

@@ -31,6 +31,7 @@ LABELS = {
     "m_reduced": "M-reduced",
 }
 DERIVED = {"m_reduced": "mediamill"}  # derived data set -> the processed data set it draws on
+RESULTS_DIR = "results/topk"  # splits/<data set>.{npz,json}, runs/<data set>/<algorithm>/...
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class TrainSpec(JobSpec):
 
 @dataclass(frozen=True)
 class Table1Spec(JobSpec):
-    """Table 1 from the run records and split records (:func:`.figure.make_table1`)."""
+    """Table 1 from the run records and split records (:func:`.make.make_table1`)."""
 
     runs: tuple[str, ...]
     splits: tuple[str, ...]
@@ -115,7 +116,7 @@ class Table1Spec(JobSpec):
 
 @dataclass(frozen=True)
 class Figure2Spec(JobSpec):
-    """Figure 2 from TopkBBM's run records (:func:`.figure.make_figure2`)."""
+    """Figure 2 from TopkBBM's run records (:func:`.make.make_figure2`)."""
 
     runs: tuple[str, ...]
     tolerance: float  # converged: the running mean within this of the final level
@@ -153,16 +154,16 @@ TRAIN = JobKind(
 TABLE1 = JobKind(
     "topk.table1",
     ("claims", "topk.datasets", "topk.seeds", "topk.seeds_per_dataset", "topk.k"),
-    ("experiments.topk.figure", "report.claims", "report.render", "io"),
+    ("experiments.topk.make", "report.claims", "report.render", "io"),
     Table1Spec,
-    "boostrank.experiments.topk.figure:make_table1",
+    "boostrank.experiments.topk.make:make_table1",
 )
 FIGURE2 = JobKind(
     "topk.fig2",
     ("topk.fig2.dataset", "topk.fig2.k", "topk.fig2.converge_tolerance", "topk.fig2.smooth"),
-    ("experiments.topk.figure", "plots", "io"),
+    ("experiments.topk.make", "plots", "io"),
     Figure2Spec,
-    "boostrank.experiments.topk.figure:make_figure2",
+    "boostrank.experiments.topk.make:make_figure2",
 )
 JOBS = registry(SPLIT, TRAIN, TABLE1, FIGURE2)
 
@@ -180,6 +181,62 @@ def source_dataset(dataset: str) -> str:
     return DERIVED.get(dataset, dataset)
 
 
+def split_file(dataset: str, suffix: str) -> str:
+    """A data set's split (``suffix`` .npz: its rows) or its record (.json)."""
+    return f"{RESULTS_DIR}/splits/{dataset}{suffix}"
+
+
+def base_split(dataset: str) -> list[str]:
+    """The split a derived data set subsamples (M-reduced: Mediamill's), else none."""
+    return [split_file(DERIVED[dataset], ".npz")] if dataset in DERIVED else []
+
+
+def run_record(dataset: str, algorithm: str, k: int | str, seed: int | str) -> str:
+    """A training run's record (``k`` "full" for full information)."""
+    return f"{RESULTS_DIR}/runs/{dataset}/{algorithm}/k{k}/seed{seed}.json"
+
+
+def seeds(config: dict[str, Any], dataset: str) -> range:
+    """The seed indices of ``dataset``'s runs (config ``topk.seeds_per_dataset``, else
+    ``topk.seeds``)."""
+    section = config["topk"]
+    return range(section["seeds_per_dataset"].get(dataset, section["seeds"]))
+
+
+def table_k(config: dict[str, Any], algorithm: str) -> str:
+    """The k of ``algorithm``'s Table 1 runs: config ``topk.k`` with top-k feedback, else
+    "full"."""
+    return str(config["topk"]["k"]) if get_algorithm(algorithm).topk else "full"
+
+
+def table1_runs(config: dict[str, Any]) -> list[str]:
+    """Every run record Table 1 reads: each data set, algorithm and seed."""
+    return [
+        run_record(d, a.key, table_k(config, a.key), s)
+        for d in config["topk"]["datasets"]
+        for a in ALGORITHMS
+        for s in seeds(config, d)
+    ]
+
+
+def table1_splits(config: dict[str, Any]) -> list[str]:
+    """The split records Table 1 reads (each data set's rows)."""
+    return [split_file(d, ".json") for d in config["topk"]["datasets"]]
+
+
+def figure2_runs(config: dict[str, Any]) -> list[str]:
+    """The TopkBBM (topopt) run records Figure 2 reads: each of its k and seeds."""
+    fig2 = config["topk"]["fig2"]
+    d = fig2["dataset"]
+    return [run_record(d, "topopt", k, s) for k in fig2["k"] for s in seeds(config, d)]
+
+
+def figure2_extra_k(config: dict[str, Any]) -> list[int]:
+    """Figure 2's k values Table 1 does not run (its runs at ``topk.k`` are Table 1's)."""
+    section = config["topk"]
+    return [k for k in section["fig2"]["k"] if k != section["k"]]
+
+
 def split_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> SplitSpec:
     """The split of ``wildcards.dataset`` (rule topk_split)."""
     section, dataset = config["topk"], wildcards.dataset
@@ -191,7 +248,7 @@ def split_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) 
         meta=input.meta,
         raw_provenance=input.raw,
         published=section["published_splits"].get(source) or None,
-        base_split=input.base if derived else None,
+        base_split=input.base[0] if derived else None,  # base: a list (base_split)
         subsample=(section[dataset]["train"], section[dataset]["test"]) if derived else None,
         seed=config["seed"],
         out=output.npz,
@@ -255,6 +312,7 @@ __all__ = [
     "FIGURE_ID",
     "JOBS",
     "LABELS",
+    "RESULTS_DIR",
     "SPLIT",
     "TABLE1",
     "TABLE_ID",
@@ -266,10 +324,19 @@ __all__ = [
     "SplitSpec",
     "Table1Spec",
     "TrainSpec",
+    "base_split",
+    "figure2_extra_k",
+    "figure2_runs",
     "figure2_spec",
     "get_algorithm",
+    "run_record",
+    "seeds",
     "source_dataset",
+    "split_file",
     "split_spec",
+    "table1_runs",
     "table1_spec",
+    "table1_splits",
+    "table_k",
     "train_spec",
 ]
