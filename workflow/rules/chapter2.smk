@@ -25,7 +25,7 @@ rule chapter2_run:
     params:
         spec=job_spec(CH2_SPEC.run_spec),
     shell:
-        "single_threaded boostrank job chapter2.run --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter2.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter2_figure:

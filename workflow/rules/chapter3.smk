@@ -32,7 +32,7 @@ rule chapter3_train:
     params:
         spec=job_spec(CH3_SPEC.train_spec),
     shell:
-        "single_threaded boostrank job chapter3.train --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter3.train --spec {params.spec:q} 2> {log}"
 
 
 rule chapter3_qrels:

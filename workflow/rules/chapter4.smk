@@ -27,7 +27,7 @@ rule chapter4_base_rankers:
     params:
         spec=job_spec(CH4_SPEC.base_rankers_spec),
     shell:
-        "single_threaded boostrank job chapter4.base_rankers --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter4.base_rankers --spec {params.spec:q} 2> {log}"
 
 
 rule chapter4_feedback:
@@ -56,7 +56,7 @@ rule chapter4_feedback:
     params:
         spec=job_spec(CH4_SPEC.feedback_spec),
     shell:
-        "single_threaded boostrank job chapter4.feedback --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter4.feedback --spec {params.spec:q} 2> {log}"
 
 
 rule chapter4_feedback_replicate:
@@ -80,7 +80,7 @@ rule chapter4_feedback_replicate:
     params:
         spec=job_spec(CH4_SPEC.feedback_replicate_spec),
     shell:
-        "single_threaded boostrank job chapter4.feedback --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter4.feedback --spec {params.spec:q} 2> {log}"
 
 
 rule chapter4_objective:
@@ -99,7 +99,7 @@ rule chapter4_objective:
     params:
         spec=job_spec(CH4_SPEC.objective_spec),
     shell:
-        "single_threaded boostrank job chapter4.objective --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter4.objective --spec {params.spec:q} 2> {log}"
 
 
 rule chapter4_movies:
@@ -125,7 +125,7 @@ rule chapter4_movies:
     params:
         spec=job_spec(CH4_SPEC.movies_spec),
     shell:
-        "single_threaded boostrank job chapter4.movies --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter4.movies --spec {params.spec:q} 2> {log}"
 
 
 rule chapter4_movies_mrr:
@@ -150,7 +150,7 @@ rule chapter4_movies_mrr:
     params:
         spec=job_spec(CH4_SPEC.movies_spec, family="mrr", timing=True),
     shell:
-        "single_threaded boostrank job chapter4.movies --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter4.movies --spec {params.spec:q} 2> {log}"
 
 
 rule chapter4_movies_replicate:
@@ -171,7 +171,7 @@ rule chapter4_movies_replicate:
     params:
         spec=job_spec(CH4_SPEC.movies_replicate_spec),
     shell:
-        "single_threaded boostrank job chapter4.movies --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter4.movies --spec {params.spec:q} 2> {log}"
 
 
 rule chapter4_figure:

@@ -27,7 +27,7 @@ rule chapter5_sweep:
     params:
         spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig5_2"),
     shell:
-        "single_threaded boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter5_perceptron:
@@ -48,7 +48,7 @@ rule chapter5_perceptron:
     params:
         spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig5_1", method="perceptron"),
     shell:
-        "single_threaded boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter6_adaptive:
@@ -70,7 +70,7 @@ rule chapter6_adaptive:
     params:
         spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig6_2"),
     shell:
-        "single_threaded boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter6_best_worst:
@@ -94,7 +94,7 @@ rule chapter6_best_worst:
     params:
         spec=job_spec(CH5_SPEC.run_spec, figure="thesis-fig6_2", method="banditron_best_worst"),
     shell:
-        "single_threaded boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter5_6.run --spec {params.spec:q} 2> {log}"
 
 
 rule chapter5_figure:
@@ -137,7 +137,7 @@ rule chapter5_eta_sweep:
     params:
         spec=job_spec(CH5_SPEC.eta_sweep_spec),
     shell:
-        "single_threaded boostrank job chapter5_6.eta_sweep --spec {params.spec:q} 2> {log}"
+        "boostrank job chapter5_6.eta_sweep --spec {params.spec:q} 2> {log}"
 
 
 rule chapter5_eta_figure:

@@ -92,15 +92,14 @@ validate(config, schema="../schemas/config.schema.yaml")
 
 # Every shell command calls the package's CLI as `boostrank ...`: a shell function running
 # `-m boostrank` with the interpreter that runs this workflow, so jobs use the same
-# environment locally and on a cluster node. `single_threaded boostrank ...` runs it with one
-# BLAS/OpenMP thread: jobs that run side by side then share the cores, not oversubscribe them.
+# environment locally and on a cluster node. Snakemake's shell exports OMP_NUM_THREADS,
+# OPENBLAS_NUM_THREADS, MKL_NUM_THREADS and the like as the rule's `threads:` (1 by default), so
+# jobs that run side by side share the cores rather than oversubscribe them.
 # BOOSTRANK_JOB_RESOURCES: the job's log ends with its CPU-s and peak RSS (the timing record).
 # (Snakemake formats the prefix too: its braces are doubled.)
 shell.prefix(
     f"set -euo pipefail; boostrank() {{{{ BOOSTRANK_JOB_RESOURCES=1"
     f' "{sys.executable}" -m boostrank "$@"; }}}}; '
-    "single_threaded() {{ OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 "
-    '"$@"; }}; '
 )
 REGISTRY = load_registry(config["registry"])
 CATALOG = load_catalog(config["catalog"])

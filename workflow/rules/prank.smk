@@ -20,7 +20,7 @@ rule prank_fig6:
     params:
         spec=job_spec(PR_SPEC.fig6_spec),
     shell:
-        "single_threaded boostrank job prank.fig6 --spec {params.spec:q} 2> {log}"
+        "boostrank job prank.fig6 --spec {params.spec:q} 2> {log}"
 
 
 rule prank_fig7:
@@ -41,4 +41,4 @@ rule prank_fig7:
     params:
         spec=job_spec(PR_SPEC.fig7_spec),
     shell:
-        "single_threaded boostrank job prank.fig7 --spec {params.spec:q} 2> {log}"
+        "boostrank job prank.fig7 --spec {params.spec:q} 2> {log}"

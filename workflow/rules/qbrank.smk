@@ -26,7 +26,7 @@ rule qbrank_train:
     params:
         spec=job_spec(QB_SPEC.train_spec),
     shell:
-        "single_threaded boostrank job qbrank.train --spec {params.spec:q} 2> {log}"
+        "boostrank job qbrank.train --spec {params.spec:q} 2> {log}"
 
 
 rule qbrank_figure:

@@ -49,7 +49,7 @@ rule topk_train:
     params:
         spec=job_spec(TOPK_SPEC.train_spec),
     shell:
-        "single_threaded boostrank job topk.train --spec {params.spec:q} 2> {log}"
+        "boostrank job topk.train --spec {params.spec:q} 2> {log}"
 
 
 rule topk_train_fig2:
@@ -73,7 +73,7 @@ rule topk_train_fig2:
     params:
         spec=job_spec(TOPK_SPEC.train_spec),
     shell:
-        "single_threaded boostrank job topk.train --spec {params.spec:q} 2> {log}"
+        "boostrank job topk.train --spec {params.spec:q} 2> {log}"
 
 
 rule topk_table1:
