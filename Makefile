@@ -63,10 +63,11 @@ test: lint  ## lint and every tier of the test suite (what CI runs)
 	$(BIN)/pytest
 
 # The same checks as .pre-commit-config.yaml's hooks (at the same versions), on every file.
-lint: $(STAMP)  ## ruff, ruff format and snakefmt checks alone
+lint: $(STAMP)  ## ruff, ruff format, snakefmt and mypy checks alone
 	$(BIN)/ruff check src tests
 	$(BIN)/ruff format --check src tests
 	$(BIN)/snakefmt --check Snakefile workflow/rules workflow/readings.smk
+	$(BIN)/mypy
 
 bench: $(STAMP)  ## speed benchmarks (pytest-benchmark); prints the figures
 	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-columns=min,mean,max,rounds

@@ -1,5 +1,7 @@
 """Errors that carry a message meant for the person running the pipeline."""
 
+from collections.abc import Iterable
+
 
 class BoostrankError(Exception):
     """A user-facing error: the message says what is wrong and how to fix it."""
@@ -32,7 +34,7 @@ class InputError(BoostrankError, ValueError):
     scikit-learn expects of estimators."""
 
 
-def did_you_mean(word: str, choices: object) -> str:
+def did_you_mean(word: str, choices: Iterable[object]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``choices`` to a mistyped ``word``, or ""."""
     import difflib
 

@@ -16,7 +16,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import IO, Any
 
 RESULTS = "results"  # the workflow's results folder, relative to its working directory
 
@@ -52,7 +52,7 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def atomic_open(path: Path | str, mode: str = "w", **kwargs: Any) -> Iterator[TextIO | BinaryIO]:
+def atomic_open(path: Path | str, mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
     """Open a temporary file for writing; it replaces ``path`` when the block exits cleanly."""
     with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as handle:
         yield handle

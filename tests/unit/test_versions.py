@@ -1,7 +1,7 @@
 """The version markers agree: the package's version is pyproject.toml's (read from the installed
 metadata), CITATION.cff cites that version under the licence pyproject.toml declares, the
 workflows' min_version is the lowest Snakemake release the workflow was tested on, and the
-pre-commit hooks run the linters at requirements.lock's versions (the ones `make lint` runs)."""
+pre-commit hooks run the commands of `make lint`, at requirements.lock's versions."""
 
 import re
 import tomllib
@@ -41,6 +41,21 @@ def test_the_pre_commit_hooks_pin_the_locked_linters():
     )
     config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())
     hooks = [hook for repo in config["repos"] for hook in repo["hooks"]]
-    pins = [dep.split("==") for hook in hooks for dep in hook["additional_dependencies"]]
+    pins = [dep.split("==") for hook in hooks for dep in hook.get("additional_dependencies", [])]
     assert {name for name, _ in pins} >= {"ruff", "snakefmt"}
     assert {name: locked.get(name) for name, _ in pins} == dict(pins)
+
+
+def test_the_pre_commit_hooks_run_the_commands_of_make_lint():
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = re.search(r"^lint:.*\n((?:\t.*\n)+)", makefile, re.M).group(1)
+    commands = [line.strip().removeprefix("$(BIN)/") for line in recipe.splitlines()]
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text())
+    entries = [
+        hook["entry"].removeprefix(".venv/bin/")
+        for repo in config["repos"]
+        for hook in repo["hooks"]
+    ]
+    assert len(entries) == len(commands)
+    for entry, command in zip(entries, commands, strict=True):
+        assert command == entry or command.startswith(entry + " "), (entry, command)

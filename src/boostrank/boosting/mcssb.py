@@ -230,6 +230,7 @@ class Similarity:
         M_i^c = sum over labelled j of class c of S_ij."""
         Yl = Y[labelled]
         if self.kind == "dense":
+            assert self.matrix is not None  # a dense S stores its matrix
             return np.asarray(self.matrix[:, labelled] @ Yl, dtype=np.float64)
         if self.kind == "ones":
             return np.broadcast_to(Yl.sum(axis=0), (self.n, Y.shape[1])).copy()
@@ -272,6 +273,7 @@ class Similarity:
     ) -> tuple[np.ndarray, np.ndarray | None]:
         """Row sums of S/Z and (S/Z^2) B for one block of rows (Z given)."""
         if self.kind == "dense":
+            assert self.matrix is not None  # a dense S stores its matrix
             ratio = np.divide(self.matrix[rows], z, dtype=z.dtype)
         else:
             ratio = np.reciprocal(z)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import hashlib
+import io
 import logging
 import shutil
 import socket
@@ -94,8 +95,7 @@ def extract(archive: Path, kind: str, out_dir: Path, *, member: str | None = Non
             raise ValueError(f"archive type {kind!r} needs the registry file name it yields")
         target = _safe_target(out_dir, member)
         target.parent.mkdir(parents=True, exist_ok=True)
-        opener = {"none": open, "gz": gzip.open, "bz2": bz2.open}[kind]
-        with opener(archive, "rb") as src, open(target, "wb") as dst:
+        with _open_compressed(archive, kind) as src, open(target, "wb") as dst:
             shutil.copyfileobj(src, dst, _CHUNK)
         return [target]
     if kind == "zip":
@@ -108,6 +108,15 @@ def extract(archive: Path, kind: str, out_dir: Path, *, member: str | None = Non
             members = ((m.name, tf.extractfile(m)) for m in tf.getmembers() if m.isfile())
             return _write_members(out_dir, members)
     return _extract_rar(archive, out_dir)
+
+
+def _open_compressed(archive: Path, kind: str) -> io.BufferedIOBase:
+    """``archive`` opened for reading its bytes, decompressed if ``kind`` is gz or bz2."""
+    if kind == "gz":
+        return gzip.open(archive, "rb")
+    if kind == "bz2":
+        return bz2.open(archive, "rb")
+    return open(archive, "rb")
 
 
 def _extract_rar(archive: Path, out_dir: Path) -> list[Path]:

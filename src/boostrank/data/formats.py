@@ -95,7 +95,7 @@ def open_text(path: Path | str, encoding: str = "utf-8") -> TextIO:
     """Open ``path`` (or ``<path>.gz``) as text (universal newlines), decompressing gzip."""
     real = resolve_path(path)
     if _is_gzip(real):
-        return gzip.open(real, "rt", encoding=encoding)  # type: ignore[return-value]
+        return gzip.open(real, "rt", encoding=encoding)
     return open(real, encoding=encoding)
 
 
@@ -254,10 +254,11 @@ def read_letor(path: Path, n_features: int | None = None) -> LetorTable:
         qids.append(head[1][4:])
         rows_line.append(number)
         match = _DOCID.search(line, hash_at) if hash_at >= 0 else None
+        docid = match.group(1) if match else b""
         try:
-            docids.append(match.group(1).decode() if match else "")
+            docids.append(docid.decode())
         except UnicodeDecodeError:
-            _fail(path, number, f"the docid {match.group(1)!r} is not UTF-8 text")
+            _fail(path, number, f"the docid {docid!r} is not UTF-8 text")
     lines = np.asarray(rows_line, dtype=np.int64)
     y = _integers(path, labels, lines, "label", np.int8)
     qid = _integers(path, qids, lines, "qid", np.int32)

@@ -45,7 +45,8 @@ def prepare_dataset(
         split = spec.published.get("split", "all")
         stats.update(split=split, split_rows={split: stats["rows"]}, folds="seeded rotation")
     else:
-        loader = spec.embedded["loader"] if prov.kind == "embedded" else spec.loader
+        embedded = spec.embedded if prov.kind == "embedded" else None
+        loader = embedded["loader"] if embedded is not None else spec.loader
         if not loader:
             raise BoostrankError(f"data set '{spec.name}' has no loader in the registry")
         try:
@@ -96,7 +97,7 @@ def load_letor(npz: Path | str, extra: tuple[str, ...] = ()) -> dict[str, np.nda
 
 def _generate(spec: DatasetSpec, seed: int, scale: float) -> dict[str, np.ndarray]:
     params = spec.synthetic or {}
-    generator = synthetic.GENERATORS.get(params.get("generator"))
+    generator = synthetic.GENERATORS.get(params.get("generator", ""))
     if generator is None:
         raise BoostrankError(
             f"data set '{spec.name}': unknown synthetic generator {params.get('generator')!r}; "
@@ -131,9 +132,9 @@ def _load(
         }
         return {"X": X.astype(np.float32), "y": y.astype(np.int32), "classes": classes}, extra
     if fmt == "libsvm":
-        X, labels = formats.read_libsvm(raw / loader["file"], loader["n_features"])
+        sparse, labels = formats.read_libsvm(raw / loader["file"], loader["n_features"])
         classes, y = np.unique(labels, return_inverse=True)
-        dense = X.toarray().astype(np.float32)
+        dense = sparse.toarray().astype(np.float32)
         return {"X": dense, "y": y.astype(np.int32), "classes": classes.astype(str)}, {}
     if fmt == "idx":
         return _load_idx(raw, loader)

@@ -199,6 +199,7 @@ def fetch_dataset(
             )
         real_before = previous is not None and previous.kind != "synthetic"
         if source == "synthetic" and real_before and not settings.replace_real:
+            assert previous is not None  # real_before
             raise BoostrankError(_kept_real(spec, previous))
         staging = Path(tempfile.mkdtemp(prefix=f".{raw_dir.name}.", dir=raw_dir.parent))
         staging.chmod(0o755)

@@ -45,7 +45,9 @@ def scale_inputs(X: np.ndarray, norm: str = "l2", mode: str = "global") -> np.nd
     raise BoostrankError(f"unknown scaling mode '{mode}'; use none, global or row")
 
 
-def stream_orders(n_samples: int, seeds: Sequence[int] | np.ndarray, length: int | None = None):
+def stream_orders(
+    n_samples: int, seeds: Sequence[int] | np.ndarray, length: int | None = None
+) -> np.ndarray:
     """(R, length) sample indices: run r's random permutation of the stream (its first
     ``length`` entries; all of it by default), from its own seed."""
     length = n_samples if length is None else min(int(length), n_samples)

@@ -32,10 +32,12 @@ probability, so the tests can check E[L_hat] = L exactly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from math import comb
 
 import numpy as np
+import numpy.typing as npt
 
 from boostrank.errors import BoostrankError
 
@@ -56,7 +58,7 @@ def check_feedback(m: int, k: int, n_swap: int = 2) -> None:
 
 
 def pair_probability(
-    a_in_top: np.ndarray, b_in_top: np.ndarray, m: int, k: int, rho: float, n_swap: int = 2
+    a_in_top: npt.ArrayLike, b_in_top: npt.ArrayLike, m: int, k: int, rho: float, n_swap: int = 2
 ) -> np.ndarray:
     """P(labels a and b are both in the explored top k), from whether each is in the top k of
     the unexplored ranking (arrays of booleans, any shape)."""
@@ -151,7 +153,9 @@ def full_pairs(y: np.ndarray, normalize: bool) -> tuple[np.ndarray, np.ndarray, 
 
 
 def estimate_pairwise_loss(
-    s: np.ndarray, pairs: tuple[np.ndarray, np.ndarray, np.ndarray], pair_loss
+    s: np.ndarray,
+    pairs: tuple[np.ndarray, np.ndarray, np.ndarray],
+    pair_loss: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> np.ndarray:
     """Eq. 1: the sum over the pairs of weight * f(s_l, s_r); ``s`` (m,) or (N, m)."""
     rel, irr, w = pairs

@@ -45,7 +45,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -304,12 +304,12 @@ def compute_features(meta: LetorMeta) -> np.ndarray:
         with np.errstate(invalid="ignore", divide="ignore"):
             block[:, 11] = np.where(block[:, 10] > 0, np.log(block[:, 10]), np.nan)
         covered = np.bincount(meta.entry_row, weights=meta.tf[:, s], minlength=n_rows) > 0
-        block[np.ix_(~covered, list(NULLABLE))] = np.nan
+        block[np.ix_(~covered, np.array(NULLABLE))] = np.nan
         X[:, s * N_BASE : (s + 1) * N_BASE] = block
     return X
 
 
-def group_reduce(X: np.ndarray, qid: np.ndarray, how: str) -> np.ndarray:
+def group_reduce(X: np.ndarray, qid: np.ndarray, how: Literal["min", "max"]) -> np.ndarray:
     """Each row's reduction ``how`` (min, max) over the rows of its query, per feature."""
     import pandas as pd
 

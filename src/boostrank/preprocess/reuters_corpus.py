@@ -73,7 +73,7 @@ def _document_text(doc: reuters.ReutersDoc, field: str) -> str:
     raise ValueError(f"text must be one of {TEXT_FIELDS}, not {field!r}")
 
 
-def _non_sparsity(matrix: sp.spmatrix) -> float:
+def _non_sparsity(matrix: sp.csr_matrix) -> float:
     return float(matrix.nnz / max(1, matrix.shape[0] * matrix.shape[1]))
 
 
@@ -84,7 +84,10 @@ def build_corpus(
     split = reuters.modapte(docs)
     counts = reuters.topic_counts(split["train"] + split["test"], settings.topic_counting)
     topics = reuters.top_topics(counts, settings.top_topics)
-    tokens, labels, newids, stats = {}, {}, {}, {}
+    tokens: dict[str, list[list[str]]] = {}
+    labels: dict[str, np.ndarray] = {}
+    newids: dict[str, np.ndarray] = {}
+    stats: dict[str, Any] = {}
     for name in ("train", "test"):
         pairs = reuters.select_top_topics(split[name], topics, settings.multi_topic)
         texts = [_document_text(doc, settings.text) for doc, _ in pairs]

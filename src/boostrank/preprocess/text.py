@@ -185,7 +185,7 @@ def count_matrix(vectorizer: CountVectorizer, docs: Sequence[Sequence[str]]) -> 
     return sp.csr_matrix(vectorizer.transform(docs), dtype=np.float64)
 
 
-def binary_weight(counts: sp.spmatrix) -> sp.csr_matrix:
+def binary_weight(counts: sp.csr_matrix) -> sp.csr_matrix:
     """Incidence: 1 where the term occurs in the document, else 0."""
     out = sp.csr_matrix(counts, dtype=np.float64, copy=True)
     out.eliminate_zeros()
@@ -193,12 +193,12 @@ def binary_weight(counts: sp.spmatrix) -> sp.csr_matrix:
     return out
 
 
-def tf_weight(counts: sp.spmatrix) -> sp.csr_matrix:
+def tf_weight(counts: sp.csr_matrix) -> sp.csr_matrix:
     """Raw term frequency: the counts themselves (``tm::weightTf``)."""
     return sp.csr_matrix(counts, dtype=np.float64, copy=True)
 
 
-def idf_log2(counts: sp.spmatrix) -> np.ndarray:
+def idf_log2(counts: sp.csr_matrix) -> np.ndarray:
     """log2(N / df) over the documents of ``counts`` (0 for a term no document holds)."""
     counts = sp.csr_matrix(counts)
     df = np.bincount(counts.indices[counts.data != 0], minlength=counts.shape[1])
@@ -208,7 +208,7 @@ def idf_log2(counts: sp.spmatrix) -> np.ndarray:
     return idf
 
 
-def tfidf_weight(counts: sp.spmatrix, idf: np.ndarray | None = None) -> sp.csr_matrix:
+def tfidf_weight(counts: sp.csr_matrix, idf: np.ndarray | None = None) -> sp.csr_matrix:
     """``tm::weightTfIdf`` (normalised): count / document length x log2(N / df).
 
     ``idf`` defaults to that of ``counts`` itself; pass the training set's to weight test
@@ -224,7 +224,7 @@ def tfidf_weight(counts: sp.spmatrix, idf: np.ndarray | None = None) -> sp.csr_m
     return out
 
 
-def weight(counts: sp.spmatrix, scheme: str, idf: np.ndarray | None = None) -> sp.csr_matrix:
+def weight(counts: sp.csr_matrix, scheme: str, idf: np.ndarray | None = None) -> sp.csr_matrix:
     """One of :data:`WEIGHTINGS` (``binary``, ``tf``, ``tfidf``)."""
     if scheme == "binary":
         return binary_weight(counts)

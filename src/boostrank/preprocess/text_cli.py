@@ -63,7 +63,7 @@ def _cmd_reuters_corpus(args: argparse.Namespace) -> None:
     )
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``reuters-corpus`` to the command line."""
     p = sub.add_parser(
         "reuters-corpus", help="Reuters-21578 ModApte top-topic TF-IDF corpus (docan report)"

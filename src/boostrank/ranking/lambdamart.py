@@ -15,6 +15,7 @@ constant that does not change which round is best.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import lightgbm as lgb
@@ -87,7 +88,9 @@ class LambdaMART:
         train = lgb.Dataset(
             np.asarray(X)[order], label=np.asarray(y)[order], group=sizes, params=params
         )
-        valid_sets, callbacks, history = [], [], {}
+        valid_sets: list[lgb.Dataset] = []
+        callbacks: list[Callable[[lgb.callback.CallbackEnv], None]] = []
+        history: dict[str, dict[str, list[float]]] = {}
         if validation is not None:
             Xv, yv, qv = validation
             vorder, vsizes = _sorted_groups(qv)
@@ -132,4 +135,5 @@ class LambdaMART:
 
     def predict(self, X: np.ndarray, *, n_trees: int | None = None) -> np.ndarray:
         """Scores of the model with ``n_trees`` trees (default: the fitted ``n_trees``)."""
-        return self.booster_.predict(np.asarray(X), num_iteration=self.best_iteration_for(n_trees))
+        n = self.best_iteration_for(n_trees)
+        return np.asarray(self.booster_.predict(np.asarray(X), num_iteration=n))  # dense X: dense

@@ -579,7 +579,7 @@ class NDCGBoost:
         sums = pairs.sums(s)  # R, T, A of every document
         stumps: list[Stump] = []
         alphas: list[float] = []
-        self.objective_ = [pairs.objective(sums)]
+        objective = [pairs.objective(sums)]
         self.stop_reason_ = "n_iterations"
         self.n_skipped_ = self.n_flipped_ = self.n_redrawn_ = 0
         t = 0  # iterations run (the counter of step 10); "stop"/"skip" count lost rounds too
@@ -618,6 +618,7 @@ class NDCGBoost:
                     continue
                 self.stop_reason_ = "alpha <= 0"  # the Remark read as an exit
                 break
+            assert stump is not None  # alpha > 0 needs a stump
             misses = 0
             t += 1
             s += alpha * f  # step 9, Eq. 3.12
@@ -627,7 +628,7 @@ class NDCGBoost:
                 sums = pairs.sums(s)
             else:
                 sums += pairs.cross_sums(s, f) - before
-            self.objective_.append(pairs.objective(sums))  # Mbar after this iteration (3.11)
+            objective.append(pairs.objective(sums))  # Mbar after this iteration (3.11)
         self.stumps_ = stumps
         self.alphas_ = np.asarray(alphas)
         self.features_ = np.array([t.feature for t in stumps], dtype=np.intp)
@@ -636,7 +637,7 @@ class NDCGBoost:
             -1, 2
         )
         self.n_iterations_ = len(stumps)
-        self.objective_ = np.asarray(self.objective_)
+        self.objective_ = np.asarray(objective)
         return self
 
     def predict(self, X: np.ndarray, *, n_iterations: int | None = None) -> np.ndarray:

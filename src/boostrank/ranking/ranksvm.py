@@ -106,6 +106,11 @@ class RankSVM:
     is SVM-light's default on the pair differences (``default_C``, module docstring).
     """
 
+    C_: float
+    converged_: bool
+    n_iter_: int
+    coef_: np.ndarray
+
     def __init__(
         self,
         C: float | None = 1.0,

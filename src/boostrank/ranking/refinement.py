@@ -212,7 +212,7 @@ class PairModel:
     ) -> None:
         from scipy.sparse import csr_matrix
 
-        self.W = np.asarray(W, dtype=dtype)
+        self.W: np.ndarray = np.asarray(W, dtype=dtype)
         self.dtype = dtype
         self.n = W.shape[0]
         self.pairs = check_pairs(pairs, self.n)
@@ -405,7 +405,9 @@ class ThresholdBank:
         self.features = np.asarray(feats, dtype=np.int64)
         self.thresholds = np.asarray(thetas, dtype=np.float64)
         n = X.shape[0]
-        self.H = np.concatenate(cols, axis=1).astype(dtype) if cols else np.zeros((n, 0), dtype)
+        self.H: np.ndarray = (
+            np.concatenate(cols, axis=1).astype(dtype) if cols else np.zeros((n, 0), dtype)
+        )
 
     @property
     def size(self) -> int:

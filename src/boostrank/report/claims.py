@@ -40,6 +40,7 @@ from boostrank.io import read_yaml
 from boostrank.report.diagnosis import SOURCE_ERRATUM, Findings, diagnose, substitute
 
 if TYPE_CHECKING:  # pandas loads when claims are checked, not when they are read
+    import numpy as np
     import pandas as pd
 
 COLUMNS = [
@@ -169,7 +170,7 @@ def evaluate(
 
     root = Path(root)
     findings = findings or Findings()
-    cache: dict[str, pd.DataFrame] = {}
+    cache: dict[str, pd.DataFrame | None] = {}
     rows = []
     for claim in (variant for c in claims for variant in variants(c)):
         members = [claim] if claim.expand is None else expand_family(claim, root, cache)
@@ -272,7 +273,7 @@ def _cells(claim: Claim) -> list[Claim]:
 
 
 def expand_family(
-    claim: Claim, root: Path | str, cache: dict[str, pd.DataFrame] | None = None
+    claim: Claim, root: Path | str, cache: dict[str, pd.DataFrame | None] | None = None
 ) -> list[Claim]:
     """The member claims of a family (``claim.expand``): one per row with a published value."""
     spec = claim.expand or {}
@@ -319,7 +320,9 @@ def _read_results(path: Path) -> pd.DataFrame | None:
     return pd.read_csv(path, dtype=str, keep_default_na=False) if path.exists() else None
 
 
-def _lookup(ref: dict[str, Any], root: Path, cache: dict[str, pd.DataFrame]) -> pd.Series | None:
+def _lookup(
+    ref: dict[str, Any], root: Path, cache: dict[str, pd.DataFrame | None]
+) -> pd.Series | None:
     import pandas as pd
 
     file = ref["file"]
@@ -341,7 +344,7 @@ def _lookup(ref: dict[str, Any], root: Path, cache: dict[str, pd.DataFrame]) -> 
 
 
 def _samples(
-    ref: dict[str, Any], cache: dict[str, pd.DataFrame], root: Path
+    ref: dict[str, Any], cache: dict[str, pd.DataFrame | None], root: Path
 ) -> pd.DataFrame | None:
     """The unit samples of the value ``ref`` reads (``unit_kind``, ``unit``, ``value``), from
     the results file's ``.samples.csv``; None when it has none."""
@@ -390,7 +393,7 @@ def _number(text: str) -> Any:
 
 
 def _evaluate_one(
-    claim: Claim, root: Path, cache: dict[str, pd.DataFrame], seed: int
+    claim: Claim, root: Path, cache: dict[str, pd.DataFrame | None], seed: int
 ) -> dict[str, Any]:
     row = {
         "claim_id": claim.id,
@@ -454,7 +457,7 @@ def _apply_rule(
     value: Any,
     samples: pd.DataFrame | None,
     root: Path,
-    cache: dict[str, pd.DataFrame],
+    cache: dict[str, pd.DataFrame | None],
 ) -> tuple[str, str]:
     """The verdict, and a note naming the paired test where one decided it."""
     kind = claim.rule.get("type", "equal")
@@ -505,7 +508,9 @@ def _apply_rule(
     return ("PASS" if ok else "FAIL"), ""
 
 
-def _paired(mine: pd.DataFrame | None, other: pd.DataFrame | None) -> tuple | None:
+def _paired(
+    mine: pd.DataFrame | None, other: pd.DataFrame | None
+) -> tuple[np.ndarray, np.ndarray] | None:
     """The two claims' values on their shared units, in unit order (None: fewer than 2)."""
     if mine is None or other is None:
         return None

@@ -115,7 +115,8 @@ def _default(config: dict[str, Any], path: tuple[str, ...], node: dict[str, Any]
 
 def _table(schema: dict[str, Any], config: dict[str, Any], section: tuple[str, ...]) -> str:
     """The rows of ``section``'s keys (every top-level scalar key for ``()``)."""
-    rows, marks = [], {(): []}
+    rows: list[dict[str, str]] = []
+    marks: dict[tuple[str, ...], list[dict[str, Any]]] = {(): []}
     for path, node in schema_keys(schema):
         parent = path[:-2] if path[-2:-1] == ("[]",) else path[:-1]  # a list item's key
         marks[path] = [*marks[parent], node]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import html
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -86,7 +86,8 @@ def write_report(
         _claims_overview(catalog, claims),
     ]
     for figure in catalog.values():
-        parts.append(_figure_section(figure, claims, root, cost.loc[figure.id]))
+        row = cast("pd.Series", cost.loc[figure.id])  # one timing row per figure
+        parts.append(_figure_section(figure, claims, root, row))
     parts.append(_all_claims(catalog, claims))
     parts.append(_readings_section(root, readings, readings_registry))
     parts.append(_timing_section(timing, root))
@@ -175,8 +176,8 @@ def _undiagnosed_box(claims: pd.DataFrame) -> str:
     if missing.empty:
         return ""
     items = "".join(
-        f"<li><a href='#{html.escape(row.figure)}'>{html.escape(row.claim_id)}</a> "
-        f"({html.escape(row.verdict)}): {html.escape(row.statement)}</li>"
+        f"<li><a href='#{html.escape(str(row.figure))}'>{html.escape(str(row.claim_id))}</a> "
+        f"({html.escape(str(row.verdict))}): {html.escape(str(row.statement))}</li>"
         for row in missing.itertuples()
     )
     return (
@@ -306,7 +307,7 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
             rows.append(
                 {
                     "reading": reading,
-                    "basis": basis.get(reading, ""),
+                    "basis": basis.get(str(reading), ""),
                     "default": part["default"].iloc[0],
                     "claims it decides": len(part),
                     "the claims (the options giving PASS and FAIL)": flipped,

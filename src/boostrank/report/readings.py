@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boostrank.errors import BoostrankError
 from boostrank.io import read_yaml
@@ -253,7 +253,7 @@ def tabulate(
                     continue
                 if row["verdict"] == "NOT-COMPARABLE" or claim_id not in default.index:
                     continue  # a stand-in, or a value the data cannot establish
-                base = default.loc[claim_id]
+                base = cast("pd.Series", default.loc[str(claim_id)])  # claim ids are unique
                 tol = tolerance(rules[max(owners, key=len)], row["published"])
                 rows.append(
                     {
@@ -324,7 +324,7 @@ def is_default(table: pd.DataFrame) -> pd.Series:
 def reduced_protocols(table: pd.DataFrame) -> list[str]:
     """The distinct ``reduced protocol (...)`` labels of the table's claims (empty: every
     claim ran on the printed protocol)."""
-    column = table["protocol"] if "protocol" in table.columns else []
+    column: pd.Series | list[str] = table["protocol"] if "protocol" in table.columns else []
     return [p for p in dict.fromkeys(column) if p]
 
 

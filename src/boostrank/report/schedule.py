@@ -76,8 +76,9 @@ def critical_path(jobs: Sequence[JobRecord], overhead_s: float = 0.0) -> tuple[f
         finish[name], before[name] = start + _duration(job, overhead_s), prev
     if not finish:
         return 0.0, []
-    end: str | None = max(finish, key=finish.__getitem__)
-    total, chain = finish[end], []
+    last = max(finish, key=finish.__getitem__)
+    total, chain = finish[last], []
+    end: str | None = last
     while end is not None:
         chain.append(end)
         end = before[end]

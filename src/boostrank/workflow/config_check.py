@@ -105,7 +105,7 @@ def check_registry(path: Path | str, schema_path: Path | str) -> None:
     (:mod:`boostrank.workflow.stamp_cache`, when the workflow keeps one)."""
     path, schema_path = Path(path), Path(schema_path)
     # Checked before and unchanged since (file, schema and this check): nothing to do.
-    checked_from = [path, schema_path, __file__]
+    checked_from: list[Path | str] = [path, schema_path, __file__]
     key = f"valid registry:{path.resolve()}|{schema_path.resolve()}"
     if stamp_cache.get(key, checked_from):
         return

@@ -77,7 +77,9 @@ def one_pending_wake(scheduler_class: Any = None) -> bool:
     (then nothing changes)."""
     if scheduler_class is None:
         check_snakemake_version()
-        from snakemake.scheduling.job_scheduler import JobScheduler as scheduler_class
+        from snakemake.scheduling.job_scheduler import JobScheduler
+
+        scheduler_class = JobScheduler
     original = getattr(scheduler_class, "_schedule_reevalutation", None)
     if original is None:
         log.debug("Snakemake's scheduler has no _schedule_reevalutation: left as it is")
@@ -113,7 +115,9 @@ def stop_off_the_main_thread(scheduler_class: Any = None) -> bool:
     when patched (or already), False when the class has no such method."""
     if scheduler_class is None:
         check_snakemake_version()
-        from snakemake.scheduling.job_scheduler import JobScheduler as scheduler_class
+        from snakemake.scheduling.job_scheduler import JobScheduler
+
+        scheduler_class = JobScheduler
     original = getattr(scheduler_class, "exit_gracefully", None)
     if original is None:
         log.debug("Snakemake's scheduler has no exit_gracefully: left as it is")

@@ -140,7 +140,7 @@ FIGURE = JobKind(
 JOBS = registry(RUN, FIGURE)
 
 
-def settings(section: dict[str, Any], figure: str) -> tuple[list, list, list]:
+def settings(section: dict[str, Any], figure: str) -> tuple[list[float], list[float], list[str]]:
     """(fractions, C values, depths) a figure's run jobs cover, from config ``chapter2``: the
     reference cell of Figures 2.2 and 2.3 comes from Figure 2.1, so they leave it out."""
     ref = section["reference"]
@@ -162,9 +162,9 @@ def run_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) ->
         method=wildcards.method,
         npz=input.npz,
         meta=input.meta,
-        fractions=fractions,
-        C=cs,
-        depths=depths,
+        fractions=tuple(fractions),
+        C=tuple(cs),
+        depths=tuple(depths),
         repeats=section["repeats"],
         parts=section["parts"],
         rows=(section.get("rows") or {}).get(dataset) or None,
@@ -180,7 +180,7 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     ref = config["chapter2"]["reference"]
     return FigureSpec(
         figure=wildcards.figure,
-        runs=list(input.runs),
+        runs=tuple(input.runs),
         fraction=ref["fraction"],
         C=ref["C"],
         depth=str(ref["depth"]),

@@ -92,7 +92,7 @@ ALGORITHMS: tuple[Algorithm, ...] = (
 BY_KEY = {a.key: a for a in ALGORITHMS}
 
 
-def seeded(algorithm: Algorithm, params: dict) -> bool:
+def seeded(algorithm: Algorithm, params: dict[str, Any]) -> bool:
     """Whether ``algorithm`` trained with ``params`` draws random numbers: then each replicate
     is its own training job with its own seed; else one run, which takes no seed, serves every
     replicate (config ``chapter3.replicates``)."""
@@ -317,14 +317,14 @@ def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) 
         meta=input.meta,
         params=section["algorithms"][wildcards.algorithm],
         seed=config["seed"],
-        runs=list(output.runs),
-        records=list(output.records),
+        runs=tuple(output.runs),
+        records=tuple(output.records),
     )
 
 
 def qrels_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> QrelsSpec:
     """The qrels job of a data set (rule chapter3_qrels)."""
-    return QrelsSpec(npz=input.npz, folds=config["chapter3"]["folds"], out=list(output.qrels))
+    return QrelsSpec(npz=input.npz, folds=config["chapter3"]["folds"], out=tuple(output.qrels))
 
 
 def evaluate_spec(
@@ -336,8 +336,8 @@ def evaluate_spec(
     return EvaluateSpec(
         dataset=wildcards.dataset,
         meta=input.meta,
-        runs=[*input.runs, *input.replicate_runs],
-        qrels=list(input.qrels),
+        runs=(*input.runs, *input.replicate_runs),
+        qrels=tuple(input.qrels),
         folds=section["folds"],
         replicates=replicates,
         k_max=section["k_max"],
@@ -352,8 +352,8 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     """The figure job (rule chapter3_figure)."""
     section = config["chapter3"]
     return FigureSpec(
-        evaluations=list(input.evaluations),
-        samples=list(input.samples),
+        evaluations=tuple(input.evaluations),
+        samples=tuple(input.samples),
         letor=input.letor[0] if input.letor else None,
         claims=input.claims,
         tolerance=section["best_tolerance"],

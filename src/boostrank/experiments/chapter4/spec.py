@@ -191,7 +191,7 @@ def figure_inputs(figure: str, datasets: list[str] | tuple[str, ...]) -> list[st
 FORMULAS = ("letor", "report")
 
 
-def _check_replicate(replicate: int, record: str | None, replicate_files: tuple) -> None:
+def _check_replicate(replicate: int, record: str | None, replicate_files: tuple[str, ...]) -> None:
     """Replicate 1 writes the results (a record) from the other replicates' files; replicate
     r >= 2 writes its own curves only."""
     check_at_least("replicate", replicate, 1)
@@ -448,7 +448,7 @@ def movies_spec(
         params=_params(config, family, movies=True),
         seed=config["seed"],
         replicate=1,
-        replicate_files=list(input.replicates),
+        replicate_files=tuple(input.replicates),
         out=output.csv,
         record=output.record,
         timing=output.timing if timing else None,
@@ -467,7 +467,7 @@ def movies_replicate_spec(
         params=_params(config, wildcards.family, movies=True),
         seed=config["seed"],
         replicate=int(wildcards.replicate),
-        replicate_files=[],
+        replicate_files=(),
         out=output.npz,
         record=None,
         timing=None,
@@ -480,7 +480,7 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     section = config["chapter4"]
     return FigureSpec(
         figure=wildcards.fig,
-        inputs=list(input.results),
+        inputs=tuple(input.results),
         csv=output.csv,
         summary=output.summary,
         samples=output.samples,

@@ -246,8 +246,8 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     """The figure job of ``wildcards.figure`` (rule chapter5_figure)."""
     return FigureSpec(
         figure=wildcards.figure,
-        inputs=list(input.runs),
-        finals=list(input.finals),
+        inputs=tuple(input.runs),
+        finals=tuple(input.finals),
         claims=input.claims,
         tolerance=config["chapter5"]["match_tolerance"],
         csv=output.csv,
@@ -280,7 +280,7 @@ def eta_figure_spec(
 ) -> EtaFigureSpec:
     """The eta sweep's figure (rule chapter5_eta_figure)."""
     return EtaFigureSpec(
-        inputs=list(input.runs), csv=output.csv, figure_prefix=stem(output.figure[0])
+        inputs=tuple(input.runs), csv=output.csv, figure_prefix=stem(output.figure[0])
     )
 
 

@@ -109,7 +109,7 @@ def table_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) 
     """The job of Table 1.1 or 1.2 (rule datasets_table)."""
     return TableSpec(
         table=wildcards.table,
-        metas=list(input.metas),
+        metas=tuple(input.metas),
         claims=input.claims,
         prefix=stem(output.table[0]),
     )

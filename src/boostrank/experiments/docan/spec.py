@@ -480,8 +480,8 @@ def forest_merge_spec(
 ) -> ForestMergeSpec:
     """The random forest's replicates merged (rule docan_forest_merge)."""
     return ForestMergeSpec(
-        replicates=list(input.csvs),
-        replicate_samples=list(input.samples),
+        replicates=tuple(input.csvs),
+        replicate_samples=tuple(input.samples),
         csv=output.csv,
         samples=output.samples,
     )
@@ -499,7 +499,7 @@ def ranking_fold_spec(
     return RankingFoldSpec(
         table=wildcards.table,
         fold=int(wildcards.fold),
-        metas=list(input.metas),
+        metas=tuple(input.metas),
         settings=ranking_settings(config, wildcards.table),
         seed=config["seed"],
         out=output[0],
@@ -512,7 +512,7 @@ def ranking_merge_spec(
     """One of Tables 2-6 from its folds (rule docan_ranking_merge)."""
     return RankingMergeSpec(
         table=wildcards.table,
-        folds=list(input.folds),
+        folds=tuple(input.folds),
         claims=input.claims,
         out_prefix=stem(output[0]),
     )

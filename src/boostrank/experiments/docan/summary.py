@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -38,9 +38,9 @@ class Table:
 
 def figure4_table(
     counts: pd.DataFrame,
-    provenance_path: Path,
-    claims_path: Path,
-    csv: Path,
+    provenance_path: Path | str,
+    claims_path: Path | str,
+    csv: Path | str,
     *,
     counting: str = "tags",
 ) -> pd.DataFrame:
@@ -77,7 +77,9 @@ def figure4_table(
 # --------------------------------------------------------------------------- Figure 5
 
 
-def _claim_band(claims_path: Path, csv: str, row: dict[str, Any], column: str) -> tuple | None:
+def _claim_band(
+    claims_path: Path | str, csv: str, row: dict[str, Any], column: str
+) -> tuple[float, float] | None:
     """(low, high): the published value of the claim reading ``row``/``column`` with its
     absolute tolerance, or None."""
     from boostrank.report.claims import find_claim, load_claims
@@ -98,12 +100,12 @@ class Figure5:
     wss: np.ndarray
     knee: int  # Kneedle's elbow
     second: int  # the largest second difference
-    band: tuple | None  # (low, high) of the published elbow, if a claim gives one
+    band: tuple[float, float] | None  # (low, high) of the published elbow, if a claim gives one
     criteria: dict[str, tuple[np.ndarray, np.ndarray]]  # gmm_aic, gmm_bic: (components, values)
     provenance: pd.Series
 
 
-def figure5_summary(csv: Path, claims_path: Path) -> Figure5:
+def figure5_summary(csv: Path | str, claims_path: Path | str) -> Figure5:
     """Figure 5's curves and elbows from its results CSV (the published elbow band from the
     claims)."""
     import pandas as pd
@@ -146,7 +148,7 @@ class KnnCurve:
     provenance: pd.Series
 
 
-def knn_summary(csv: Path, claims_path: Path) -> KnnCurve:
+def knn_summary(csv: Path | str, claims_path: Path | str) -> KnnCurve:
     """Figure 6 or 7's curve from its results CSV, with the published maximum where one
     exists."""
     import pandas as pd
@@ -179,7 +181,7 @@ def knn_summary(csv: Path, claims_path: Path) -> KnnCurve:
 _SET_NAMES = {"train": "training (resubstitution)", "oob": "training (out of bag)", "test": "test"}
 
 
-def table1_frames(results_csv: Path, claims_path: Path, prefix: Path) -> Table:
+def table1_frames(results_csv: Path | str, claims_path: Path | str, prefix: Path | str) -> Table:
     """The random-forest table with the published accuracies beside."""
     import pandas as pd
 
@@ -235,7 +237,7 @@ def merge_forest_replicates(
     return table, merged.round(6).reset_index()
 
 
-def _percent(value: object) -> str | None:
+def _percent(value: str | float | None) -> str | None:
     return None if value in ("", None) else f"{100 * float(value):.2f}%"
 
 
@@ -291,7 +293,8 @@ def merge_frames(table: str, inputs: list[str], claims_path: str, prefix: Path |
         row["claimed"] = row["published_test_ndcg10"] is not None
         means.append(row)
     mean_frame = pd.DataFrame(means)
-    best = mean_frame.loc[mean_frame["validation_ndcg10"].astype(float).idxmax()].copy()
+    best_row = mean_frame.loc[mean_frame["validation_ndcg10"].astype(float).idxmax()]
+    best = cast("pd.Series", best_row).copy()  # idxmax names one row
     best["fold"] = "selected"
     tidy = pd.concat([folds.assign(n_folds=1), mean_frame, best.to_frame().T], ignore_index=True)
     lead = ["table", "config", "fold", "n_folds"]
@@ -340,7 +343,11 @@ def toy_table(tidy: pd.DataFrame, claims_path: str, prefix: Path | str) -> Table
         for key in tidy["model"]
     ]
     tidy = tidy.copy()
-    tidy.insert(tidy.columns.get_loc("data_kind"), "published_ndcg_all_report_formula", published)
+    tidy.insert(
+        cast("int", tidy.columns.get_loc("data_kind")),
+        "published_ndcg_all_report_formula",
+        published,
+    )
     shown = pd.DataFrame(
         {
             "Model": tidy["method"] + " (" + tidy["source"] + ")",
@@ -380,7 +387,7 @@ def demo_table(tidy: pd.DataFrame, claims_path: str, prefix: Path | str) -> Tabl
         for key, block in zip(tidy["method"], tidy["block"], strict=True)
     ]
     tidy = tidy.copy()
-    tidy.insert(tidy.columns.get_loc("label"), "published_kendall_tau", published)
+    tidy.insert(cast("int", tidy.columns.get_loc("label")), "published_kendall_tau", published)
     shown = pd.DataFrame(
         {
             "Model": tidy["label"],

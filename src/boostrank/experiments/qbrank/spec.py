@@ -155,8 +155,8 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     """Table 1 and Figure 1 (rule qbrank_figure)."""
     section = config["qbrank"]
     return FigureSpec(
-        inputs=list(input.runs),
-        queries=list(input.queries),
+        inputs=tuple(input.runs),
+        queries=tuple(input.queries),
         table_trees=section["table_trees"],
         trees=section["trees"],
         ties=section["ties"],

@@ -279,8 +279,8 @@ def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) 
 def table1_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Table1Spec:
     """Table 1 (rule topk_table1)."""
     return Table1Spec(
-        runs=list(input.runs),
-        splits=list(input.splits),
+        runs=tuple(input.runs),
+        splits=tuple(input.splits),
         claims=input.claims,
         csv=output.csv,
         summary=output.summary,
@@ -293,7 +293,7 @@ def figure2_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any
     """Figure 2 (rule topk_fig2)."""
     fig2 = config["topk"]["fig2"]
     return Figure2Spec(
-        runs=list(input.runs),
+        runs=tuple(input.runs),
         tolerance=fig2["converge_tolerance"],
         smooth=fig2["smooth"],
         csv=output.csv,
