@@ -3,12 +3,14 @@ small data set, the figures, the summary statistics and the claims that read the
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
+from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter2 import jobs as ch2
 from boostrank.experiments.chapter2 import make, spec, summary
 from boostrank.io import save_npz, write_json
@@ -62,13 +64,14 @@ def test_random_labelled_sample_is_plain_and_records_missing_classes(tmp_path):
 
 
 def _run(figure, dataset, method, npz, meta, fractions, C, depths, repeats, parts, rows, params,
-         seed, out, labelled_sample="random"):  # fmt: skip
+         seed, out, labelled_sample="random", first_repeat=0):  # fmt: skip
     """A run job, its parameters in the order the rule's spec lists them."""
     return ch2.run_job(
         spec.RunSpec(
             figure=figure, dataset=dataset, method=method, npz=str(npz), meta=str(meta),
-            fractions=fractions, C=C, depths=depths, repeats=repeats, parts=parts, rows=rows,
-            params=params, seed=seed, labelled_sample=labelled_sample, out=str(out),
+            fractions=fractions, C=C, depths=depths, first_repeat=first_repeat, repeats=repeats,
+            parts=parts, rows=rows, params=params, seed=seed, labelled_sample=labelled_sample,
+            out=str(out),
         )
     )  # fmt: skip
 
@@ -103,6 +106,49 @@ def test_run_job_writes_one_row_per_run_with_provenance(tmp_path):
     with pytest.raises(Exception, match="fixed by the figure"):
         _run("thesis-fig2_1", "optdigits", "tree", npz, meta, [2], [1e4], ["2"], 1, 5,
                     None, {"depth": 3}, 7, out)  # fmt: skip
+
+
+@pytest.mark.parametrize(("figure", "method", "depths"),
+                         [("thesis-fig2_3", "mcssb", ["1", "40", "full"]),
+                          ("thesis-fig2_1", "assemble", ["2"])])  # fmt: skip
+def test_blocks_of_repeats_write_the_rows_of_one_job_over_all_repeats(tmp_path, figure, method,
+                                                                      depths):  # fmt: skip
+    """Every seed derives from the data set and the repeat (the model's also from the method
+    and the setting), never from the job: the blocks' CSVs, in repeat order, are one job's."""
+    npz, meta = _dataset(tmp_path, n=250)
+    args = (figure, "optdigits", method, npz, meta, [2, 10], [1e4], depths)
+    rest = (5, None, {"n_iterations": 4}, 7)
+    _run(*args, 3, *rest, tmp_path / "all.csv")
+    _run(*args, 2, *rest, tmp_path / "0-1.csv")
+    _run(*args, 1, *rest, tmp_path / "2-2.csv", first_repeat=2)
+    whole = (tmp_path / "all.csv").read_text().splitlines()
+    first, second = ((tmp_path / f).read_text().splitlines() for f in ("0-1.csv", "2-2.csv"))
+    assert first[0] == second[0] == whole[0]  # one header
+    assert first + second[1:] == whole
+    assert len(whole) == 1 + 3 * 2 * len(depths)
+    assert len(set(whole[1:])) == len(whole) - 1  # the repeats differ
+
+
+def test_repeat_blocks_cover_the_repeats_and_name_the_run_jobs():
+    blocks = spec.repeat_blocks({"repeats": 10, "repeats_per_job": 4})
+    assert blocks == ["0-3", "4-7", "8-9"]
+    assert spec.repeat_blocks({"repeats": 2, "repeats_per_job": 1}) == ["0-0", "1-1"]
+    assert spec.repeat_blocks({"repeats": 3, "repeats_per_job": 5}) == ["0-2"]
+    config = yaml.safe_load(
+        (Path(__file__).resolve().parents[2] / "config" / "config.yaml").read_text()
+    )
+    files = SimpleNamespace(npz="d.npz", meta="d.json")
+    built = [
+        spec.run_spec(config, SimpleNamespace(figure="thesis-fig2_1", dataset="letter",
+                                              method="tree", block=b), files,
+                      SimpleNamespace(csv="r.csv"))
+        for b in spec.repeat_blocks(config["chapter2"])
+    ]  # fmt: skip
+    covered = [r for b in built for r in range(b.first_repeat, b.first_repeat + b.repeats)]
+    assert covered == list(range(config["chapter2"]["repeats"]))
+    with pytest.raises(BoostrankError, match="repeats 0-9 is not a block"):
+        spec.run_spec(config, SimpleNamespace(figure="thesis-fig2_1", dataset="letter",
+                                              method="tree", block="0-9"), files, None)  # fmt: skip
 
 
 def _cells(datasets=spec.DATASETS, synthetic=("isolet", "protein")):
@@ -230,14 +276,15 @@ def test_each_figure_reads_its_runs_and_figure_2_1s_reference_runs():
     """Figures 2.2 and 2.3 read Figure 2.1's runs at the reference cell (MCSSB and Tree for
     2.2's C sweep and its Tree line; every method of 2.3 for its depths), Figure 2.1 only its
     own; each file is a run job's output of a method the figure runs."""
-    config = {"chapter2": {"datasets": ["nursery", "letter"]}}
+    config = {"chapter2": {"datasets": ["nursery", "letter"], "repeats": 3, "repeats_per_job": 2}}
     runs = {f: spec.figure_runs(config, f) for f in spec.FIGURES}
     for figure, files in runs.items():
         own = [r for r in files if f"/{figure}/" in r]
         assert own == [
-            spec.run_file(figure, d, m)
+            spec.run_file(figure, d, m, b)
             for d in ("nursery", "letter")
             for m in spec.FIGURE_METHODS[figure]
+            for b in ("0-1", "2-2")  # in repeat order: the rows of one job over all repeats
         ]
         assert len(set(files)) == len(files)
     assert runs["thesis-fig2_1"] == [r for r in runs["thesis-fig2_1"] if "/thesis-fig2_1/" in r]
@@ -245,5 +292,5 @@ def test_each_figure_reads_its_runs_and_figure_2_1s_reference_runs():
                             ("thesis-fig2_3", {"tree", "assemble", "mcssb"})):  # fmt: skip
         reference = [r for r in runs[figure] if "/thesis-fig2_1/" in r]
         assert set(reference) <= set(runs["thesis-fig2_1"])
-        assert {Path(r).stem for r in reference} == methods
-        assert {Path(r).parent.name for r in reference} == {"nursery", "letter"}
+        assert {Path(r).parent.name for r in reference} == methods
+        assert {Path(r).parent.parent.name for r in reference} == {"nursery", "letter"}

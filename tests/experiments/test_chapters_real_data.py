@@ -66,8 +66,8 @@ def test_mcssb_beats_the_tree_at_2_percent_labelled_on_optdigits(tmp_path):
         table = ch2.run_job(
             RunSpec(
                 figure="thesis-fig2_1", dataset="optdigits", method=method, npz=str(npz),
-                meta=str(meta), fractions=[2], C=[1e4], depths=["2"], repeats=3, parts=5,
-                rows=1500, params=methods[method], seed=1, labelled_sample="random",
+                meta=str(meta), fractions=[2], C=[1e4], depths=["2"], first_repeat=0, repeats=3,
+                parts=5, rows=1500, params=methods[method], seed=1, labelled_sample="random",
                 out=str(tmp_path / f"{method}.csv"),
             )
         )  # fmt: skip

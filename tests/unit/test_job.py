@@ -53,7 +53,7 @@ class Files:
 # (kind, its spec function, the rule's wildcards, what the rule fixes): one rule of each kind.
 CASES = [
     ("chapter2.run", ch2.run_spec, {"figure": "thesis-fig2_2", "dataset": "letter",
-                                    "method": "mcssb"}, {}),
+                                    "method": "mcssb", "block": "8-9"}, {}),
     ("chapter2.figure", ch2.figure_spec, {"figure": "thesis-fig2_3"}, {}),
     ("chapter5_6.run", ch5.run_spec, {"dataset": "nursery", "method": "banditron"},
      {"figure": "thesis-fig5_2"}),
@@ -153,6 +153,7 @@ def test_the_spec_functions_follow_the_config_and_the_wildcards():
     assert tuple(c for c in grid if c != 1e4) == fig22.C
     assert fig22.fractions == (2.0,) and fig22.rows == CONFIG["chapter2"]["rows"]["letter"]
     assert fig22.out == "csv.file" and fig22.npz == "npz.file"
+    assert (fig22.first_repeat, fig22.repeats) == (8, 2)  # the last block of 4 of 10 repeats
     sweep, best_worst = _built(*CASES[2][1:]), _built(*CASES[3][1:])
     assert sweep.gammas and sweep.runs == CONFIG["chapter5"]["runs"]
     assert best_worst.gammas == () and best_worst.runs == CONFIG["chapter5"]["runs_adaptive"]
@@ -200,6 +201,7 @@ def test_the_command_runs_the_registered_function_with_the_spec(monkeypatch):
         ("chapter2.run", {"method": "mcsb"}, "field 'method': 'mcsb' is not one of tree, assemble"),
         ("chapter2.run", {"repeats": "10"}, "field 'repeats' must be int, got '10'"),
         ("chapter2.run", {"repeats": 0}, "field 'repeats' must be at least 1, got 0"),
+        ("chapter2.run", {"first_repeat": -1}, "field 'first_repeat' must be at least 0, got -1"),
         ("chapter2.run", {"depths": ["2", "deep"]}, "field 'depths': 'deep' is not 'full'"),
         ("chapter2.run", {"fractions": 2}, "field 'fractions' must be tuple"),
     ],

@@ -1,5 +1,5 @@
 """The run jobs of Figures 2.1-2.3 (Valizadegan 2010, section 2.4): one method on one data
-set for every repeat and setting of a figure, one CSV row per run.
+set for a block of repeats and every setting of a figure, one CSV row per run.
 
 Protocol (section 2.4.1), as implemented:
 
@@ -35,8 +35,10 @@ Protocol (section 2.4.1), as implemented:
   as the depth of an unrestricted tree on the whole training partition with its true labels;
   grid depths at or beyond it are skipped (they would repeat the fully grown tree), and the
   fully grown point (``depth = full``, no limit) is drawn at the mean measured depth.
-- Jobs: one per (figure, data set, method), looping over the repeats and the figure's
-  settings; the Gaussian S of a repeat is computed once and shared by its settings.
+- Jobs: one per (figure, data set, method, block of repeats), looping over its repeats and the
+  figure's settings; the Gaussian S of a repeat is computed once and shared by its settings.
+  Every seed derives from (data set, repeat) (and the method and setting for the model), so
+  the blocks' CSVs, read in repeat order, hold the rows of one job over all the repeats.
   Figure 2.2's C = 10^4 and Figure 2.3's depth 2 are Figure 2.1's 2% runs, read from there.
 - Seeds derive from config ``seed`` (:func:`boostrank.seeds.derive_seed`).
 """
@@ -191,8 +193,8 @@ def fully_grown_depth(X: np.ndarray, y: np.ndarray, seed: int) -> int:
 
 # --------------------------------------------------------------------------- the job
 def run_job(spec: RunSpec) -> pd.DataFrame:
-    """Run one method on one data set for every (repeat, fraction, C, depth); write one CSV
-    row per run (test error, sizes, labelled classes, iterations, provenance)."""
+    """Run one method on one data set for every (repeat of the block, fraction, C, depth);
+    write one CSV row per run (test error, sizes, labelled classes, iterations, provenance)."""
     import numpy as np
     import pandas as pd
 
@@ -211,7 +213,7 @@ def run_job(spec: RunSpec) -> pd.DataFrame:
     measure_full = figure == "thesis-fig2_3" or "full" in depths
     records = []
     started = time.perf_counter()
-    for repeat in range(spec.repeats):
+    for repeat in range(spec.first_repeat, spec.first_repeat + spec.repeats):
         part = stratified_parts(
             y, spec.parts, derive_seed(seed, SEED_KEY, "partition", dataset, repeat)
         )
@@ -313,10 +315,12 @@ def run_job(spec: RunSpec) -> pd.DataFrame:
     table["provenance"] = meta["provenance_line"]
     write_text(spec.out, table.to_csv(index=False))
     log.info(
-        "%s %s %s: %d runs in %.1f s",
+        "%s %s %s repeats %d-%d: %d runs in %.1f s",
         figure,
         dataset,
         method.label,
+        spec.first_repeat,
+        spec.first_repeat + spec.repeats - 1,
         len(records),
         time.perf_counter() - started,
     )

@@ -17,7 +17,7 @@ DATASETS = ("isolet", "mnist", "protein", "optdigits", "nursery", "letter", "pen
 DEFAULT_C = 1e4
 DEFAULT_DEPTH = "2"
 LABELLED_SAMPLES = ("random", "stratified")
-RUNS = "results/chapter2"  # the run jobs' CSVs: <figure>/<data set>/<method>.csv
+RUNS = "results/chapter2"  # the run jobs' CSVs: <figure>/<data set>/<method>/repeats<a>-<b>.csv
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,9 @@ FIGURE_METHODS: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class RunSpec(JobSpec):
-    """One method on one data set (section 2.4.1) for every repeat and every (labelled
-    fraction %, C, depth) of the figure's grid: :func:`.jobs.run_job`."""
+    """One method on one data set (section 2.4.1) for ``repeats`` repeats from
+    ``first_repeat`` and every (labelled fraction %, C, depth) of the figure's grid:
+    :func:`.jobs.run_job`."""
 
     figure: str
     dataset: str
@@ -67,7 +68,8 @@ class RunSpec(JobSpec):
     fractions: tuple[float, ...]  # % of the training partition labelled
     C: tuple[float, ...]
     depths: tuple[str, ...]  # tree depths, or "full"
-    repeats: int
+    first_repeat: int
+    repeats: int  # how many, from first_repeat
     parts: int  # stratified partitions: one trains, the others test
     rows: int | None  # a stratified subset of this many rows (None: every row)
     params: dict[str, Any]  # the method's constructor arguments (config chapter2.methods)
@@ -83,6 +85,7 @@ class RunSpec(JobSpec):
         for depth in self.depths:
             if depth != "full" and not (depth.isdigit() and int(depth) >= 1):
                 raise BoostrankError(f"field 'depths': {depth!r} is not 'full' or a depth >= 1")
+        check_at_least("first_repeat", self.first_repeat, 0)
         check_at_least("repeats", self.repeats, 1)
         check_at_least("parts", self.parts, 2)
         check_at_least("rows", self.rows, 1)
@@ -108,8 +111,10 @@ class FigureSpec(JobSpec):
         check_choice("figure", self.figure, FIGURES)
 
 
-# One job per (figure, data set, method), looping over the repeats and the figure's settings;
-# its code also lists the method's estimator modules (code_modules), so editing one estimator
+# One job per (figure, data set, method, block of config repeats_per_job repeats), looping over
+# its repeats and the figure's settings: every seed derives from (data set, repeat[, method,
+# setting]) alone, so the blocks' rows are the rows one job over all repeats wrote. Its code
+# also lists the method's estimator modules (code_modules), so editing one estimator
 # reruns only its jobs.
 RUN = JobKind(
     "chapter2.run",
@@ -120,6 +125,7 @@ RUN = JobKind(
         "reference",
         "methods",
         "repeats",
+        "repeats_per_job",
         "parts",
         "rows",
         "labelled_sample",
@@ -152,9 +158,22 @@ def settings(section: dict[str, Any], figure: str) -> tuple[list[float], list[fl
     return [ref_f], [ref_c], [str(d) for d in section["depth_grid"] if str(d) != ref_d]
 
 
+def repeat_blocks(section: dict[str, Any]) -> list[str]:
+    """The run jobs' blocks of repeats, ``"<first>-<last>"`` (config ``chapter2``: ``repeats``
+    in blocks of ``repeats_per_job``; 10 in blocks of 4: 0-3, 4-7, 8-9)."""
+    n, size = section["repeats"], section["repeats_per_job"]
+    return [f"{a}-{min(a + size, n) - 1}" for a in range(0, n, size)]
+
+
 def run_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> RunSpec:
-    """The run job of (figure, data set, method) (rule chapter2_run)."""
-    section, dataset = config["chapter2"], wildcards.dataset
+    """The run job of (figure, data set, method, block of repeats) (rule chapter2_run)."""
+    section, dataset, block = config["chapter2"], wildcards.dataset, wildcards.block
+    if block not in repeat_blocks(section):
+        raise BoostrankError(
+            f"repeats {block} is not a block of config chapter2 (repeats, repeats_per_job): "
+            f"{', '.join(repeat_blocks(section))}"
+        )
+    first, last = (int(r) for r in block.split("-"))
     fractions, cs, depths = settings(section, wildcards.figure)
     return RunSpec(
         figure=wildcards.figure,
@@ -165,7 +184,8 @@ def run_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) ->
         fractions=tuple(fractions),
         C=tuple(cs),
         depths=tuple(depths),
-        repeats=section["repeats"],
+        first_repeat=first,
+        repeats=last - first + 1,
         parts=section["parts"],
         rows=(section.get("rows") or {}).get(dataset) or None,
         params=section["methods"][wildcards.method],
@@ -191,23 +211,29 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     )
 
 
-def run_file(figure: str, dataset: str, method: str) -> str:
-    """The run CSV of (figure, data set, method) (rule chapter2_run's output)."""
-    return f"{RUNS}/{figure}/{dataset}/{method}.csv"
+def run_file(figure: str, dataset: str, method: str, block: str) -> str:
+    """The run CSV of (figure, data set, method, block of repeats) (rule chapter2_run's
+    output)."""
+    return f"{RUNS}/{figure}/{dataset}/{method}/repeats{block}.csv"
 
 
 def figure_runs(config: dict[str, Any], figure: str) -> list[str]:
-    """The run CSVs a figure reads: its own methods on every configured data set and, for
-    Figures 2.2 and 2.3, Figure 2.1's runs at the reference cell (MCSSB and Tree for 2.2's C
-    sweep and its Tree line; the figure's methods for 2.3's depths)."""
-    datasets = config["chapter2"]["datasets"]
-    runs = [run_file(figure, d, m) for d in datasets for m in FIGURE_METHODS[figure]]
+    """The run CSVs a figure reads, each (data set, method)'s blocks in repeat order: its own
+    methods on every configured data set and, for Figures 2.2 and 2.3, Figure 2.1's runs at the
+    reference cell (MCSSB and Tree for 2.2's C sweep and its Tree line; the figure's methods
+    for 2.3's depths)."""
+    datasets, blocks = config["chapter2"]["datasets"], repeat_blocks(config["chapter2"])
+
+    def files(of: str, methods: tuple[str, ...]) -> list[str]:
+        return [run_file(of, d, m, b) for d in datasets for m in methods for b in blocks]
+
+    runs = files(figure, FIGURE_METHODS[figure])
     methods: tuple[str, ...] = ()
     if figure == "thesis-fig2_2":
         methods = ("mcssb", "tree")
     elif figure == "thesis-fig2_3":
         methods = FIGURE_METHODS[figure]
-    return runs + [run_file("thesis-fig2_1", d, m) for d in datasets for m in methods]
+    return runs + files("thesis-fig2_1", methods)
 
 
 def get_method(key: str) -> Method:
@@ -243,6 +269,7 @@ __all__ = [
     "figure_runs",
     "figure_spec",
     "get_method",
+    "repeat_blocks",
     "run_file",
     "run_spec",
     "settings",
