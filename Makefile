@@ -99,7 +99,7 @@ figure: $(STAMP)  ## regenerate one figure or table: make figure FIG=thesis-fig3
 docs-config: $(STAMP)  ## regenerate the configuration reference docs/configuration.md
 	$(BIN)/python -m boostrank config-doc --out docs/configuration.md
 
-slurm-resources: $(STAMP)  ## per-rule mem_mb/runtime for profiles/slurm from benchmarks/
+slurm-resources: $(STAMP)  ## profiles/slurm's resources, retries' memory, groups: from the last run
 	$(BIN)/python -m boostrank.workflow.cluster_resources
 
 test-slurm: $(STAMP)  ## the cluster test alone (root: installs and starts a one-node SLURM)

@@ -12,6 +12,7 @@ test.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -31,6 +32,7 @@ from e2e_helpers import (
 
 from boostrank.data.provenance import Provenance
 from boostrank.data.sources import MIRROR_ENV
+from boostrank.workflow.cluster_resources import RuleUsage, render, update_profile
 
 SLURM_DIR = ROOT / "tests" / "slurm"
 # Without accounting (no sacct), squeue reports job status; MinJobAge=600 in slurm.conf keeps
@@ -85,17 +87,25 @@ def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def test_slurm_profile_gives_the_local_results(slurm_cluster, tiny_reference, tmp_path):
     repo = copy_repo(tmp_path)
     started = time.monotonic()
+    # The data first (docs/cluster.md): Snakemake 9.27.1 crashes when a `fetch` checkpoint
+    # finishes while a group job runs.
+    fetched = run(repo, *SLURM_ARGS, *TINY_TARGETS, "--until", "fetch", profile="profiles/slurm")
+    assert fetched.returncode == 0, (fetched.stdout + fetched.stderr)[-6000:]
     proc = run(repo, *SLURM_ARGS, *TINY_TARGETS, profile="profiles/slurm")
     elapsed = time.monotonic() - started
     out = proc.stdout + proc.stderr
     logs = "\n".join(p.read_text()[-2000:] for p in (slurm_cluster / "log").glob("*.log"))
     assert proc.returncode == 0, out[-6000:] + logs[-3000:]
-    # Every job went through SLURM (the profile has no local rules among these targets).
+    # Every job went through SLURM (the profile has no local rules among these targets), the
+    # short ones in group jobs.
     submitted = out.count("has been submitted with SLURM jobid")
-    finished = out.count("Finished jobid")
-    assert submitted >= 15 and submitted == finished, out[-3000:]
+    done, total = re.findall(r"(\d+) of (\d+) steps", out)[-1]
+    groups = set(re.findall(r"slurm_logs/group_(short_\w+)/", out))  # <group>_<rules>
+    assert done == total and submitted < int(total), out[-3000:]  # jobs shared submissions
+    for rule in ("prepare", "chapter3_qrels", "chapter3_evaluate"):
+        assert f"short_{rule}_{rule}" in groups, groups
     assert_same_csvs(repo, tiny_reference)
-    print(f"SLURM run: {submitted} jobs in {elapsed:.0f} s")
+    print(f"SLURM run: {total} jobs in {submitted} submissions, {elapsed:.0f} s")
     # The daemons we started are still ours to stop: their PIDs are alive.
     pids = (slurm_cluster / "pids").read_text().split()
     assert all(Path(f"/proc/{pid}").exists() for pid in pids)
@@ -140,3 +150,42 @@ def test_a_fetch_on_a_node_gets_the_mirror_its_environment_lacks(slurm_cluster, 
     prov = Provenance.load(repo / "data/raw/nursery/provenance.json")
     assert prov.kind == "mirror" and prov.location == f"{MIRROR}/uci_nursery"
     assert [f["check"] for f in prov.files.values()] == ["verified"]
+
+
+# Three short jobs; the second fails on its first attempt (once: it leaves a mark).
+PROBE_RULE = """
+rule slurm_probe:
+    output:
+        "results/probe/{i}.txt",
+    shell:
+        "if [ {wildcards.i} = 1 ] && [ ! -e results/probe/failed-once ]; then"
+        " touch results/probe/failed-once; exit 1; fi;"
+        " echo {resources.mem_mb} $SLURM_JOB_ID > {output}"
+"""
+
+
+@pytest.mark.e2e
+def test_a_group_job_runs_its_members_and_a_failed_one_is_retried_with_more_memory(
+    slurm_cluster, tmp_path
+):
+    """The profile's generated block for a rule measured as short and of varying memory: its
+    jobs go to SLURM as one group job, and the failed attempt is submitted again with the
+    memory doubled."""
+    repo = copy_repo(tmp_path)
+    (repo / "workflow/rules/slurm_probe.smk").write_text(PROBE_RULE)
+    with open(repo / "Snakefile", "a") as snakefile:
+        snakefile.write('\ninclude: "workflow/rules/slurm_probe.smk"\n')
+    # Measured: 1-2 s jobs (short: grouped), peak RSS 100-300 MB (varies: x attempt).
+    probe = RuleUsage("slurm_probe", [(1.0, 100.0), (2.0, 300.0), (1.0, 100.0)])
+    update_profile(repo / "profiles/slurm/config.yaml", render({"slurm_probe": probe}))
+    targets = [f"results/probe/{i}.txt" for i in range(3)]
+    proc = run(repo, *SLURM_ARGS, *targets, profile="profiles/slurm", timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-6000:]
+    # One submission for the three jobs, one more for the retry after the failure.
+    assert out.count("has been submitted with SLURM jobid") == 2, out[-3000:]
+    written = {i: (repo / t).read_text().split() for i, t in enumerate(targets)}
+    assert written[1][0] == str(2 * probe.mem_mb)  # attempt 2: mem_mb x 2
+    # Every member ran inside a group job: the retried one and the others shared a SLURM job.
+    assert all(job != "" for _, job in written.values())
+    assert len({job for _, job in written.values()}) <= 2

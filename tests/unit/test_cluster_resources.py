@@ -1,75 +1,120 @@
-"""profiles/slurm's per-rule resources come from the benchmark files (make slurm-resources)."""
+"""profiles/slurm's generated settings come from the last run's jobs (make slurm-resources),
+and Snakemake reads them as meant: memory that grows with the attempt, groups of short jobs."""
 
 from __future__ import annotations
 
+import json
+from base64 import urlsafe_b64encode
+from io import StringIO
+
+import pytest
 import yaml
 from e2e_helpers import ROOT
 
-from boostrank.workflow.cluster_resources import measure, render, update_profile
+from boostrank.workflow.cluster_resources import (
+    GROUP_COMPONENTS,
+    RuleUsage,
+    measure,
+    render,
+    update_profile,
+)
 
-DRY_RUN = """\
-[Sun Nov 22 03:59:11 2026]
-rule chapter3_train:
-    input: data/processed/td2003.npz
-    output: results/runs/a.run
-    jobid: 3
-    benchmark: benchmarks/a/train1.tsv
-    wildcards: dataset=td2003
-    resources: tmpdir=/tmp
-[Sun Nov 22 03:59:11 2026]
-rule chapter3_train:
-    output: results/runs/b.run
-    benchmark: benchmarks/a/train2.tsv
-[Sun Nov 22 03:59:11 2026]
-rule docan_forest:
-    output: results/docan-table1.csv
-    benchmark: benchmarks/f.tsv
-    threads: 2
-localrule report:
-    output: results/report.html
-rule never_ran:
-    benchmark: benchmarks/missing.tsv
-"""
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
 
-def _bench(path, seconds, rss):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(HEADER + f"{seconds}\t0:00:01\t{rss}\t1\t1\t1\t0\t0\t50\t1\n")
+def _job(root, rule, name, seconds, rss, logged_rss=None):
+    """A finished job as a run leaves it: benchmark, log, and Snakemake's metadata record of
+    its output (named as Snakemake's file persistence names it)."""
+    bench = root / "benchmarks" / f"{name}.tsv"
+    bench.parent.mkdir(parents=True, exist_ok=True)
+    bench.write_text(HEADER + f"{seconds}\t0:00:01\t{rss}\t1\t1\t1\t0\t0\t50\t1\n")
+    log = root / "logs" / f"{name}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(
+        "working\n"
+        + (f"boostrank resources: cpu_s=1.00 peak_rss_mb={logged_rss}\n" if logged_rss else "")
+    )
+    output = f"results/{name}.csv"
+    record = root / ".snakemake/metadata" / urlsafe_b64encode(output.encode()).decode()
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(json.dumps({"rule": rule, "log": [f"logs/{name}.log"], "input": []}))
 
 
-def test_resources_are_the_largest_measurement_with_headroom(tmp_path):
-    _bench(tmp_path / "benchmarks/a/train1.tsv", 30.0, 400.0)
-    _bench(tmp_path / "benchmarks/a/train2.tsv", 130.0, 100.0)
-    _bench(tmp_path / "benchmarks/f.tsv", 2.0, "-")  # too short for a memory reading
-    usage = measure(DRY_RUN, tmp_path)
-    assert sorted(usage) == ["chapter3_train", "docan_forest"]  # measured rules only
-    train = usage["chapter3_train"]
-    assert (train.files, train.max_s, train.max_rss_mb) == (2, 130.0, 400.0)
+def test_each_rule_gets_its_largest_job_with_headroom(tmp_path):
+    _job(tmp_path, "train", "fig/a/train1", 30.0, 400.0)
+    _job(tmp_path, "train", "fig/a/train2", 130.0, 100.0)
+    _job(tmp_path, "train", "fig/a/train3", 20.0, 150.0)
+    _job(tmp_path, "plot", "fig/plot", 2.0, "-")  # too short for a memory sample
+    (tmp_path / "benchmarks/orphan.tsv").write_text(HEADER + "1\t0\t50\t1\t1\t1\t0\t0\t1\t1\n")
+    usage = measure(tmp_path)
+    assert list(usage) == ["plot", "train"]  # sorted; a benchmark without a record is left out
+    train = usage["train"]
+    assert (len(train.jobs), train.max_s, train.max_rss_mb, train.median_rss_mb) == (
+        3,
+        130.0,
+        400.0,
+        150.0,
+    )
     assert train.mem_mb == 1500  # 2 x 400 + 500 = 1300, rounded up to 250 MB
     assert train.runtime == 7  # 3 x 130 s = 6.5 min, rounded up
-    forest = usage["docan_forest"]
-    assert (forest.mem_mb, forest.runtime, forest.threads) == (1000, 5, 2)
-    block = yaml.safe_load(render(usage))["set-resources"]
-    assert block == {
-        "chapter3_train": {"mem_mb": 1500, "runtime": 7},
-        "docan_forest": {"mem_mb": 1000, "runtime": 5, "cpus_per_task": 2},
-    }
+    assert train.varies  # 400 >= 2 x 150
+    assert (usage["plot"].mem_mb, usage["plot"].runtime) == (1000, 5)
 
 
 def test_a_jobs_own_peak_rss_beats_a_sample_that_missed_it(tmp_path):
-    _bench(tmp_path / "benchmarks/a/train1.tsv", 30.0, 400.0)
-    log = tmp_path / "logs/a/train1.log"  # the job's log, at its benchmark's path
-    log.parent.mkdir(parents=True)
-    log.write_text("boostrank resources: cpu_s=29.50 peak_rss_mb=900.0\n")
-    assert measure(DRY_RUN, tmp_path)["chapter3_train"].max_rss_mb == 900.0
+    _job(tmp_path, "train", "a/train1", 30.0, 400.0, logged_rss=900.0)
+    assert measure(tmp_path)["train"].max_rss_mb == 900.0
+
+
+def test_only_rules_of_several_short_jobs_are_grouped():
+    assert RuleUsage("r", [(9.9, 100.0), (1.0, 100.0)]).short
+    assert not RuleUsage("r", [(10.0, 100.0), (1.0, 100.0)]).short  # one job too long
+    assert not RuleUsage("r", [(1.0, 100.0)]).short  # a single job: nothing to group
+    assert not RuleUsage("r", [(1.0, 100.0), (1.0, 199.0)]).varies
+
+
+def _snakemake_reads(text: str) -> dict:
+    """The profile as Snakemake 9 parses it into command-line arguments."""
+    from snakemake.cli import parse_group_components, parse_groups, parse_set_resources
+    from snakemake.profiles import ProfileConfigFileParser
+
+    stream = StringIO(text)
+    stream.name = str(ROOT / "profiles/slurm/config.yaml")
+    parsed = ProfileConfigFileParser().parse(stream)
+    return {
+        "raw": parsed,
+        "resources": parse_set_resources(parsed.get("set-resources")),
+        "groups": parse_groups(parsed.get("groups")),
+        "components": parse_group_components(parsed.get("group-components")),
+    }
+
+
+def _mem_mb(resources, attempt: int) -> int:
+    mem = resources["mem_mb"]
+    if not mem.is_evaluable():
+        return mem.value
+    kwargs = {"wildcards": {}, "input": [], "threads": 1, "rulename": "r", "async_run": None}
+    return mem.evaluate(attempt=attempt, **kwargs).value
+
+
+def test_snakemake_reads_the_generated_block_as_meant():
+    usage = {
+        "train": RuleUsage("train", [(130.0, 400.0), (20.0, 150.0), (30.0, 100.0)]),
+        "merge": RuleUsage("merge", [(1.0, 80.0), (2.0, 90.0)]),
+    }
+    read = _snakemake_reads(render(usage))
+    train, merge = read["resources"]["train"], read["resources"]["merge"]
+    assert [_mem_mb(train, a) for a in (1, 2, 3)] == [1500, 3000, 4500]  # varies: x attempt
+    assert [_mem_mb(merge, a) for a in (1, 2)] == [1000, 1000]
+    assert read["groups"] == {"merge": "short_merge"}
+    assert read["components"] == {"short_merge": GROUP_COMPONENTS}
 
 
 def test_update_profile_replaces_only_the_marked_block(tmp_path):
     profile = tmp_path / "config.yaml"
     profile.write_text(
-        "executor: slurm\n# BEGIN set-resources: generated\n# more words\nold: 1\n"
-        "# END set-resources\njobs: 5\n"
+        "executor: slurm\n# BEGIN generated by ...\n# more words\nold: 1\n"
+        "# END generated\njobs: 5\n"
     )
     update_profile(profile, "set-resources:\n  fetch: {mem_mb: 1000, runtime: 5}\n")
     settings = yaml.safe_load(profile.read_text())
@@ -81,9 +126,23 @@ def test_update_profile_replaces_only_the_marked_block(tmp_path):
     assert "# more words" in profile.read_text()
 
 
-def test_the_slurm_profile_sets_resources_for_the_experiment_rules():
-    settings = yaml.safe_load((ROOT / "profiles/slurm/config.yaml").read_text())
-    resources = settings["set-resources"]
-    for rule in ("fetch", "prepare", "chapter3_train", "chapter5_sweep"):
-        assert resources[rule]["mem_mb"] >= 1000 and resources[rule]["runtime"] >= 5, rule
-    assert settings["executor"] == "slurm" and settings["rerun-incomplete"] is True
+@pytest.fixture(scope="module")
+def slurm_profile() -> dict:
+    return _snakemake_reads((ROOT / "profiles/slurm/config.yaml").read_text())
+
+
+def test_the_slurm_profile_retries_with_more_memory_where_jobs_vary(slurm_profile):
+    raw, resources = slurm_profile["raw"], slurm_profile["resources"]
+    assert raw["executor"] == "slurm" and int(raw["retries"]) >= 1
+    for rule in ("prepare", "chapter3_train", "chapter5_sweep"):
+        assert _mem_mb(resources[rule], 1) >= 1000, rule
+    growing = [r for r, res in resources.items() if _mem_mb(res, 2) > _mem_mb(res, 1)]
+    assert "chapter3_train" in growing and "chapter5_sweep" not in growing
+
+
+def test_the_slurm_profile_groups_short_rules_only(slurm_profile):
+    groups, components = slurm_profile["groups"], slurm_profile["components"]
+    assert groups and set(groups.values()) == set(components)
+    assert "chapter3_train" not in groups  # minutes-long jobs go alone
+    # A group job runs its members two at a time: cores caps its width.
+    assert slurm_profile["raw"]["cores"] == "2"
