@@ -74,6 +74,7 @@ def test_editing_a_plotting_module_reruns_only_its_plot_job(reviewed, module, ru
 def test_editing_an_algorithm_reruns_only_the_training_jobs_that_use_it(reviewed):
     tiny = yaml.safe_load((ROOT / "tests/config/tiny.yaml").read_text())
     quick = yaml.safe_load((ROOT / "config/quick.yaml").read_text())
+    # one job per (data set, fold): ListNet draws no random numbers, so one replicate
     expected = len(tiny["chapter3"]["datasets"]) * len(quick["chapter3"]["folds"])
     _edit(reviewed / "src/boostrank/ranking/listnet.py")
     jobs = dry_run_jobs(reviewed, *TINY_TARGETS)

@@ -365,11 +365,12 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
         _job("chapter3.qrels", npz=npz, folds=folds, out=qrels)
         runs = []
         for key in algorithms:
-            fold_runs = [str(root / key / "r1" / f"fold{f}.run") for f in folds]
-            records = [run.replace(".run", ".json") for run in fold_runs]
-            _job("chapter3.train", dataset=ds, algorithm=key, replicate=1, folds=folds, npz=npz,
-                 meta=meta, params=TINY[key], seed=3, runs=fold_runs, records=records)  # fmt: skip
-            runs += fold_runs
+            for f in folds:
+                run = str(root / key / "r1" / f"fold{f}.run")
+                _job("chapter3.train", dataset=ds, algorithm=key, replicate=1, fold=f, npz=npz,
+                     meta=meta, params=TINY[key], seed=3, run=run,
+                     record=run.replace(".run", ".json"))  # fmt: skip
+                runs.append(run)
         out = tmp_path / f"{ds}.csv"
         _job("chapter3.evaluate", dataset=ds, meta=meta, runs=runs, qrels=qrels, folds=folds,
              replicates=1, k_max=10, formula="letor", seed=3, out=str(out),

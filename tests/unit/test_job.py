@@ -96,7 +96,7 @@ CASES = [
      {}),
     ("chapter4.figure", ch4.figure_spec, {"fig": "thesis-fig4_3"}, {}),
     ("chapter3.train", ch3.train_spec, {"dataset": "td2004", "algorithm": "frank",
-                                        "replicate": "2"}, {}),
+                                        "replicate": "2", "fold": "3"}, {}),
     ("chapter3.qrels", ch3.qrels_spec, {"dataset": "np2003"}, {}),
     ("chapter3.evaluate", ch3.evaluate_spec, {"dataset": "ohsumed"}, {"replicates": 3}),
     ("chapter3.figure", ch3.figure_spec, {}, {}),
@@ -116,7 +116,7 @@ def _built(build, wildcards, fixed):
     if build.__module__.endswith("chapter4.spec"):
         lists += ("replicates", "results")
     inputs = Files(*lists, per_fold=("qrels",))
-    outputs = Files("figure", "table", per_fold=("runs", "records", "qrels"))
+    outputs = Files("figure", "table", per_fold=("qrels",))
     return build(CONFIG, SimpleNamespace(**wildcards), inputs, outputs, **fixed)
 
 
@@ -167,9 +167,8 @@ def test_chapter3s_specs_follow_the_config_and_the_rules_files():
     train, qrels, evaluate, figure = (_built(*case[1:]) for case in CASES[-6:-2])
     section = CONFIG["chapter3"]
     assert train.replicate == 2 and train.params == section["algorithms"]["frank"]
-    assert train.folds == tuple(section["folds"]) == (1, 2, 3, 4, 5)
-    assert train.runs == tuple(f"runs/fold{f}" for f in train.folds)
-    assert qrels.out == tuple(f"qrels/fold{f}" for f in train.folds)
+    assert train.fold == 3 and (train.run, train.record) == ("run.file", "record.file")
+    assert qrels.out == tuple(f"qrels/fold{f}" for f in section["folds"])
     # replicate 1's runs, then the other replicates' (rule chapter3_evaluate)
     assert evaluate.runs == ("runs/a.png", "runs/b.pdf", "replicate_runs/a.png",
                              "replicate_runs/b.pdf")  # fmt: skip
@@ -179,8 +178,10 @@ def test_chapter3s_specs_follow_the_config_and_the_rules_files():
     fetched_none = SimpleNamespace(evaluations=["e.csv"], samples=["e.samples.csv"], letor=[],
                                    claims="claims.yaml")  # fmt: skip
     assert ch3.figure_spec(CONFIG, None, fetched_none, Files("figure", "table")).letor is None
-    with pytest.raises(BoostrankError, match="field 'records': 2 paths for 5 folds"):
-        ch3.TrainSpec(**{**json.loads(train.to_json()), "records": ["a.json", "b.json"]})
+    with pytest.raises(BoostrankError, match="field 'out': 2 paths for 5 folds"):
+        ch3.QrelsSpec(**{**json.loads(qrels.to_json()), "out": ["a.qrels", "b.qrels"]})
+    with pytest.raises(BoostrankError, match="field 'fold' must be at least 1, got 0"):
+        ch3.TrainSpec(**{**json.loads(train.to_json()), "fold": 0})
 
 
 def test_the_command_runs_the_registered_function_with_the_spec(monkeypatch):

@@ -1,8 +1,8 @@
 # Dissertation chapter 3 (Valizadegan 2010, section 3.4), Figure 3.1: NDCG@1..10 of NDCG_Boost
 # and LETOR 3.0's baselines (+ LambdaMART as a dashed reference) on the seven LETOR 3.0 data sets.
-# One training job per (data set, algorithm, replicate) writes each fold's test run (TREC
-# format); the folds' qrels are written once per data set; one evaluation job per data set
-# scores the run files; one job merges them into the figure, its table and the results CSVs.
+# One training job per (data set, algorithm, replicate, fold) writes the fold's test run (TREC
+# format) and its record; the folds' qrels are written once per data set; one evaluation job per
+# data set scores the run files; one job merges them into the figure, its table and the CSVs.
 # An algorithm whose module (src/boostrank/ranking/<module>.py) does not exist yet is left out
 # and marked in the outputs. An algorithm that draws no random numbers under its arguments has
 # replicate 1 only, and so does every algorithm on a synthetic stand-in (chapter3.replicates;
@@ -16,18 +16,17 @@ rule chapter3_train:
         meta=lambda w: ranking_meta(w.dataset),
         code=lambda w: code(*CH3_SPEC.train_code(w.algorithm, SRC)),
     output:
-        runs=expand(CH3_SPEC.RUN_FILE, fold=CH3["folds"], allow_missing=True),
-        records=expand(
-            CH3_SPEC.RUN_FILE.replace(".run", ".json"), fold=CH3["folds"], allow_missing=True
-        ),
+        run=CH3_SPEC.RUN_FILE,
+        record=CH3_SPEC.RECORD_FILE,
     log:
-        "logs/thesis-fig3_1/train/{dataset}/{algorithm}/r{replicate}.log",
+        "logs/thesis-fig3_1/train/{dataset}/{algorithm}/r{replicate}/fold{fold}.log",
     benchmark:
-        "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/r{replicate}.tsv"
+        "benchmarks/thesis-fig3_1/train/{dataset}/{algorithm}/r{replicate}/fold{fold}.tsv"
     wildcard_constraints:
         dataset="|".join(CH3["datasets"]),
         algorithm="|".join(CH3_SPEC.BY_KEY),
         replicate="[1-9][0-9]*",
+        fold="|".join(map(str, CH3["folds"])),
     threads: 1
     params:
         spec=job_spec(CH3_SPEC.train_spec),

@@ -17,10 +17,10 @@ Protocol (section 3.4.1):
   lambdarank), which the dissertation does not have: a dashed reference line. Constructor
   arguments come from config ``chapter3.algorithms``; every class is imported only in the job
   that trains it.
-- One Snakemake job per (data set, algorithm, replicate) trains on each fold's training part and
-  writes the test ranking as a TREC run (:mod:`boostrank.metrics.trec`); the fold's qrels are
-  written once per data set. The evaluation job of a data set re-reads the run files, so any
-  external evaluator can re-score them.
+- One Snakemake job per (data set, algorithm, replicate, fold) trains on the fold's training
+  part and writes the test ranking as a TREC run (:mod:`boostrank.metrics.trec`); the folds'
+  qrels are written once per data set. The evaluation job of a data set re-reads the run files,
+  so any external evaluator can re-score them.
 - NDCG: config ``chapter3.ndcg_formula``, by default ``letor``, LETOR's own evaluation script
   (gain 2^r - 1, positions 1 and 2 undiscounted, ``1/log2(p)`` after, ties in file order, a
   query without relevant documents scores 0 and stays in the mean, a query shorter than k
@@ -51,7 +51,6 @@ and the evaluation of a data set's run files, and the functions ``boostrank job 
 
 from __future__ import annotations
 
-import functools
 import importlib
 import inspect
 import logging
@@ -133,20 +132,11 @@ def fit_model(
 
 
 # --------------------------------------------------------------------------- data
-@functools.cache
-def _load_arrays(npz: str) -> dict[str, np.ndarray]:
+def load_arrays(npz: Path | str) -> dict[str, np.ndarray]:
+    """The processed LETOR arrays (X, y, qid, part, docid) of a data set."""
     from boostrank.data.prepare import load_letor
 
-    arrays = load_letor(npz, ("part", "docid"))
-    for a in arrays.values():
-        a.flags.writeable = False  # shared by the folds of one job: never edited in place
-    return arrays
-
-
-def load_arrays(npz: Path | str) -> dict[str, np.ndarray]:
-    """The processed LETOR arrays (X, y, qid, part, docid) of a data set, read once per
-    process (a training job trains every fold of one replicate), read-only."""
-    return _load_arrays(str(Path(npz).resolve()))
+    return load_letor(npz, ("part", "docid"))
 
 
 def _scalar_attributes(model: Any) -> dict[str, Any]:
@@ -411,20 +401,19 @@ def evaluate_dataset(
 
 
 def train_job(spec: TrainSpec) -> None:
-    """The training job: one algorithm on every fold of one data set (one replicate)."""
-    for fold, run, record in zip(spec.folds, spec.runs, spec.records, strict=True):
-        train_fold(
-            spec.dataset,
-            spec.algorithm,
-            fold,
-            spec.npz,
-            spec.meta,
-            spec.params,
-            spec.seed,
-            run,
-            record,
-            spec.replicate,
-        )
+    """The training job: one algorithm on one fold of one data set (one replicate)."""
+    train_fold(
+        spec.dataset,
+        spec.algorithm,
+        spec.fold,
+        spec.npz,
+        spec.meta,
+        spec.params,
+        spec.seed,
+        spec.run,
+        spec.record,
+        spec.replicate,
+    )
 
 
 def qrels_job(spec: QrelsSpec) -> None:

@@ -134,6 +134,7 @@ def code_modules(algorithm: Algorithm, src: Path | str | None = None) -> list[st
 # and the qrels of each fold's test part: every run is kept for any evaluator to re-score.
 RUNS = f"results/runs/{FIGURE_ID}"
 RUN_FILE = f"{RUNS}/{{dataset}}/{{algorithm}}/r{{replicate}}/fold{{fold}}.run"
+RECORD_FILE = RUN_FILE.removesuffix(".run") + ".json"
 QRELS_FILE = f"{RUNS}/{{dataset}}/fold{{fold}}.qrels"
 
 
@@ -181,25 +182,25 @@ def train_code(key: str, src: str | None = None) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- jobs
 @dataclass(frozen=True)
 class TrainSpec(JobSpec):
-    """One algorithm on one data set, one replicate, every fold (section 3.4.1): a test run and
-    a JSON record per fold (:func:`.jobs.train_job`)."""
+    """One algorithm on one LETOR fold of one data set, one replicate (section 3.4.1): the
+    fold's test run and its JSON record (:func:`.jobs.train_job`)."""
 
     dataset: str
     algorithm: str
     replicate: int  # 1, 2, ... (config chapter3.replicates)
-    folds: tuple[int, ...]
+    fold: int  # one of config chapter3.folds
     npz: str
     meta: str
     params: dict[str, Any]  # the constructor arguments (config chapter3.algorithms)
     seed: int  # the root seed (config seed)
-    runs: tuple[str, ...]  # one per fold
-    records: tuple[str, ...]  # one per fold
+    run: str
+    record: str
 
     def check(self) -> None:
         check_choice("dataset", self.dataset, DATASETS)
         check_choice("algorithm", self.algorithm, BY_KEY)
         check_at_least("replicate", self.replicate, 1)
-        _one_per_fold(self.folds, runs=self.runs, records=self.records)
+        check_at_least("fold", self.fold, 1)  # at most 5: data.folds.letor_fold_masks
 
 
 @dataclass(frozen=True)
@@ -272,8 +273,8 @@ def _one_per_fold(folds: tuple[int, ...], **files: tuple[str, ...]) -> None:
             raise BoostrankError(f"field '{name}': {len(paths)} paths for {len(folds)} folds")
 
 
-# One job per (data set, algorithm, replicate) trains every fold; its code also lists the
-# algorithm's modules (train_code), so editing one ranker reruns only its jobs.
+# One job per (data set, algorithm, replicate, fold), so the folds run in parallel; its code
+# also lists the algorithm's modules (train_code), so editing one ranker reruns only its jobs.
 TRAIN = JobKind(
     "chapter3.train",
     ("algorithms", "folds"),
@@ -306,19 +307,18 @@ JOBS = registry(TRAIN, QRELS, EVALUATE, FIGURE)
 
 
 def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TrainSpec:
-    """The training job of (data set, algorithm, replicate) (rule chapter3_train)."""
-    section = config["chapter3"]
+    """The training job of (data set, algorithm, replicate, fold) (rule chapter3_train)."""
     return TrainSpec(
         dataset=wildcards.dataset,
         algorithm=wildcards.algorithm,
         replicate=int(wildcards.replicate),
-        folds=section["folds"],
+        fold=int(wildcards.fold),
         npz=input.npz,
         meta=input.meta,
-        params=section["algorithms"][wildcards.algorithm],
+        params=config["chapter3"]["algorithms"][wildcards.algorithm],
         seed=config["seed"],
-        runs=tuple(output.runs),
-        records=tuple(output.records),
+        run=output.run,
+        record=output.record,
     )
 
 
@@ -381,6 +381,7 @@ __all__ = [
     "NDCG_FORMULAS",
     "QRELS",
     "QRELS_FILE",
+    "RECORD_FILE",
     "RUNS",
     "RUN_FILE",
     "TABLE_KS",
