@@ -89,9 +89,15 @@ def figure_timing(
     """Per figure (and ``data``): jobs, CPU-s, wall-s, largest peak RSS, its family's budget,
     and ``cpu_from``: ``rusage`` (every job's log had its resource line), ``sampled`` (none
     had), or ``rusage for i of n jobs``."""
+    return _figure_rows(benchmark_rows(bench_dir, log_dir), figure_ids, budgets)
+
+
+def _figure_rows(
+    rows: pd.DataFrame, figure_ids: Iterable[str], budgets: Mapping[str, float]
+) -> pd.DataFrame:
+    """:func:`figure_timing` of the :func:`benchmark_rows` ``rows``."""
     import pandas as pd
 
-    rows = benchmark_rows(bench_dir, log_dir)
     out = []
     for name in [*figure_ids, DATA]:
         mine = rows[rows["group"] == name]
@@ -214,12 +220,12 @@ def write_timing(
     jobs = jobs_done("".join(Path(p).read_text(errors="replace") for p in logs if p))
     if not jobs:
         return False
-    figures = figure_timing(figure_ids, bench_dir, budgets, log_dir)
+    rows = benchmark_rows(bench_dir, log_dir)
+    figures = _figure_rows(rows, figure_ids, budgets)
     run = run_rows(started, jobs, command)
     if dag is not None:
         from boostrank.report.schedule import from_dag
 
-        rows = benchmark_rows(bench_dir, log_dir)
         records = from_dag(dag, dict(zip(rows["path"], rows["cpu_s"], strict=True)))
         run += schedule_rows(records, run[0]["cpu_s"] / jobs, bench_dir)
     table = pd.concat([figures, pd.DataFrame(run, columns=list(COLUMNS))], ignore_index=True)

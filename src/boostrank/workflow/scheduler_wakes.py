@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from boostrank.errors import BoostrankError
@@ -70,68 +71,68 @@ def check_snakemake_version(version: str | None = None) -> str:
     return version
 
 
-def one_pending_wake(scheduler_class: Any = None) -> bool:
-    """Replace ``scheduler_class._schedule_reevalutation`` (Snakemake's ``JobScheduler`` by
-    default, on a tested release only: :func:`check_snakemake_version`) with the deduplicated,
-    daemon version; True when patched (or already), False when the class has no such method
-    (then nothing changes)."""
+def _replace(scheduler_class: Any, name: str, build: Callable[[Any], Any]) -> bool:
+    """Replace method ``name`` of ``scheduler_class`` (Snakemake's ``JobScheduler`` by default,
+    on a tested release only: :func:`check_snakemake_version`) with ``build(original)``; True
+    when patched (or already), False when the class has no such method (then nothing
+    changes)."""
     if scheduler_class is None:
         check_snakemake_version()
         from snakemake.scheduling.job_scheduler import JobScheduler
 
         scheduler_class = JobScheduler
-    original = getattr(scheduler_class, "_schedule_reevalutation", None)
+    original = getattr(scheduler_class, name, None)
     if original is None:
-        log.debug("Snakemake's scheduler has no _schedule_reevalutation: left as it is")
+        log.debug("Snakemake's scheduler has no %s: left as it is", name)
         return False
-    if getattr(original, _PATCHED, False):
-        return True
-    guard = threading.Lock()
-
-    def schedule_reevaluation(self: Any, delay: float) -> None:
-        """Wake the scheduler after ``delay`` seconds, unless a wake-up is already pending."""
-        with guard:
-            if getattr(self, "_wake_pending", False):
-                return
-            self._wake_pending = True
-
-        def wake() -> None:
-            with guard:
-                self._wake_pending = False
-            self._open_jobs.release()
-
-        timer = threading.Timer(delay, wake)
-        timer.daemon = True  # a pending wake-up never holds the process's exit
-        timer.start()
-
-    setattr(schedule_reevaluation, _PATCHED, True)
-    scheduler_class._schedule_reevalutation = schedule_reevaluation
+    if not getattr(original, _PATCHED, False):
+        replacement = build(original)
+        setattr(replacement, _PATCHED, True)
+        setattr(scheduler_class, name, replacement)
     return True
+
+
+def one_pending_wake(scheduler_class: Any = None) -> bool:
+    """Replace ``_schedule_reevalutation`` with the deduplicated, daemon version
+    (:func:`_replace`)."""
+
+    def build(original: Any) -> Any:
+        guard = threading.Lock()
+
+        def schedule_reevaluation(self: Any, delay: float) -> None:
+            """Wake the scheduler after ``delay`` seconds, unless a wake-up is already
+            pending."""
+            with guard:
+                if getattr(self, "_wake_pending", False):
+                    return
+                self._wake_pending = True
+
+            def wake() -> None:
+                with guard:
+                    self._wake_pending = False
+                self._open_jobs.release()
+
+            timer = threading.Timer(delay, wake)
+            timer.daemon = True  # a pending wake-up never holds the process's exit
+            timer.start()
+
+        return schedule_reevaluation
+
+    return _replace(scheduler_class, "_schedule_reevalutation", build)
 
 
 def stop_off_the_main_thread(scheduler_class: Any = None) -> bool:
-    """Replace ``scheduler_class.exit_gracefully`` (Snakemake's ``JobScheduler`` by default, on
-    a tested release only) with a handler that runs the original on a new daemon thread; True
-    when patched (or already), False when the class has no such method."""
-    if scheduler_class is None:
-        check_snakemake_version()
-        from snakemake.scheduling.job_scheduler import JobScheduler
+    """Replace ``exit_gracefully`` (Snakemake's SIGTERM handler) with one that runs the
+    original on a new daemon thread (:func:`_replace`)."""
 
-        scheduler_class = JobScheduler
-    original = getattr(scheduler_class, "exit_gracefully", None)
-    if original is None:
-        log.debug("Snakemake's scheduler has no exit_gracefully: left as it is")
-        return False
-    if getattr(original, _PATCHED, False):
-        return True
+    def build(original: Any) -> Any:
+        def exit_gracefully(self: Any, *args: Any) -> None:
+            """Snakemake's stop, run where it may wait for the scheduler's lock."""
+            threading.Thread(target=original, args=(self, *args), daemon=True).start()
 
-    def exit_gracefully(self: Any, *args: Any) -> None:
-        """Snakemake's stop, run where it may wait for the scheduler's lock."""
-        threading.Thread(target=original, args=(self, *args), daemon=True).start()
+        return exit_gracefully
 
-    setattr(exit_gracefully, _PATCHED, True)
-    scheduler_class.exit_gracefully = exit_gracefully
-    return True
+    return _replace(scheduler_class, "exit_gracefully", build)
 
 
 def patch_scheduler() -> None:
