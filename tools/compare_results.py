@@ -1,4 +1,4 @@
-"""Compare the results CSVs of two run directories byte for byte (issue 16's "must not change").
+"""Compare the results CSVs of two run directories byte for byte (a refactor keeps them).
 
     python tools/compare_results.py RUN_A RUN_B
 

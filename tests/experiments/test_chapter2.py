@@ -44,7 +44,7 @@ def test_labelled_order_puts_every_class_first_and_is_nested():
 
 
 def test_random_labelled_sample_is_plain_and_records_missing_classes(tmp_path):
-    """Issue 14, item 8: section 2.4.1 draws "a small percentage of training instances"; the
+    """Section 2.4.1 draws "a small percentage of training instances"; the
     default is a plain random order (nested prefixes), and each run names the classes that
     got no labelled row."""
     y = np.array([0] * 50 + [1] * 30 + [2] * 5 + [3] * 1)

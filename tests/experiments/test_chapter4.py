@@ -355,7 +355,7 @@ def test_movie_split_and_jobs(movies, tmp_path):
 
 
 def test_letor_queries_group_shuffled_non_monotone_qids():
-    """Issue 15, item 1: the rows of a query need not be adjacent or in qid order; each Query
+    """The rows of a query need not be adjacent or in qid order; each Query
     holds exactly its own documents, whatever the row order."""
     rng = np.random.default_rng(0)
     qid = np.repeat([7, 3, 11], [5, 8, 6])
@@ -375,7 +375,7 @@ def test_letor_queries_group_shuffled_non_monotone_qids():
 
 
 def test_equal_refined_scores_are_evaluated_in_a_seeded_random_order():
-    """Issue 15, item 3: a refined ranking whose scores all tie scores what the base order
+    """A refined ranking whose scores all tie scores what the base order
     scores when ties keep it, and the mean over random orders otherwise; tied_share says so."""
     qid = np.repeat([1, 2], 6)
     X = np.arange(12, dtype=float)[:, None]  # base ranker: feature 0, higher first

@@ -261,7 +261,7 @@ def test_baselines_are_deterministic(name):
 
 
 def test_frank_with_all_pairs_equals_the_per_pair_objective():
-    """Issue 14: FRank uses every within-query pair by default; its recorded objective after
+    """FRank uses every within-query pair by default; its recorded objective after
     each round equals J written pair by pair (query-normalised fidelity loss at P* = 1)."""
     X, y, qid = _noisy(n_queries=3, docs=12, seed=4)
     model = FRank(6, n_thresholds=6).fit(X, y, qid)

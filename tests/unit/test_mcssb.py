@@ -345,7 +345,7 @@ def test_tree_baseline_fits_labelled_rows_only_with_global_classes():
 
 
 def test_labelled_rows_keep_their_own_label_by_default(monkeypatch):
-    """Issue 14, item 7: Algorithm 3 step 5 assigns k* to the *unlabelled* rows; the default
+    """Algorithm 3 step 5 assigns k* to the *unlabelled* rows; the default
     ("own") trains the tree on every labelled row's own label, "argmin" on k*."""
     X, _, yy = _blobs(n_per=20, m=4, seed=11, n_labelled=[1, 2, 3, 4])
     labelled = yy >= 0
@@ -365,7 +365,7 @@ def test_labelled_rows_keep_their_own_label_by_default(monkeypatch):
 
 
 def test_uniform_similarity_with_unbalanced_labels_targets_the_largest_class():
-    """Issue 14, item 6: S_ij = 1 and H = 0 give g_i^k = C/2 (N_l - m N_k) for every row
+    """S_ij = 1 and H = 0 give g_i^k = C/2 (N_l - m N_k) for every row
     (alpha = 0, since Z_ij = 1/m), so every unlabelled row's k* is the most frequent labelled
     class: the weak learner sees one class and MCSSB-Uniform predicts a constant class."""
     X, _y, yy = _blobs(n_per=20, m=4, seed=3, n_labelled=[1, 2, 5, 2])
