@@ -58,8 +58,9 @@ from boostrank.ranking.validation import Validation, check_metric, unpack, valid
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    """``0.5 (1 + tanh(z / 2))``, the same operations in one buffer (no temporaries)."""
-    out = np.multiply(z, 0.5)
+    """``0.5 (1 + tanh(z / 2))``, the same operations in one buffer (no temporaries);
+    a 0-d input gives a 0-d array, not a scalar, so the in-place steps apply."""
+    out = np.multiply(z, 0.5, out=np.empty(np.shape(z)))
     np.tanh(out, out=out)
     out += 1.0
     out *= 0.5
