@@ -70,7 +70,7 @@ lint: $(STAMP)  ## ruff, ruff format, snakefmt and mypy checks alone
 	$(BIN)/mypy
 
 bench: $(STAMP)  ## speed benchmarks (pytest-benchmark); prints the figures
-	$(BIN)/pytest tests/benchmarks --benchmark-only --benchmark-columns=min,mean,max,rounds
+	$(BIN)/pytest tests/benchmarks --benchmark-enable --benchmark-only --benchmark-columns=min,mean,max,rounds
 
 dry-run: $(STAMP)  ## show the DAG without running it
 	$(SNAKEMAKE) -n
