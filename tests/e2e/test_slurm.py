@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from e2e_helpers import (
     ROOT,
@@ -105,7 +106,12 @@ def test_slurm_profile_gives_the_local_results(slurm_cluster, tiny_reference, tm
     for rule in ("prepare", "chapter3_qrels", "chapter3_evaluate"):
         assert f"short_{rule}_{rule}" in groups, groups
     assert_same_csvs(repo, tiny_reference)
+    # The timing record gives what a job pays on the cluster beyond its own run time.
+    record = pd.read_csv(repo / "results/timing.csv").set_index("name")
+    latency = record.loc["job latency"]
+    assert latency["scope"] == "run" and 0 < latency["jobs"] <= int(total)
     print(f"SLURM run: {total} jobs in {submitted} submissions, {elapsed:.0f} s")
+    print(f"job latency over {int(latency['jobs'])} jobs: {latency['note']}")
     # The daemons we started are still ours to stop: their PIDs are alive.
     pids = (slurm_cluster / "pids").read_text().split()
     assert all(Path(f"/proc/{pid}").exists() for pid in pids)

@@ -137,12 +137,24 @@ def test_the_timing_record_gives_the_job_graphs_critical_path_and_scaling(tmp_pa
     dag.dependencies = {fetch: {}, a: {fetch: set()}, b: {fetch: set()}, fig: {a: set(), b: set()},
                         everything: {fig: set()}}  # fmt: skip
     dag.jobs = dag.dependencies.keys()
+    # announced -> finished, less the benchmark's wall: fetch 3 - 1, a 14 - 9; b and the
+    # figure ran before this run (not in its log)
     log = tmp_path / "snakemake.log"
-    log.write_text("4 of 4 steps (100%) done\n")
+    log.write_text(
+        "[Fri Nov 27 08:00:00 2026]\nrule fetch:\n    jobid: 0\n"
+        "[Fri Nov 27 08:00:03 2026]\nFinished jobid: 0 (Rule: fetch)\n"
+        "[Fri Nov 27 08:00:03 2026]\nrule run:\n    jobid: 1\n"
+        "[Fri Nov 27 08:00:17 2026]\nFinished jobid: 1 (Rule: run)\n"
+        "4 of 4 steps (100%) done\n"
+    )
     out = tmp_path / "timing.csv"
     assert write_timing(out, ["thesis-fig2_1"], bench, {}, log_dir=logs, started=0.0,
                         log_files=str(log), command="-j2", dag=dag)  # fmt: skip
     import pandas as pd
+
+    latency = pd.read_csv(out).set_index("name").loc["job latency"]
+    assert (latency["scope"], latency["jobs"], latency["wall_s"]) == ("run", 2, 3.5)
+    assert "median 3.5, 90th percentile 4.7, mean 3.5" in latency["note"]
 
     rows = pd.read_csv(out).query("scope == 'schedule'").set_index("name")
     assert rows.loc["critical path", "cpu_s"] == 11.0  # fetch, a, figure

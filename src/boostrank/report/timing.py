@@ -165,6 +165,62 @@ def run_rows(started: float, jobs: int, command: str) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+_STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
+_JOBID = re.compile(r"^\s+jobid: (\d+)$")
+_FINISHED = re.compile(r"^Finished jobid: (\d+)")
+
+
+def job_spans(log_text: str) -> dict[int, tuple[float, float]]:
+    """Each job's (start, finish) in a Snakemake log, to the second: the time stamp of the
+    block that announces it (its start here, its submission on a cluster) and of its
+    "Finished jobid" line."""
+    from datetime import datetime
+
+    stamp: float | None = None
+    start: dict[int, float] = {}
+    spans: dict[int, tuple[float, float]] = {}
+    for line in log_text.splitlines():
+        if found := _STAMP.match(line):
+            stamp = datetime.strptime(found.group(1), "%a %b %d %H:%M:%S %Y").timestamp()
+        elif (found := _JOBID.match(line)) and stamp is not None:
+            start.setdefault(int(found.group(1)), stamp)
+        elif (found := _FINISHED.match(line)) and stamp is not None:
+            jobid = int(found.group(1))
+            if jobid in start:
+                spans[jobid] = (start[jobid], stamp)
+    return spans
+
+
+def latency_rows(
+    dag: Any, wall_by_benchmark: Mapping[str, float], log_text: str
+) -> list[dict[str, Any]]:
+    """A row of scope ``run``, ``job latency``: for each job of this run with a ``benchmark:``
+    file, the seconds from Snakemake announcing it (:func:`job_spans`) to its finish beyond
+    its own wall time (the benchmark's): what a job pays in queueing, submission and status
+    polling (on a cluster, the node's own Snakemake too), clipped at 0; median, 90th
+    percentile and mean over the jobs. No row when no job qualifies."""
+    import numpy as np
+
+    spans = job_spans(log_text)
+    waits = [
+        max(spans[job.jobid][1] - spans[job.jobid][0] - wall_by_benchmark[str(job.benchmark)], 0.0)
+        for job in dag.jobs
+        if job.jobid in spans and job.benchmark and str(job.benchmark) in wall_by_benchmark
+    ]
+    if not waits:
+        return []
+    median, p90, mean = np.median(waits), np.percentile(waits, 90), np.mean(waits)
+    note = (
+        "seconds from Snakemake announcing a job (its start here, its submission on a cluster) "
+        "to its finish, beyond the job's own wall time (log time stamps, to the second): "
+        f"median {median:.1f}, 90th percentile {p90:.1f}, mean {mean:.1f}"
+    )
+    return [
+        {"scope": "run", "name": "job latency", "jobs": len(waits),
+         "wall_s": round(float(median), 1), "note": note}
+    ]  # fmt: skip
+
+
 SIMULATED_CORES = (2, 8, 32, 128)
 
 
@@ -217,7 +273,8 @@ def write_timing(
     from boostrank.io import write_text
 
     logs = [log_files] if isinstance(log_files, str) else list(log_files or [])
-    jobs = jobs_done("".join(Path(p).read_text(errors="replace") for p in logs if p))
+    log_text = "".join(Path(p).read_text(errors="replace") for p in logs if p)
+    jobs = jobs_done(log_text)
     if not jobs:
         return False
     rows = benchmark_rows(bench_dir, log_dir)
@@ -227,6 +284,7 @@ def write_timing(
         from boostrank.report.schedule import from_dag
 
         records = from_dag(dag, dict(zip(rows["path"], rows["cpu_s"], strict=True)))
+        run += latency_rows(dag, dict(zip(rows["path"], rows["wall_s"], strict=True)), log_text)
         run += schedule_rows(records, run[0]["cpu_s"] / jobs, bench_dir)
     table = pd.concat([figures, pd.DataFrame(run, columns=list(COLUMNS))], ignore_index=True)
     table["jobs"] = table["jobs"].astype("Int64")
