@@ -100,7 +100,10 @@ def test_without_mirror_embedded_and_synthetic_fill_in_labelled(offline_run):
 def test_the_run_ends_with_its_timing_record(offline_run):
     timing = pd.read_csv(offline_run / "results/timing.csv", keep_default_na=False)
     run = timing[timing["scope"] == "run"].set_index("name")
-    assert list(run.index) == ["snakemake", "jobs", "total"]
+    assert list(run.index) == ["snakemake", "jobs", "total", "job latency"]
+    # locally a job waits for nothing: its latency is its start-up, a second or less
+    assert 0 < int(run.loc["job latency", "jobs"]) <= int(run.loc["total", "jobs"])
+    assert 0 <= float(run.loc["job latency", "wall_s"]) <= 2
     parts = float(run.loc["snakemake", "cpu_s"]) + float(run.loc["jobs", "cpu_s"])
     assert float(run.loc["total", "cpu_s"]) == pytest.approx(parts, abs=0.2)
     assert float(run.loc["total", "wall_s"]) > 0 and int(run.loc["total", "jobs"]) > 100
