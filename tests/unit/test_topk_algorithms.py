@@ -234,6 +234,25 @@ def test_weak_learners_lower_their_cost(update):
     assert wl.predict_rows(x[None])[0] == pytest.approx(wl.predict(x))
 
 
+def test_weak_learners_adagrad_steps_follow_the_formula_row_after_row():
+    """Each round's step is -lr g / sqrt(sum of g^2) on the row just predicted (the learners
+    reuse their arrays from round to round: a second row must not see the first's)."""
+    rng = np.random.default_rng(3)
+    wl = OnlineSoftmaxLearners(3, 4, 6, rng, n_sub=4, lr=0.2, update="expected_cost")
+    W, g2 = wl.W.copy(), np.zeros_like(wl.W)
+    for x, cost in ((rng.normal(size=6), rng.random((3, 4))) for _ in range(3)):
+        xs = np.concatenate([x[wl.features], np.ones((3, 1))], axis=1)
+        z = np.einsum("nmd,nd->nm", W, xs)
+        h = np.exp(z - z.max(axis=1, keepdims=True))
+        h /= h.sum(axis=1, keepdims=True)
+        assert wl.predict(x) == pytest.approx(h, rel=1e-12)
+        wl.update(cost)
+        g = (h * (cost - (cost * h).sum(axis=1, keepdims=True)))[:, :, None] * xs[:, None, :]
+        g2 += g * g
+        W -= 0.2 * g / (np.sqrt(g2) + 1e-12)
+        np.testing.assert_allclose(wl.W, W, rtol=1e-12, atol=1e-15)
+
+
 # ---------------------------------------------------------------- boosters
 def _toy(n=400, m=6, d=8, seed=0):
     rng = np.random.default_rng(seed)

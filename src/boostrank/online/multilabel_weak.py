@@ -66,6 +66,10 @@ class OnlineSoftmaxLearners:
         )  # (N, d) each learner's feature subset
         self.W = np.zeros((self.n_learners, self.n_labels, d + 1))
         self._g2 = np.zeros_like(self.W)
+        # one round's arrays, written in place: a fresh array of W's size each round costs
+        # more than the arithmetic on it
+        self._grad, self._sq = np.empty_like(self.W), np.empty_like(self.W)
+        self._xs = np.ones((self.n_learners, d + 1))  # the last column stays 1
         self.lr, self.update_rule, self.optimizer = float(lr), update, optimizer
         self._x: np.ndarray | None = None
         self._h: np.ndarray | None = None
@@ -78,11 +82,12 @@ class OnlineSoftmaxLearners:
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """The (N, m) label distributions of the learners for one row ``x`` (d_all,)."""
-        xs = self.inputs(x)
+        xs = self._xs
+        xs[:, :-1] = np.asarray(x)[self.features]
         z = np.einsum("nmd,nd->nm", self.W, xs)
-        z -= z.max(axis=1, keepdims=True)
-        h = np.exp(z)
-        h /= h.sum(axis=1, keepdims=True)
+        z -= np.maximum.reduce(z, axis=1, keepdims=True)
+        h = np.exp(z, out=z)
+        h /= np.add.reduce(h, axis=1, keepdims=True)
         self._x, self._h = xs, h
         return h
 
@@ -99,15 +104,15 @@ class OnlineSoftmaxLearners:
             raise BoostrankError("update() before predict()")
         h = self._h
         if self.update_rule == "expected_cost":
-            dz = h * (cost - (cost * h).sum(axis=1, keepdims=True))
+            dz = h * (cost - np.add.reduce(cost * h, axis=1, keepdims=True))
         else:
             if relevant is None:
                 raise BoostrankError("weighted_ce updates need the relevant labels seen")
-            a = (cost.max(axis=1, keepdims=True) - cost) * relevant
-            dz = a.sum(axis=1, keepdims=True) * h - a
-        grad = dz[:, :, None] * self._x[:, None, :]
+            a = (np.maximum.reduce(cost, axis=1, keepdims=True) - cost) * relevant
+            dz = np.add.reduce(a, axis=1, keepdims=True) * h - a
+        grad = np.multiply(dz[:, :, None], self._x[:, None, :], out=self._grad)
         if self.optimizer == "adagrad":
-            sq = grad * grad
+            sq = np.multiply(grad, grad, out=self._sq)
             self._g2 += sq
             np.sqrt(self._g2, out=sq)
             sq += 1e-12
