@@ -66,8 +66,8 @@ class OnlineSoftmaxLearners:
         )  # (N, d) each learner's feature subset
         self.W = np.zeros((self.n_learners, self.n_labels, d + 1))
         self._g2 = np.zeros_like(self.W)
-        # one round's arrays, written in place: a fresh array of W's size each round costs
-        # more than the arithmetic on it
+        # one round's arrays, written in place rather than three arrays of W's size allocated
+        # every round (the same operations in the same order)
         self._grad, self._sq = np.empty_like(self.W), np.empty_like(self.W)
         self._xs = np.ones((self.n_learners, d + 1))  # the last column stays 1
         self.lr, self.update_rule, self.optimizer = float(lr), update, optimizer
