@@ -62,7 +62,7 @@ def base_rankers(npz, meta, out):
 
 
 def feedback(family, npz, meta, base, params, seed, out, record, queries=None, *,
-             replicate=1, replicate_files=()):  # fmt: skip
+             replicate=1, replicate_files=(), block=None, blocks=1, block_files=()):  # fmt: skip
     """A feedback job of the toy data set through its spec."""
     npz, meta, base, out, record, queries = _paths(npz, meta, base, out, record, queries)
     return ch4f.feedback_job(
@@ -79,6 +79,9 @@ def feedback(family, npz, meta, base, params, seed, out, record, queries=None, *
             out,
             record,
             queries,
+            block,
+            blocks,
+            _paths(*block_files),
         )
     )
 
@@ -438,6 +441,52 @@ def test_replicates_average_each_query_before_the_curves_and_the_picks(letor, fa
         low, high = both["ci_low"].dropna(), both["ci_high"].dropna()
         assert (low <= both.loc[low.index, "ndcg"]).all()
         assert (both.loc[high.index, "ndcg"] <= high).all()
+
+
+@pytest.mark.parametrize("family", spec.BLOCK_FAMILIES)
+@pytest.mark.parametrize(("blocks", "replicate"), [(2, 1), (3, 2)])
+def test_a_family_split_by_query_writes_what_one_job_writes(
+    letor, families, tmp_path, family, blocks, replicate
+):
+    """chapter4.query_blocks: each block job scores its queries, the replicate's job reads
+    their scores in place of scoring, so the results are byte for byte those of one job (each
+    query's seed derives from its id, not from its block); 4 queries in 3 blocks: 2, 1, 1."""
+    d, npz, meta = letor
+    args = (family, npz, meta, d / "base.json", PARAMS, 7)
+    if replicate == 1:
+        whole = [d / f"{family}.csv", d / f"{family}.queries.csv"]
+        files = [tmp_path / f"{family}.csv", tmp_path / f"{family}.json",
+                 tmp_path / f"{family}.queries.csv"]  # fmt: skip
+    else:  # replicate 2's curves, against the same replicate in one job
+        whole = [tmp_path / "whole.r2.npz"]
+        assert feedback(*args, whole[0], None, replicate=2) is None
+        files = [tmp_path / f"{family}.r2.npz", None, None]
+    scored = [tmp_path / f"{family}.r{replicate}.b{b}.npz" for b in range(1, blocks + 1)]
+    for b, path in enumerate(scored, start=1):
+        kept = feedback(*args, path, None, replicate=replicate, block=b, blocks=blocks)
+        assert kept is None and path.exists()
+    feedback(*args, *files, replicate=replicate, blocks=blocks, block_files=scored)
+    if replicate == 1:
+        for want, got in zip(whole, [files[0], files[2]], strict=True):
+            assert got.read_bytes() == want.read_bytes()
+        return
+    from boostrank.experiments.chapter4.jobs_curves import load_replicate, tidy_rows
+
+    (one, _), (split, _) = load_replicate(whole[0]), load_replicate(files[0])
+    assert pd.DataFrame(tidy_rows(split, [])).equals(pd.DataFrame(tidy_rows(one, [])))
+
+
+def test_a_block_file_of_other_queries_says_what_to_do(letor, tmp_path):
+    d, npz, meta = letor
+    args = ("lrr", npz, meta, d / "base.json", PARAMS, 7)
+    block1 = tmp_path / "lrr.r1.b1.npz"
+    feedback(*args, block1, None, block=1, blocks=2)
+    out = (tmp_path / "lrr.csv", tmp_path / "lrr.json")
+    with pytest.raises(BoostrankError, match=r"block 1's scores do not match .* delete its file"):
+        feedback(*args, *out, blocks=4, block_files=[block1] * 4)  # blocks of 1 query, not 2
+    block1.write_bytes(b"not an npz")
+    with pytest.raises(BoostrankError, match=r"b1\.npz: not a Chapter 4 block's scores"):
+        feedback(*args, *out, blocks=2, block_files=[block1] * 2)
 
 
 def test_replicates_of_different_users_average_where_each_user_was_tested():

@@ -59,6 +59,9 @@ def _feedback(**edit):
         "out": "x.csv",
         "record": "x.json",
         "queries": "x.queries.csv",
+        "block": None,
+        "blocks": 1,
+        "block_files": [],
     }
     return spec.FeedbackSpec(**{**fields, **edit})
 
@@ -76,3 +79,24 @@ def test_only_replicate_one_writes_the_results():
     with pytest.raises(BoostrankError, match="field 'family'"):
         _feedback(family="mrr_movies")
     assert spec.FeedbackSpec(**asdict(_feedback())) == _feedback()
+
+
+def test_block_jobs_score_and_only_per_query_families_split():
+    stem = spec.family_stem("thesis-fig4_2", "np2003", "lrr")
+    assert spec.block_files(stem, 2, 2) == [f"{stem}.r2.b1.npz", f"{stem}.r2.b2.npz"]
+    assert spec.block_files(stem, 1, 1) == []
+    assert spec.query_blocks({"query_blocks": {"lrr": 3}}, "lrr") == 3
+    assert spec.query_blocks({"query_blocks": {"lrr": 3}}, "mrr") == 1
+    assert spec.query_blocks({}, "lrr") == 1
+    split = _feedback(blocks=2, block_files=["x.r1.b1.npz", "x.r1.b2.npz"])
+    assert split.block is None and split.blocks == 2
+    block = {"replicate_files": [], "record": None, "queries": None, "out": "x.r1.b2.npz"}
+    assert _feedback(block=2, blocks=2, **block).block == 2
+    with pytest.raises(BoostrankError, match="field 'block_files'"):
+        _feedback(blocks=2, block_files=["x.r1.b2.npz"])
+    with pytest.raises(BoostrankError, match="writes its scores only"):
+        _feedback(block=2, blocks=2, **{**block, "record": "x.json"})
+    with pytest.raises(BoostrankError, match="field 'block': 3 > blocks"):
+        _feedback(block=3, blocks=2, **block)
+    with pytest.raises(BoostrankError, match="'baselines' is not split by query"):
+        _feedback(family="baselines", blocks=2, block_files=["x.r1.b1.npz", "x.r1.b2.npz"])

@@ -89,6 +89,9 @@ CASES = [
     ("chapter4.feedback", ch4.feedback_replicate_spec, {"fig": "thesis-fig4_2",
                                                         "dataset": "hp2004", "family": "lrr",
                                                         "replicate": "3"}, {}),
+    ("chapter4.feedback", ch4.feedback_block_spec, {"fig": "thesis-fig4_2", "dataset": "np2003",
+                                                    "family": "lrr", "replicate": "1",
+                                                    "block": "2"}, {}),
     ("chapter4.objective", ch4.objective_spec, {}, {}),
     ("chapter4.movies", ch4.movies_spec, {"family": "lrr"}, {}),
     ("chapter4.movies", ch4.movies_spec, {}, {"family": "mrr", "timing": True}),
@@ -114,7 +117,7 @@ def _built(build, wildcards, fixed):
     # chapter4's figure job reads lists of replicates and results; docan's table a results file
     lists = INPUT_LISTS
     if build.__module__.endswith("chapter4.spec"):
-        lists += ("replicates", "results")
+        lists += ("replicates", "results", "blocks")
     inputs = Files(*lists, per_fold=("qrels",))
     outputs = Files("figure", "table", per_fold=("qrels",))
     return build(CONFIG, SimpleNamespace(**wildcards), inputs, outputs, **fixed)

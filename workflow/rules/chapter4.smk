@@ -6,6 +6,9 @@
 # Figure 4.3), mrr_sizes (5/10/15 feedback documents, Figure 4.4); one job per figure draws it.
 # On real data each family job runs chapter4.replicates times: the *_replicate jobs write
 # replicates 2.. as .npz, and the family's job (replicate 1) averages them into its results.
+# A family in chapter4.query_blocks is split by query: the chapter4_feedback_block jobs score
+# one block of a replicate's queries each (.npz), side by side; the replicate's job
+# reads their scores in place of scoring, and measures.
 CH4 = config["chapter4"]
 CH4_DIR = CH4_SPEC.RESULTS
 
@@ -40,6 +43,11 @@ rule chapter4_feedback:
             CH4_SPEC.family_stem(w.fig, w.dataset, w.family),
             data_replicates(CH4["replicates"], w.dataset),
         ),
+        blocks=lambda w: CH4_SPEC.block_files(
+            CH4_SPEC.family_stem(w.fig, w.dataset, w.family),
+            1,
+            CH4_SPEC.query_blocks(CH4, w.family),
+        ),
     output:
         csv=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.csv",
         record=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.json",
@@ -65,6 +73,11 @@ rule chapter4_feedback_replicate:
         meta=lambda w: ranking_meta(w.dataset),
         base=lambda w: CH4_SPEC.base_json(w.dataset),
         code=lambda w: code(*CH4_SPEC.code_modules(w.family)),
+        blocks=lambda w: CH4_SPEC.block_files(
+            CH4_SPEC.family_stem(w.fig, w.dataset, w.family),
+            int(w.replicate),
+            CH4_SPEC.query_blocks(CH4, w.family),
+        ),
     output:
         npz=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.r{{replicate}}.npz",
     log:
@@ -79,6 +92,31 @@ rule chapter4_feedback_replicate:
     threads: 1
     params:
         spec=job_spec(CH4_SPEC.feedback_replicate_spec),
+    shell:
+        "boostrank job chapter4.feedback --spec {params.spec:q} 2> {log}"
+
+
+rule chapter4_feedback_block:
+    input:
+        npz=lambda w: ranking_npz(w.dataset),
+        meta=lambda w: ranking_meta(w.dataset),
+        base=lambda w: CH4_SPEC.base_json(w.dataset),
+        code=lambda w: code(*CH4_SPEC.code_modules(w.family)),
+    output:
+        npz=f"{CH4_DIR}/{{fig}}/{{dataset}}/{{family}}.r{{replicate}}.b{{block}}.npz",
+    log:
+        "logs/{fig}/feedback/{dataset}/{family}.r{replicate}.b{block}.log",
+    benchmark:
+        "benchmarks/{fig}/feedback/{dataset}/{family}.r{replicate}.b{block}.tsv"
+    wildcard_constraints:
+        fig="thesis-fig4_[234]",
+        dataset="|".join(CH4["datasets"]),
+        family="|".join(CH4_SPEC.BLOCK_FAMILIES),
+        replicate=r"[1-9][0-9]*",
+        block=r"[1-9][0-9]*",
+    threads: 1
+    params:
+        spec=job_spec(CH4_SPEC.feedback_block_spec),
     shell:
         "boostrank job chapter4.feedback --spec {params.spec:q} 2> {log}"
 

@@ -315,16 +315,17 @@ def measured(
 
 def lrr_curves(
     queries: Sequence[Query],
+    scores: Sequence[np.ndarray],
     params: dict[str, Any],
     k_max: int,
     formula: str,
     common: dict[str, Any],
 ) -> MethodCurves:
-    """LRR for every gamma: rows of each gamma's curve, then LRR-Best and LRR-Worst (per
-    evaluation mode, by mean NDCG@1..k_max)."""
+    """LRR's curves from its ``n x G`` scores per query (:func:`run_lrr`): rows of each gamma's
+    curve, then LRR-Best and LRR-Worst (per evaluation mode, by mean NDCG@1..k_max)."""
     return measured(
         queries,
-        run_lrr(queries, params),
+        scores,
         LABELS["lrr"],
         common,
         k_max,

@@ -7,23 +7,31 @@ with the queries, evaluation and method runners of :mod:`.jobs`, on the base ran
 No folds: each query is refined on its own (the text has no training across queries), so
 **every query of the data set** is used. One Snakemake job per (data set, method family) and
 replicate (config ``chapter4.replicates`` on real data, :mod:`.jobs_curves`); seeds derive from
-the replicate's root seed (replicate 1: config ``seed``).
+the replicate's root seed (replicate 1: config ``seed``) and, for each query's refinement, from
+the query's id. So a family of :data:`.spec.BLOCK_FAMILIES` can be split by query (config
+``chapter4.query_blocks``): each block job scores a contiguous block of the queries and writes
+the scores; the replicate's job reads them, in query order, in place of scoring, and measures,
+so the results are those of one job.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs import (
     Query,
     letor_queries,
     lrr_curves,
     measured,
     rocchio_curves,
+    run_lrr,
     run_mrr,
     run_svm,
     with_feedback,
@@ -40,6 +48,7 @@ if TYPE_CHECKING:
     from boostrank.experiments.chapter4.spec import FeedbackSpec
 
 log = logging.getLogger(__name__)
+Curves = list["MethodCurves | None"]  # a runner's curves (None: a later block measures nothing)
 
 
 @dataclass
@@ -55,6 +64,11 @@ class FeedbackRun:
     seed: int
     tie_seed: int | None  # the evaluation order of equal scores (None: the base order)
     notes: dict[str, Any] = field(default_factory=dict)
+    block: int | None = None  # a block job's block of the queries, of ``blocks``
+    blocks: int = 1
+    # The replicate's job of a split family: each block's scores, per scoring call and query.
+    block_scores: list[list[list[np.ndarray]]] = field(default_factory=list)
+    scored: list[list[np.ndarray]] = field(default_factory=list)  # the scores, per call
 
     @property
     def k_max(self) -> int:
@@ -84,14 +98,78 @@ class FeedbackRun:
             self.data, feature - 1, n_fb, self.params.get("max_queries"), self.tie_seed
         )
 
+    def score(
+        self, qs: list[Query], method: Callable[[list[Query]], list[np.ndarray]]
+    ) -> list[np.ndarray]:
+        """``method``'s scores of each query of ``qs``: a block job scores its block of them;
+        the replicate's job of a split family reads every block's (from their files)."""
+        call = len(self.scored)
+        if self.block is not None:
+            self.scored.append(method(query_block(qs, self.block, self.blocks)))
+        elif not self.block_scores:
+            self.scored.append(method(qs))
+        else:
+            out: list[np.ndarray] = []
+            for b, scores in enumerate(self.block_scores, start=1):
+                want = len(query_block(qs, b, self.blocks))
+                if call >= len(scores) or len(scores[call]) != want:
+                    raise BoostrankError(
+                        f"block {b}'s scores do not match this job's queries (scoring "
+                        f"{call + 1}: {want} queries expected); delete its file and rerun"
+                    )
+                out += scores[call]
+            self.scored.append(out)
+        return self.scored[call]
+
     def measure(
-        self, qs: list[Query], scores: list[np.ndarray], label: str, extra: dict[str, Any]
-    ) -> MethodCurves:
-        """One method's per-query curves, with its share of tied documents."""
-        return measured(qs, scores, label, extra, self.k_max, self.formula)
+        self,
+        qs: list[Query],
+        scores: list[np.ndarray],
+        label: str,
+        extra: dict[str, Any],
+        **grid: Any,
+    ) -> MethodCurves | None:
+        """One method's per-query curves, with its share of tied documents (``grid``: the
+        settings of a grid, :func:`.jobs.measured`); None in a block job, which only scores."""
+        if self.block is not None:
+            return None
+        return measured(qs, scores, label, extra, self.k_max, self.formula, **grid)
 
 
-def feedback_baselines(run: FeedbackRun) -> list[MethodCurves]:
+def query_block(qs: Sequence[Query], block: int, blocks: int) -> list[Query]:
+    """Block ``block`` (1-based) of ``blocks`` contiguous blocks of the queries, the first
+    ``len(qs) % blocks`` one query longer."""
+    size, extra = divmod(len(qs), blocks)
+    start = (block - 1) * size + min(block - 1, extra)
+    return list(qs[start : start + size + (block <= extra)])
+
+
+def save_scores(path: str, scored: list[list[np.ndarray]]) -> None:
+    """A block's scores, per scoring call and query, as an ``.npz``."""
+    import numpy as np
+
+    from boostrank.io import save_npz
+
+    arrays = {f"{c}.{i}": s for c, call in enumerate(scored) for i, s in enumerate(call)}
+    counts = [len(call) for call in scored]
+    save_npz(path, meta=np.array(json.dumps({"counts": counts})), **arrays)
+
+
+def load_scores(path: str) -> list[list[np.ndarray]]:
+    """The scores :func:`save_scores` wrote."""
+    import numpy as np
+
+    try:
+        with np.load(path) as a:
+            counts = json.loads(str(a["meta"]))["counts"]
+            return [[a[f"{c}.{i}"] for i in range(n)] for c, n in enumerate(counts)]
+    except (OSError, KeyError, ValueError) as e:
+        raise BoostrankError(
+            f"{path}: not a Chapter 4 block's scores ({e}); delete it and rerun"
+        ) from e
+
+
+def feedback_baselines(run: FeedbackRun) -> Curves:
     """Base ranker, Rocchio (best setting per mode) and Ranking-SVM."""
     params, common = run.params, run.common
     qs = run.queries_for(run.best)
@@ -103,36 +181,41 @@ def feedback_baselines(run: FeedbackRun) -> list[MethodCurves]:
     return out
 
 
-def feedback_lrr(run: FeedbackRun) -> list[MethodCurves]:
+def feedback_lrr(run: FeedbackRun) -> Curves:
     """LRR for every gamma, LRR-Best and LRR-Worst."""
-    return [lrr_curves(run.queries_for(run.best), run.params, run.k_max, run.formula, run.common)]
+    qs = run.queries_for(run.best)
+    scores = run.score(qs, partial(run_lrr, params=run.params))
+    if run.block is not None:
+        return []
+    return [lrr_curves(qs, scores, run.params, run.k_max, run.formula, run.common)]
 
 
-def feedback_mrr(run: FeedbackRun) -> list[MethodCurves]:
+def feedback_mrr(run: FeedbackRun) -> Curves:
     """MRR, then MRR with the other reading of T and with the other weak learner."""
     params, dataset, seed, common = run.params, run.dataset, run.seed, run.common
     qs = run.queries_for(run.best)
     cache: dict[int, np.ndarray] = {}
     scope = params["refinement"]["t_scope"]
-    scores = run_mrr(qs, params, (dataset, "mrr"), seed, W_cache=cache)
+    mrr = partial(run_mrr, params=params, root_seed=seed, W_cache=cache)
+    scores = run.score(qs, partial(mrr, seed_parts=(dataset, "mrr")))
     out = [run.measure(qs, scores, LABELS["mrr"], {**common, "variant": f"t_scope={scope}"})]
     other = params.get("mrr_alternative_t_scope")
     if other and other != scope:
-        alt = run_mrr(qs, params, (dataset, "mrr", other), seed, t_scope=other, W_cache=cache)
+        alt = run.score(qs, partial(mrr, seed_parts=(dataset, "mrr", other), t_scope=other))
         out.append(
             run.measure(qs, alt, alt_label(other), {**common, "variant": f"t_scope={other}"})
         )
     learner = params.get("mrr_alternative_weak_learner")
     if learner and learner != params["mrr"]["weak_learner"]:
-        alt = run_mrr(
-            qs, params, (dataset, "mrr", learner), seed, weak_learner=learner, W_cache=cache
+        alt = run.score(
+            qs, partial(mrr, seed_parts=(dataset, "mrr", learner), weak_learner=learner)
         )
         variant = f"t_scope={scope},weak_learner={learner}"
         out.append(run.measure(qs, alt, weak_label(learner), {**common, "variant": variant}))
     return out
 
 
-def feedback_mrr_bases(run: FeedbackRun) -> list[MethodCurves]:
+def feedback_mrr_bases(run: FeedbackRun) -> Curves:
     """MRR on the worst and the medium base ranker (Figure 4.3), with each base ranker."""
     out = []
     for which in ("worst", "medium"):
@@ -140,12 +223,15 @@ def feedback_mrr_bases(run: FeedbackRun) -> list[MethodCurves]:
         qs = run.queries_for(feature)
         extra = {**run.common, "base_feature": feature, "variant": which}
         out.append(run.measure(qs, [q.g for q in qs], LABELS["base"], extra))
-        scores = run_mrr(qs, run.params, (run.dataset, "mrr_bases", feature), run.seed)
+        parts = (run.dataset, "mrr_bases", feature)
+        scores = run.score(
+            qs, partial(run_mrr, params=run.params, seed_parts=parts, root_seed=run.seed)
+        )
         out.append(run.measure(qs, scores, LABELS["mrr"], extra))
     return out
 
 
-def feedback_mrr_sizes(run: FeedbackRun) -> list[MethodCurves]:
+def feedback_mrr_sizes(run: FeedbackRun) -> Curves:
     """MRR with the other feedback sizes (Figure 4.4). Under ``residual`` every size is scored
     on the same documents, those after the largest size (the largest feedback set removed), so
     the sizes compare on one set, as Figure 4.5(b) does. The configured size is family mrr's
@@ -153,19 +239,20 @@ def feedback_mrr_sizes(run: FeedbackRun) -> list[MethodCurves]:
     out = []
     qs0 = run.queries_for(run.best)
     cache: dict[int, np.ndarray] = {}
+    mrr = partial(run_mrr, params=run.params, root_seed=run.seed, W_cache=cache)
     sizes = sorted({int(s) for s in run.params["feedback_sizes"]} | {run.feedback})
     top = sizes[-1]
     for size in sizes:
         if size == run.feedback == top:
             continue  # the family "mrr" has it
         qs = with_feedback(qs0, size, residual_from=top)
-        scores = run_mrr(qs, run.params, (run.dataset, "mrr_sizes", size), run.seed, W_cache=cache)
+        scores = run.score(qs, partial(mrr, seed_parts=(run.dataset, "mrr_sizes", size)))
         out.append(run.measure(qs, scores, LABELS["mrr"], {**run.common, "feedback": size}))
     return out
 
 
 # The runner of each method family (spec.FAMILIES), by family key.
-FEEDBACK_RUNNERS: dict[str, Callable[[FeedbackRun], list[MethodCurves]]] = {
+FEEDBACK_RUNNERS: dict[str, Callable[[FeedbackRun], Curves]] = {
     "baselines": feedback_baselines,
     "lrr": feedback_lrr,
     "mrr": feedback_mrr,
@@ -178,7 +265,8 @@ def feedback_job(spec: FeedbackSpec) -> pd.DataFrame | None:
     """One (data set, method family) of Figures 4.2-4.4. Replicate 1 (the config's seed)
     writes NDCG@1..k rows for both modes, averaged with the other replicates' files
     (:mod:`.jobs_curves`), and to ``spec.queries`` each query's mean NDCG@1..k per method and
-    mode; replicate r >= 2 writes its per-query curves to ``spec.out`` (an ``.npz``)."""
+    mode; replicate r >= 2 writes its per-query curves to ``spec.out`` (an ``.npz``); a block
+    job (``spec.block``) writes only its block of queries' scores there."""
     from boostrank.data.prepare import load_letor
     from boostrank.io import read_json
 
@@ -196,11 +284,18 @@ def feedback_job(spec: FeedbackSpec) -> pd.DataFrame | None:
     root = replicate_seed(seed, replicate)
     random_ties = params.get("tie_break", "random") == "random"
     tie_seed = derive_seed(root, SEED_KEY, dataset, "ties") if random_ties else None
-    run = FeedbackRun(dataset, data, base, params, root, tie_seed)
-    items = FEEDBACK_RUNNERS[family](run)
+    run = FeedbackRun(
+        dataset, data, base, params, root, tie_seed, block=spec.block, blocks=spec.blocks,
+        block_scores=[load_scores(f) for f in spec.block_files],
+    )  # fmt: skip
+    items = [c for c in FEEDBACK_RUNNERS[family](run) if c is not None]
     log.info(
-        "%s %s replicate %d in %.1f s", dataset, family, replicate, time.perf_counter() - started
-    )
+        "%s %s replicate %d (block %s of %d) in %.1f s", dataset, family, replicate,
+        spec.block or "-", spec.blocks, time.perf_counter() - started,
+    )  # fmt: skip
+    if spec.block is not None:
+        save_scores(spec.out, run.scored)
+        return None
     if replicate > 1:
         save_replicate(spec.out, items, {"replicate": replicate, "seed": root, **run.notes})
         return None

@@ -30,6 +30,7 @@ from boostrank.experiments.chapter4.jobs import (
     lrr_curves,
     measured,
     rocchio_curves,
+    run_lrr,
     run_mrr,
     run_svm,
     sort_by_base,
@@ -205,7 +206,9 @@ def movies_baselines(run: MovieRun) -> list[MethodCurves]:
 
 def movies_lrr(run: MovieRun) -> list[MethodCurves]:
     """LRR for every gamma, LRR-Best and LRR-Worst."""
-    return [lrr_curves(run.queries(), run.params, run.k_max, run.formula, run.common)]
+    qs = run.queries()
+    scores = run_lrr(qs, run.params)
+    return [lrr_curves(qs, scores, run.params, run.k_max, run.formula, run.common)]
 
 
 def movies_mrr(run: MovieRun) -> list[MethodCurves]:

@@ -76,6 +76,14 @@ FAMILY_KEYS = {
     "objective": ("refinement", "mrr", "mrr_alternative_t_scope", "mrr_alternative_weak_learner"),
 }
 COMMON_KEYS = ("k_max", "feedback", "max_queries", "tie_break")
+# The families whose job may be split by query (config ``query_blocks``): each query is refined
+# on its own, with a seed drawn from its id, so a block of queries scores as it would in one job.
+BLOCK_FAMILIES = ("lrr", "mrr", "mrr_bases", "mrr_sizes")
+
+
+def query_blocks(section: dict[str, Any], family: str) -> int:
+    """How many jobs (blocks of queries) one replicate of ``family``'s job is split into."""
+    return int((section.get("query_blocks") or {}).get(family, 1))
 
 
 def family_params(
@@ -165,6 +173,12 @@ def replicate_files(stem: str, count: int) -> list[str]:
     return [f"{stem}.r{r}.npz" for r in range(2, count + 1)]
 
 
+def block_files(stem: str, replicate: int, count: int) -> list[str]:
+    """The scores of the ``count`` blocks of queries of replicate ``replicate`` of the job at
+    ``stem`` (none when it is not split)."""
+    return [f"{stem}.r{replicate}.b{b}.npz" for b in range(1, count + 1)] if count > 1 else []
+
+
 def queries_csv(csv: str) -> str:
     """The per-query samples beside a family's results CSV."""
     return csv.removesuffix(".csv") + ".queries.csv"
@@ -235,12 +249,38 @@ class FeedbackSpec(JobSpec):
     seed: int
     replicate: int
     replicate_files: tuple[str, ...]  # replicate 1: the other replicates' .npz
-    out: str  # the rows (replicate 1) or the curves (.npz)
+    out: str  # the rows (replicate 1), the curves (.npz) or a block's scores (.npz)
     record: str | None  # replicate 1: the job's JSON record
     queries: str | None  # replicate 1: each query's mean NDCG@1..k
+    block: int | None  # a block job's block of queries (None: the replicate's job)
+    blocks: int  # blocks of queries the replicate is split into (config query_blocks)
+    block_files: tuple[str, ...]  # the replicate's job, when split: every block's scores
 
     def check(self) -> None:
         check_choice("family", self.family, FAMILIES)
+        check_at_least("blocks", self.blocks, 1)
+        if self.blocks > 1 and self.family not in BLOCK_FAMILIES:
+            raise BoostrankError(
+                f"query_blocks: family {self.family!r} is not split by query; only "
+                f"{', '.join(BLOCK_FAMILIES)} are (remove {self.family} from query_blocks)"
+            )
+        if self.block is not None:  # a block job writes its queries' scores only
+            check_at_least("block", self.block, 1)
+            check_at_least("replicate", self.replicate, 1)
+            if self.block > self.blocks:
+                raise BoostrankError(f"field 'block': {self.block} > blocks ({self.blocks})")
+            if self.block_files or self.replicate_files or self.record or self.queries:
+                raise BoostrankError(
+                    "a block job writes its scores only: no block_files, replicate_files, "
+                    "record or queries"
+                )
+            return
+        if len(self.block_files) != (self.blocks if self.blocks > 1 else 0):
+            raise BoostrankError(
+                f"field 'block_files': a job split into {self.blocks} blocks reads "
+                f"{self.blocks if self.blocks > 1 else 0} blocks' scores, given "
+                f"{len(self.block_files)}"
+            )
         _check_replicate(self.replicate, self.record, self.replicate_files)
 
 
@@ -317,7 +357,7 @@ BASE_RANKERS = JobKind(
 # modules (code_modules), so editing one method reruns only its families' jobs.
 FEEDBACK = JobKind(
     "chapter4.feedback",
-    (*COMMON_KEYS, *_FEEDBACK_KEYS, "ndcg_formula", "replicates"),
+    (*COMMON_KEYS, *_FEEDBACK_KEYS, "ndcg_formula", "replicates", "query_blocks"),
     (*COMMON_CODE, FEEDBACK_CODE),
     FeedbackSpec,
     "boostrank.experiments.chapter4.jobs_feedback:feedback_job",
@@ -369,7 +409,9 @@ def base_rankers_spec(
     )
 
 
-def _feedback(config: dict[str, Any], wildcards: Any, input: Any, **files: Any) -> FeedbackSpec:
+def _feedback(
+    config: dict[str, Any], wildcards: Any, input: Any, block: int | None = None, **files: Any
+) -> FeedbackSpec:
     return FeedbackSpec(
         dataset=wildcards.dataset,
         family=wildcards.family,
@@ -378,6 +420,9 @@ def _feedback(config: dict[str, Any], wildcards: Any, input: Any, **files: Any) 
         base=input.base,
         params=_params(config, wildcards.family),
         seed=config["seed"],
+        block=block,
+        blocks=query_blocks(config["chapter4"], wildcards.family),
+        block_files=tuple(input.blocks) if block is None else (),
         **files,
     )
 
@@ -404,6 +449,24 @@ def feedback_replicate_spec(
         config,
         wildcards,
         input,
+        replicate=int(wildcards.replicate),
+        replicate_files=[],
+        out=output.npz,
+        record=None,
+        queries=None,
+    )
+
+
+def feedback_block_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> FeedbackSpec:
+    """Block ``wildcards.block`` of replicate ``wildcards.replicate`` of a LETOR family's job
+    split by query (its queries' scores, .npz; rule chapter4_feedback_block)."""
+    return _feedback(
+        config,
+        wildcards,
+        input,
+        block=int(wildcards.block),
         replicate=int(wildcards.replicate),
         replicate_files=[],
         out=output.npz,
@@ -493,6 +556,7 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
 
 __all__ = [
     "BASE_RANKERS",
+    "BLOCK_FAMILIES",
     "COMMON_KEYS",
     "DATASETS",
     "FAMILIES",
@@ -533,9 +597,11 @@ __all__ = [
     "alt_label",
     "base_json",
     "base_rankers_spec",
+    "block_files",
     "code_modules",
     "family_params",
     "family_stem",
+    "feedback_block_spec",
     "feedback_csv",
     "feedback_replicate_spec",
     "feedback_spec",
@@ -546,6 +612,7 @@ __all__ = [
     "movies_spec",
     "objective_spec",
     "queries_csv",
+    "query_blocks",
     "replicate_files",
     "weak_label",
 ]
