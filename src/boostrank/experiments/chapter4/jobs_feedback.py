@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from boostrank.experiments.chapter4.spec import FeedbackSpec
 
 log = logging.getLogger(__name__)
-Curves = list["MethodCurves | None"]  # a runner's curves (None: a later block measures nothing)
+Curves = list["MethodCurves | None"]  # a runner's curves (None: a block job measures nothing)
 
 
 @dataclass
