@@ -275,11 +275,11 @@ class FeedbackSpec(JobSpec):
                     "record or queries"
                 )
             return
-        if len(self.block_files) != (self.blocks if self.blocks > 1 else 0):
+        wanted = self.blocks if self.blocks > 1 else 0  # one job whole: it scores itself
+        if len(self.block_files) != wanted:
             raise BoostrankError(
-                f"field 'block_files': a job split into {self.blocks} blocks reads "
-                f"{self.blocks if self.blocks > 1 else 0} blocks' scores, given "
-                f"{len(self.block_files)}"
+                f"field 'block_files': a job split into {self.blocks} blocks reads {wanted} "
+                f"blocks' scores, given {len(self.block_files)}"
             )
         _check_replicate(self.replicate, self.record, self.replicate_files)
 
