@@ -140,6 +140,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
         reduced=reduced,
         readings=readings,
         readings_registry=args.readings,
+        statements=args.statements,
     )
     if args.captions_out:
         from boostrank.report.captions import write_captions
@@ -156,7 +157,11 @@ def _cmd_claims(args: argparse.Namespace) -> None:
     from boostrank.report.diagnosis import UNDIAGNOSED, kind
 
     claims = pd.read_csv(args.csv, dtype=str, keep_default_na=False)
-    print(f"{len(claims)} claims: {verdict_tally(claims['verdict'])}")
+    classes = (
+        claims["class"] if "class" in claims.columns else pd.Series("reproduction", claims.index)
+    )
+    for name, group in claims.groupby(classes, sort=False):
+        print(f"{len(group)} {name} claims: {verdict_tally(group['verdict'])}")
     kinds = claims["diagnosis"].map(kind)
     for name, count in kinds[kinds != ""].value_counts().items():
         print(f"  diagnosis {name}: {count}")
@@ -333,6 +338,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--budgets", default="{}", help="CPU-s budget per figure family, as JSON")
     p.add_argument("--info", nargs="*", default=[], help="key=value lines for the page header")
     p.add_argument("--readings", default="config/readings.yaml", help="the readings registry")
+    p.add_argument(
+        "--statements", default="config/statements.yaml", help="the statements ledger (coverage)"
+    )
     p.add_argument("--readings-table", default="results/readings.csv", help="make readings' table")
     _protocol_arguments(p)
     p.set_defaults(func=_cmd_report)

@@ -1,5 +1,7 @@
 """Claims: verdicts PASS / FAIL / NOT-COMPARABLE from results CSVs."""
 
+from dataclasses import replace
+
 import pandas as pd
 import pytest
 
@@ -299,7 +301,10 @@ def test_each_kind_of_diagnosis(failing, tmp_path):
         _fails("thesis.fig3_1.by_registry", diagnosis=APPROXIMATION),
         _fails("thesis.fig3_1.by_reading"),
         _fails("thesis.fig3_1.default_passes"),
-        _fails("thesis.fig3_1.by_substitute", dataset="mq2008"),
+        replace(
+            _fails("thesis.fig3_1.by_substitute", dataset="mq2008"),
+            rule={"type": "ordinal", "relation": ">", "value": 0.5},
+        ),
         _fails("thesis.fig3_1.unexplained"),
         _fails("thesis.fig3_1.passes", published=0.40),
         _fails("thesis.fig3_1.passes_noted", published=0.40, diagnosis=APPROXIMATION),
@@ -339,7 +344,10 @@ def test_the_registry_diagnosis_comes_first_and_what_the_run_found_is_added(fail
             ("toy", "c", False, "thesis.fig3_1.both", "PASS"),
         ],
     )
-    claim = _fails("thesis.fig3_1.both", dataset="mq2008", diagnosis=APPROXIMATION)
+    claim = replace(
+        _fails("thesis.fig3_1.both", dataset="mq2008", diagnosis=APPROXIMATION),
+        rule={"type": "ordinal", "relation": ">", "value": 0.5},  # an ordering: judged
+    )
     _, diagnoses, _ = _diagnoses([claim], failing, findings(readings, []))
     assert diagnoses["thesis.fig3_1.both"] == (
         f"approximation: {APPROXIMATION['note']}; also reading: toy = b gives PASS, "
@@ -404,7 +412,7 @@ def test_claims_cli_lists_the_undiagnosed_and_fails(failing, capsys):
     table.to_csv(path, index=False)
     assert main(["claims", str(path)]) == 0
     out = capsys.readouterr()
-    assert "2 claims: FAIL 2" in out.out and "diagnosis undiagnosed: 1" in out.out
+    assert "2 reproduction claims: FAIL 2" in out.out and "diagnosis undiagnosed: 1" in out.out
     assert main(["claims", str(path), "--undiagnosed"]) == 1
     out = capsys.readouterr()
     assert "FAIL\tthesis.fig3_1.open" in out.out and "thesis.fig3_1.known" not in out.out
@@ -428,3 +436,31 @@ def test_the_kind_of_a_diagnosis(text, expected):
     from boostrank.report.diagnosis import kind
 
     assert kind(text) == expected
+
+
+def test_substitute_data_one_rule(failing):
+    """On real data standing in for the published data (the row says so, or it is from
+    another data set than the claim requires), an absolute value is NOT-COMPARABLE and an
+    ordering is judged, its FAIL diagnosed as a data substitute."""
+    absolute = _fails("thesis.fig3_1.value_on_substitute", dataset="mq2008")
+    ordered = replace(
+        _fails("thesis.fig3_1.order_on_substitute", dataset="mq2008"),
+        rule={"type": "ordinal", "relation": "<", "value": 0.5},
+    )
+    required = replace(
+        _fails("thesis.fig3_1.order_required", dataset="a"),
+        rule={"type": "ordinal", "relation": ">", "value": 0.5},
+        requires_dataset="mq2007",
+    )
+    value_required = replace(_fails("thesis.fig3_1.value_required"), requires_dataset="mq2007")
+    verdicts, diagnoses, notes = _diagnoses([absolute, ordered, required, value_required], failing)
+    assert verdicts == {
+        "thesis.fig3_1.value_on_substitute": "NOT-COMPARABLE",
+        "thesis.fig3_1.order_on_substitute": "PASS",
+        "thesis.fig3_1.order_required": "FAIL",
+        "thesis.fig3_1.value_required": "NOT-COMPARABLE",
+    }
+    assert "an absolute value measured on MQ2008" in notes["thesis.fig3_1.value_on_substitute"]
+    assert diagnoses["thesis.fig3_1.order_required"] == (
+        "data substitute: measured on A, standing in for mq2007"
+    )

@@ -1,6 +1,7 @@
-"""The three registries (config/datasets.yaml, claims.yaml, figures.yaml) against their
-schemas in workflow/schemas/: the shipped files pass, and a mistake is one line naming the
-file, the place and the fix (the workflow checks them at start-up, as it checks the config)."""
+"""The registries (config/datasets.yaml, claims.yaml, figures.yaml) and the statements ledger
+(config/statements.yaml) against their schemas in workflow/schemas/: the shipped files pass,
+and a mistake is one line naming the file, the place and the fix (the workflow checks the
+registries at start-up, as it checks the config)."""
 
 from pathlib import Path
 
@@ -11,7 +12,12 @@ from boostrank.errors import BoostrankError
 from boostrank.workflow.config_check import check_registry
 
 ROOT = Path(__file__).resolve().parents[2]
-REGISTRIES = [("datasets", "datasets"), ("claims", "claims"), ("figures", "figures")]
+REGISTRIES = [
+    ("datasets", "datasets"),
+    ("claims", "claims"),
+    ("figures", "figures"),
+    ("statements", "statements"),
+]
 
 
 @pytest.mark.parametrize(("registry", "schema"), REGISTRIES)
@@ -53,6 +59,12 @@ def _broken(tmp_path, registry, change):
          r"datasets\.letter\.loader\.format': 'arff' is not allowed"),
         ("datasets", lambda d: d["datasets"]["letter"]["files"].update({"x.dat": "abc"}),
          r"datasets\.letter\.files\.x\.dat': 'abc' does not match"),
+        ("statements", lambda d: d["statements"][0].update(work="thesys"),
+         r"statements\[0\]\.work': 'thesys' is not allowed \(did you mean 'thesis'\?\)"),
+        ("statements", lambda d: d["statements"][0].update(unchecked="a claim on x would do"),
+         r"statements\[0\]': .* is valid under each of"),
+        ("statements", lambda d: d["statements"][0].pop("claims"),
+         r"statements\[0\]': .* is not valid under any of the given schemas"),
     ],
 )  # fmt: skip
 def test_a_mistake_names_the_file_the_place_and_the_fix(tmp_path, registry, change, message):

@@ -134,7 +134,7 @@ def test_each_failure_shows_its_diagnosis_beside_the_verdict(tmp_path):
 def test_a_reduced_protocol_is_announced_above_the_tally(tmp_path):
     page, claims = _page(tmp_path, [FOLDS])
     box = page.index("id='reduced-protocol'")
-    assert box < page.index("<th>Claims</th>")
+    assert box < page.index("<th>Reproduction claims</th>")
     assert "chapter3</b>: folds = [1] (printed [1, 2, 3, 4, 5])" in page
     assert claims["note"].str.startswith("reduced protocol (chapter3: folds)").all()
     # A failure nothing else explains is put down to the reduction, not left undiagnosed.

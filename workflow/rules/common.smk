@@ -88,6 +88,10 @@ check_registry(
     Path(REPO, "config/readings.yaml"),
     Path(REPO, "workflow/schemas/readings.schema.yaml"),
 )
+check_registry(
+    Path(REPO, "config/statements.yaml"),
+    Path(REPO, "workflow/schemas/statements.schema.yaml"),
+)
 validate(config, schema="../schemas/config.schema.yaml")
 
 # Every shell command calls the package's CLI as `boostrank ...`: a shell function running

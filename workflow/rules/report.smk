@@ -21,7 +21,8 @@ rule inventory:
 
 # The printed protocol (config/config.yaml) and the schema's x-kind marks: the report says
 # "reduced protocol" where the run's config (a param) changed a printed key. make readings'
-# table and figure, when there, feed the diagnoses and the readings section.
+# table and figure, when there, feed the diagnoses and the readings section; the statements
+# ledger gives the page's coverage table.
 rule report:
     input:
         figure_outputs(),
@@ -31,6 +32,7 @@ rule report:
         printed=repo_path("config/config.yaml"),
         schema=repo_path("workflow/schemas/config.schema.yaml"),
         readings=repo_path("config/readings.yaml"),
+        statements=repo_path("config/statements.yaml"),
         readings_run=if_present("results/readings.csv", "figures/readings.png"),
         code=code("report.claims", "report.html", "report.render", "report.captions"),
     output:
@@ -51,4 +53,5 @@ rule report:
         " --captions-out {output.captions} --budgets {params.budgets:q} --seed {params.seed}"
         " --run-config {params.run_config:q} --printed-config {input.printed}"
         " --config-schema {input.schema} --readings {input.readings}"
+        " --statements {input.statements}"
         " --info {params.info} 2> {log}"

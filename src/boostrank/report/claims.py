@@ -56,12 +56,19 @@ COLUMNS = [
     "ci_high",
     "interval",
     "verdict",
+    "class",
+    "substitute",
     "provenance",
     "figure",
     "note",
     "diagnosis",
 ]
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "ERRATUM", "NOT-COMPARABLE")
+# What a claim's verdict says (docs/verdicts.md, "Classes"): only reproduction claims enter the
+# reproduction tally; a text-consistency check compares published numbers with each other, a
+# test is an identity of our own implementation.
+CLASSES = ("reproduction", "text-consistency", "test")
+TOLERANCE_RULES = ("equal", "abs", "rel")  # rules on an absolute value (not an ordering)
 VERDICT_RULES = (
     "Verdicts: PASS when the published value lies within the claim's tolerance of the reproduced "
     "value (of the mean, where the value averages queries, folds or replicates; the row shows "
@@ -95,6 +102,7 @@ class Claim:
     over: dict[str, dict[str, str]] | None = None  # one claim per value of a column (docstring)
     table: dict[str, Any] | None = None  # a printed table: one claim per cell (docstring)
     diagnosis: dict[str, str] | None = None  # {kind, note}: why it fails (report.diagnosis)
+    claim_class: str = "reproduction"  # registry key `class`: one of CLASSES
 
     @property
     def source_erratum(self) -> bool:
@@ -125,6 +133,8 @@ def load_claims(path: Path | str) -> list[Claim]:
     raw = read_yaml(path) or {}
     claims, seen = [], set()
     for entry in raw.get("claims") or []:
+        entry = {**entry, "claim_class": entry.get("class", "reproduction")}
+        entry.pop("class", None)
         try:
             claim = Claim(**entry)
         except TypeError as exc:
@@ -188,6 +198,7 @@ def evaluate(
                         "reproduced": "",
                         "n": "",
                         "verdict": "NOT-COMPARABLE",
+                        "class": claim.claim_class,
                         "provenance": "",
                         "figure": claim.figure,
                         "note": _join(
@@ -205,7 +216,7 @@ def evaluate(
 def _diagnosed(claim: Claim, row: dict[str, Any], findings: Findings) -> dict[str, Any]:
     """``row`` with its diagnosis, and its note led by the reduced protocol where there is
     one (:mod:`boostrank.report.diagnosis`)."""
-    found = row.pop("substitute", "")
+    found = row.get("substitute", "")
     diagnosis = diagnose(
         claim.id, claim.figure, row["verdict"], claim.erratum, claim.diagnosis, found, findings
     )
@@ -304,6 +315,7 @@ def expand_family(
                 rule=claim.rule,
                 erratum=_join(claim.erratum, spec.get("note", "").format(**fields)),
                 diagnosis=claim.diagnosis,
+                claim_class=claim.claim_class,
             )
         )
     return members
@@ -384,6 +396,19 @@ def _spread_columns(claim: Claim, samples: pd.DataFrame | None, seed: int) -> di
     }
 
 
+def _stand_in(claim: Claim, found: pd.Series) -> str:
+    """What the row's data stand in for, where they are real data substituting for the
+    published data ("" otherwise): the row says so (:func:`.diagnosis.substitute`), or it is
+    from another data set than the claim's ``requires_dataset``."""
+    said = substitute(found)
+    if said or not claim.requires_dataset:
+        return said
+    if found.get("dataset", "") == claim.requires_dataset:
+        return ""
+    used = found.get("dataset_label", "") or found.get("dataset", "") or "another data set"
+    return f"{used}, standing in for {claim.requires_dataset}"
+
+
 def _number(text: str) -> Any:
     try:
         value = float(text)
@@ -401,6 +426,7 @@ def _evaluate_one(
         "statement": claim.statement,
         "published": claim.published,
         "figure": claim.figure,
+        "class": claim.claim_class,
         "reproduced": "",
         "n": "",
         "provenance": "",
@@ -417,9 +443,8 @@ def _evaluate_one(
             "note": _join(row["note"], f"not reproduced yet ({claim.reproduce['file']} absent)"),
         }
     value = found[claim.reproduce["column"]]
-    row.update(
-        reproduced=value, provenance=found.get("provenance", ""), substitute=substitute(found)
-    )
+    stand_in = _stand_in(claim, found)
+    row.update(reproduced=value, provenance=found.get("provenance", ""), substitute=stand_in)
     samples = _samples(claim.reproduce, cache, root) if value != "" else None
     row.update(_spread_columns(claim, samples, seed))
     if found.get("data_kind", "") == "synthetic":
@@ -428,15 +453,13 @@ def _evaluate_one(
             "verdict": "NOT-COMPARABLE",
             "note": _join(row["note"], "made from a synthetic stand-in"),
         }
-    if claim.requires_dataset and found.get("dataset", "") != claim.requires_dataset:
-        used = found.get("dataset_label", "") or found.get("dataset", "") or "another data set"
+    if stand_in and claim.rule.get("type", "equal") in TOLERANCE_RULES:
+        # One rule for substitute real data: its absolute values are not the published ones;
+        # its orderings are judged (a FAIL among them has the diagnosis data substitute).
         return {
             **row,
             "verdict": "NOT-COMPARABLE",
-            "note": _join(
-                row["note"],
-                f"made from {used}; the published value is for {claim.requires_dataset}",
-            ),
+            "note": _join(row["note"], f"an absolute value measured on {stand_in}"),
         }
     if value == "":
         return {
@@ -459,7 +482,36 @@ def _apply_rule(
     root: Path,
     cache: dict[str, pd.DataFrame | None],
 ) -> tuple[str, str]:
-    """The verdict, and a note naming the paired test where one decided it."""
+    """The verdict of ``claim`` on the values under ``root``: the other side of an ordinal
+    claim looked up, then :func:`judge`."""
+    rule = claim.rule
+    other = None
+    if rule.get("type") == "ordinal" and "value" not in rule:
+        try:
+            found = _lookup(rule["other"], root, cache)
+        except _RowAbsent:
+            return "NOT-COMPARABLE", ""
+        if found is None or found[rule["other"]["column"]] == "":
+            return "NOT-COMPARABLE", ""
+        other = (float(found[rule["other"]["column"]]), _samples(rule["other"], cache, root))
+    return judge(claim, value, samples, other)
+
+
+def judge(
+    claim: Claim,
+    value: Any,
+    samples: pd.DataFrame | None = None,
+    other: tuple[float, pd.DataFrame | None] | None = None,
+) -> tuple[str, str]:
+    """PASS / FAIL / INCONCLUSIVE of ``claim``'s rule on a reproduced ``value`` (its unit
+    ``samples``: columns ``unit``, ``value``) and, for an ordinal claim against another
+    value, ``other`` = (its value, its samples); and a note naming the paired test where one
+    decided it and the other side's value. Pure: the power check (:mod:`.power`) calls it
+    with values of its own."""
+    import numpy as np
+
+    from boostrank.report.spread import paired_verdict
+
     kind = claim.rule.get("type", "equal")
     published = claim.published
     if kind == "equal":
@@ -468,43 +520,32 @@ def _apply_rule(
         ok = math.isclose(float(value), float(published), rel_tol=0, abs_tol=claim.rule["tol"])
     elif kind == "rel":
         ok = math.isclose(float(value), float(published), rel_tol=claim.rule["tol"])
-    elif kind == "ordinal":
-        relation = _RELATIONS[claim.rule["relation"]]
-        if "value" in claim.rule:  # a threshold: "more than half of the cells"
-            threshold = float(claim.rule["value"])
-            if samples is not None and len(samples) > 1:  # its units against the threshold
-                import numpy as np
-
-                from boostrank.report.spread import paired_verdict
-
-                units = samples["value"].astype(float).to_numpy()
-                return paired_verdict(units, np.full(len(units), threshold), claim.rule["relation"])
-            ok = relation(float(value), threshold)
-        else:
-            try:
-                other = _lookup(claim.rule["other"], root, cache)
-            except _RowAbsent:
-                return "NOT-COMPARABLE", ""
-            if other is None or other[claim.rule["other"]["column"]] == "":
-                return "NOT-COMPARABLE", ""
-            from boostrank.report.spread import paired_verdict
-
-            other_value = float(other[claim.rule["other"]["column"]])
-            theirs = _samples(claim.rule["other"], cache, root)
-            paired = _paired(samples, theirs)
-            if paired is not None:
-                return paired_verdict(*paired, claim.rule["relation"])
-            if theirs is None and samples is not None and len(samples) > 1:
-                # The other value is one number (e.g. a published baseline): a threshold.
-                import numpy as np
-
-                units = samples["value"].astype(float).to_numpy()
-                return paired_verdict(
-                    units, np.full(len(units), other_value), claim.rule["relation"]
-                )
-            ok = relation(float(value), other_value)
-    else:
+    elif kind != "ordinal":
         raise BoostrankError(f"claim {claim.id}: unknown rule type {kind!r}")
+    elif "value" in claim.rule:  # a threshold: "more than half of the cells"
+        threshold = float(claim.rule["value"])
+        if samples is not None and len(samples) > 1:  # its units against the threshold
+            units = samples["value"].astype(float).to_numpy()
+            return paired_verdict(units, np.full(len(units), threshold), claim.rule["relation"])
+        ok = _RELATIONS[claim.rule["relation"]](float(value), threshold)
+    elif other is None:
+        return "NOT-COMPARABLE", ""
+    else:
+        other_value, theirs = other
+        side = f"the other side: {other_value:.6g}"
+        paired = _paired(samples, theirs)
+        if paired is not None:
+            verdict, test = paired_verdict(*paired, claim.rule["relation"])
+            return verdict, _join(test, side)
+        if theirs is None and samples is not None and len(samples) > 1:
+            # The other value is one number (e.g. a published baseline): a threshold.
+            units = samples["value"].astype(float).to_numpy()
+            verdict, test = paired_verdict(
+                units, np.full(len(units), other_value), claim.rule["relation"]
+            )
+            return verdict, _join(test, side)
+        ok = _RELATIONS[claim.rule["relation"]](float(value), other_value)
+        return ("PASS" if ok else "FAIL"), side
     return ("PASS" if ok else "FAIL"), ""
 
 

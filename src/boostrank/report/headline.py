@@ -15,7 +15,7 @@ from typing import Any
 import pandas as pd
 
 from boostrank.errors import BoostrankError
-from boostrank.report.claims import VERDICTS
+from boostrank.report.claims import CLASSES, VERDICTS
 
 START, END = "<!-- headline:start -->", "<!-- headline:end -->"
 WORKS = {  # claim-id prefix -> the work's short name, in the README's order
@@ -36,11 +36,19 @@ def summarise(
     unknown = sorted(set(work) - set(WORKS))
     if unknown:
         raise BoostrankError(f"claims of unknown works {unknown}: add them to headline.WORKS")
+    # A run from before claims had classes: every claim counted as a reproduction claim.
+    kind = claims["class"] if "class" in claims.columns else pd.Series("reproduction", claims.index)
+    ours = kind == "reproduction"
     counts = {
-        w: {v: int(((work == w) & (claims["verdict"] == v)).sum()) for v in VERDICTS} for w in WORKS
+        w: {v: int(((work == w) & ours & (claims["verdict"] == v)).sum()) for v in VERDICTS}
+        for w in WORKS
+    }
+    apart = {
+        c: {v: int(((kind == c) & (claims["verdict"] == v)).sum()) for v in VERDICTS}
+        for c in CLASSES[1:]
     }
     kinds = datasets.groupby("data_kind")["dataset"].apply(sorted).to_dict()
-    return {"commit": commit, "date": date, "works": counts, "data": kinds}
+    return {"commit": commit, "date": date, "works": counts, "apart": apart, "data": kinds}
 
 
 def render(summary: dict[str, Any]) -> str:
@@ -53,16 +61,25 @@ def render(summary: dict[str, Any]) -> str:
         for v in VERDICTS:
             total[v] += counts[v]
     rows.append("| **all** | " + " | ".join(f"**{total[v]}**" for v in VERDICTS) + " |")
+    only = ", reproduction claims only" if "apart" in summary else ""
     lead = (
         f"The claims of the last full run, checked at commit `{summary['commit']}` on "
         f"{summary['date']} (`make readme-results` writes this table from its "
-        "`results/claims.csv`). NOT-COMPARABLE: made from a synthetic stand-in, or the data "
+        f"`results/claims.csv`){only}. NOT-COMPARABLE: made from a synthetic stand-in, or the data "
         "cannot establish the number."
     )
     data = "; ".join(
         f"{kind} {len(names)} ({', '.join(names)})" for kind, names in summary["data"].items()
     )
-    return "\n".join([START, lead, "", *rows, "", f"Data sets by source: {data}.", END])
+    apart = [
+        f"{kind} " + ", ".join(f"{v} {n}" for v, n in counts.items() if n)
+        for kind, counts in summary.get("apart", {}).items()
+        if sum(counts.values())
+    ]
+    tail = [f"Tallied apart (no number of ours decides them): {'; '.join(apart)}.", ""] * bool(
+        apart
+    )
+    return "\n".join([START, lead, "", *rows, "", *tail, f"Data sets by source: {data}.", END])
 
 
 def replace_block(text: str, block: str) -> str:

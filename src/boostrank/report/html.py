@@ -12,11 +12,12 @@ import pandas as pd
 
 from boostrank.data.inventory import standin_note
 from boostrank.io import write_text
-from boostrank.report.claims import VERDICT_RULES, VERDICTS, verdict_tally
+from boostrank.report.claims import CLASSES, VERDICT_RULES, VERDICTS, verdict_tally
 from boostrank.report.diagnosis import DIAGNOSED_VERDICTS, KINDS, UNDIAGNOSED
 from boostrank.report.diagnosis import kind as diagnosis_kind
 from boostrank.report.protocol import Reduction
 from boostrank.report.render import beside
+from boostrank.report.statements import coverage, load_statements
 from boostrank.workflow.catalog import Figure
 
 _STYLE = """
@@ -36,6 +37,7 @@ img{max-width:100%}.summary td{font-size:1.05em}
 .reduced{border:3px solid #c60;background:#fff1dc;padding:.6em 1em;margin:1em 0}
 .undiagnosed{border:3px solid #a33;background:#fdecea;padding:.6em 1em;margin:1em 0}
 .reduced ul,.undiagnosed ul{margin:.3em 0;font-size:.9em}
+.coverage caption{text-align:left;font-weight:bold}.coverage td{text-align:right}
 """
 
 # The claims table's filter: plain JavaScript, no external assets, works offline.
@@ -68,10 +70,12 @@ def write_report(
     reduced: list[Reduction] | None = None,
     readings: pd.DataFrame | None = None,
     readings_registry: Path | str | None = None,
+    statements: Path | str | None = None,
 ) -> None:
     """Write the report page: ``reduced`` (the printed keys the run changed) puts the
     reduced-protocol box above the tally; ``readings`` (make readings' table, with the
-    registry ``readings_registry`` for each reading's basis) adds its section."""
+    registry ``readings_registry`` for each reading's basis) adds its section; the statements
+    ledger ``statements`` (config/statements.yaml) adds the coverage table under the tally."""
     from boostrank.report.timing import figure_timing
 
     root, bench_dir = Path(root), Path(bench_dir)
@@ -82,7 +86,7 @@ def write_report(
         f"<!doctype html><html><head><meta charset='utf-8'><title>boostrank report</title>"
         f"<style>{_STYLE}</style></head><body>",
         "<h1>boostrank: reproduction report</h1>",
-        _run_summary(claims, inventory, run_info or {}, reduced or []),
+        _run_summary(claims, inventory, run_info or {}, reduced or [], _coverage(statements)),
         _claims_overview(catalog, claims),
     ]
     for figure in catalog.values():
@@ -122,9 +126,16 @@ def _run_summary(
     inventory: pd.DataFrame,
     run_info: dict[str, Any],
     reduced: list[Reduction],
+    coverage_table: str = "",
 ) -> str:
-    counts = claims["verdict"].value_counts()
+    kind = claims["class"] if "class" in claims.columns else pd.Series("reproduction", claims.index)
+    counts = claims.loc[kind == "reproduction", "verdict"].value_counts()
     verdicts = " · ".join(f"<span class='{v}'>{v}: {counts.get(v, 0)}</span>" for v in VERDICTS)
+    apart = "; ".join(
+        f"{name}: {verdict_tally(claims.loc[kind == name, 'verdict'])}"
+        for name in CLASSES[1:]
+        if (kind == name).any()
+    )
     kinds = inventory["data_kind"].value_counts() if len(inventory) else pd.Series(dtype=int)
     data = ", ".join(f"{k}: {n}" for k, n in kinds.items())
     info = " · ".join(f"{html.escape(str(k))}: {html.escape(str(v))}" for k, v in run_info.items())
@@ -140,13 +151,34 @@ def _run_summary(
     why = ", ".join(f"{k}: {diagnosed[k]}" for k in KINDS if diagnosed.get(k, 0))
     return (
         f"{warning}{_reduced_box(reduced)}<p class='meta'>{info}</p><table class='summary'>"
-        f"<tr><th>Claims</th><td>{verdicts}</td></tr>"
+        f"<tr><th>Reproduction claims</th><td>{verdicts}</td></tr>"
+        f"<tr><th>Tallied apart</th><td>{html.escape(apart or 'none')} (no number of ours "
+        "decides a text-consistency check; a test is an identity of our code)</td></tr>"
         f"<tr><th>Why FAIL / INCONCLUSIVE</th><td>{html.escape(why or 'none fails')}</td></tr>"
         f"<tr><th>Software</th><td>{html.escape(installed_versions())}"
         f"</td></tr><tr><th>Data sets by source</th><td>{html.escape(data)}"
         "</td></tr></table>"
-        f"{_undiagnosed_box(claims)}"
+        f"{coverage_table}{_undiagnosed_box(claims)}"
         f"<p class='meta'>{html.escape(VERDICT_RULES)}</p>"
+    )
+
+
+def _coverage(ledger: Path | str | None) -> str:
+    """The texts' experimental statements per work by answer (the statements ledger): how
+    many the claims check, how many no claim can, how many no claim checks yet; "" without it."""
+    if ledger is None or not Path(ledger).exists():
+        return ""
+    table = coverage(load_statements(ledger))
+    total = tuple(sum(column) for column in zip(*table.values(), strict=True))
+    rows = "".join(
+        f"<tr><th>{html.escape(work)}</th>" + "".join(f"<td>{n}</td>" for n in counts) + "</tr>"
+        for work, counts in [*table.items(), ("all", total)]
+    )
+    return (
+        "<table class='coverage' id='coverage'><caption>Coverage: the texts' experimental "
+        "statements (<code>config/statements.yaml</code>)</caption><tr><th>work</th>"
+        "<th>checked by claims</th><th>not checkable</th><th>unchecked</th><th>made</th></tr>"
+        f"{rows}</table>"
     )
 
 
@@ -228,10 +260,14 @@ def _all_claims(catalog: dict[str, Figure], claims: pd.DataFrame) -> str:
         )
 
     columns = ["claim_id", "figure", "statement", "published", "reproduced", "n", "95% interval"]
-    columns += ["verdict", "diagnosis"]
+    columns += ["verdict", "diagnosis", "substitute", "class"]
     head = "".join(f"<th>{c}</th>" for c in columns)
     body = []
-    for _, row in claims.assign(**{"95% interval": _interval(claims)}).iterrows():
+    shown = claims.assign(**{"95% interval": _interval(claims)})
+    for column, default in (("class", "reproduction"), ("substitute", "")):
+        if column not in shown.columns:  # a claims table from before these columns
+            shown[column] = default
+    for _, row in shown.iterrows():
         cells = "".join(f"<td>{html.escape(str(row[c]))}</td>" for c in columns)
         body.append(
             f"<tr class='{row['verdict']}' data-verdict='{html.escape(str(row['verdict']))}' "
