@@ -72,7 +72,7 @@ def test_the_rules_spec_names_the_table_and_its_files():
     spec = ds.table_spec({}, SimpleNamespace(table="thesis-table1_2"), files, out)
     assert spec.prefix == "figures/tables/thesis-table1_2" and spec.metas == ("a.json", "b.json")
     with pytest.raises(BoostrankError, match="field 'table'"):
-        ds.TableSpec(table="thesis-table1_3", metas=[], claims="c", prefix="p")
+        ds.TableSpec(table="thesis-table_letor3_features", metas=[], claims="c", prefix="p")
     raw = SimpleNamespace(raw="data/raw/ohsumed/provenance.json", npz="n", meta="m")
     made = SimpleNamespace(npz="o.npz", meta="o.json", table=["t/x.csv"], summary="s.csv")
-    assert ds.table1_3_spec({}, None, raw, made).raw_dir == "data/raw/ohsumed"
+    assert ds.letor3_features_spec({}, None, raw, made).raw_dir == "data/raw/ohsumed"

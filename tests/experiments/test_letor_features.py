@@ -16,7 +16,7 @@ from boostrank.data.provenance import Provenance
 from boostrank.errors import BoostrankError
 from boostrank.experiments import job
 from boostrank.experiments.datasets.jobs_letor import AGREE_TOL
-from boostrank.experiments.datasets.spec import Table1_3Spec
+from boostrank.experiments.datasets.spec import Letor3FeaturesSpec
 from boostrank.io import read_json, save_npz, write_json
 from boostrank.preprocess import letor_features as lf
 
@@ -307,14 +307,15 @@ def _distributed(raw: Path, meta: lf.LetorMeta, order: np.ndarray, tmp_path: Pat
 
 
 def _rebuild(raw: Path, tmp_path: Path) -> pd.DataFrame:
-    """Table 1.3's job as a rule runs it (``boostrank job datasets.table1_3``, its parameters
-    as JSON): rebuild and check, then write the features, Table 1.3 and its summary."""
+    """The LETOR 3.0 feature table's job as a rule runs it (``boostrank job
+    datasets.letor3_features``, its parameters as JSON): rebuild and check, then write the
+    features, their table and its summary."""
     out = tmp_path / "out"
-    spec = Table1_3Spec(raw_dir=str(raw), npz=str(tmp_path / "ohsumed.npz"),
+    spec = Letor3FeaturesSpec(raw_dir=str(raw), npz=str(tmp_path / "ohsumed.npz"),
                         meta=str(tmp_path / "ohsumed.json"), out_npz=str(out / "r.npz"),
                         out_meta=str(out / "r.json"), table_prefix=str(out / "table"),
                         summary=str(out / "summary.csv"))  # fmt: skip
-    return job.run("datasets.table1_3", spec.to_json())
+    return job.run("datasets.letor3_features", spec.to_json())
 
 
 def test_rebuild_writes_the_processed_layout_and_verifies(tmp_path):

@@ -104,7 +104,7 @@ CASES = [
     ("chapter3.evaluate", ch3.evaluate_spec, {"dataset": "ohsumed"}, {"replicates": 3}),
     ("chapter3.figure", ch3.figure_spec, {}, {}),
     ("datasets.table", datasets.table_spec, {"table": "thesis-table1_1"}, {}),
-    ("datasets.table1_3", datasets.table1_3_spec, {}, {}),
+    ("datasets.letor3_features", datasets.letor3_features_spec, {}, {}),
 ]  # fmt: skip
 
 

@@ -155,4 +155,4 @@ def test_each_figure_belongs_to_at_most_one_section():
             if any(fnmatch(figure, p) for p in patterns.split("|"))
         ]
         assert len(owners) <= 1, (figure, owners)
-        assert owners or figure.startswith("thesis-table1_"), figure
+        assert owners or figure.startswith("thesis-table"), figure

@@ -6,8 +6,8 @@ import pytest
 from boostrank.report.render import latex, latex_text, write_table
 
 SPECIALS = "#$%&~_^\\{}<>|"
-# What the generated tables hold beyond ASCII (Table 1.3's headings, Figure 3.1's mean ± sd),
-# and characters no font of the default set-up has.
+# What the generated tables hold beyond ASCII (the LETOR 3.0 feature table's headings, Figure
+# 3.1's mean ± sd), and characters no font of the default set-up has.
 UNICODE = "max |Δ| Spearman ρ ÷ bound ± σ ≤ 1 − 2 — “é” ﬁ ☃"
 
 

@@ -28,24 +28,27 @@ rule prepare:
 
 
 # LETOR 3.0 OHSUMED's 45 features recomputed from the raw statistics in Meta/ (Qin et al. 2010),
-# checked against the distributed Feature-min and QueryLevelNorm (Table 1.3), and written in the
-# layout of data/processed/ohsumed.npz (same rows and order) for config letor.ohsumed_features.
+# checked against the distributed Feature-min and QueryLevelNorm (thesis-table_letor3_features),
+# and written in the layout of data/processed/ohsumed.npz (same rows and order) for config
+# letor.ohsumed_features.
 rule letor_rebuild:
     input:
         raw=raw_provenance("ohsumed"),
         npz="data/processed/ohsumed.npz",
         meta=processed_meta("ohsumed"),
-        code=code(*DATASETS_SPEC.TABLE1_3.code),
+        code=code(*DATASETS_SPEC.LETOR3_FEATURES.code),
     output:
         npz="data/processed/ohsumed_rebuilt.npz",
         meta=processed_meta("ohsumed_rebuilt"),
-        table=reported(multiext("figures/tables/thesis-table1_3", ".csv", ".md", ".tex")),
-        summary="results/thesis-table1_3_summary.csv",
+        table=reported(
+            multiext("figures/tables/thesis-table_letor3_features", ".csv", ".md", ".tex")
+        ),
+        summary="results/thesis-table_letor3_features_summary.csv",
     log:
-        "logs/thesis-table1_3/rebuild.log",
+        "logs/thesis-table_letor3_features/rebuild.log",
     benchmark:
-        "benchmarks/thesis-table1_3/rebuild.tsv"
+        "benchmarks/thesis-table_letor3_features/rebuild.tsv"
     params:
-        spec=job_spec(DATASETS_SPEC.table1_3_spec),
+        spec=job_spec(DATASETS_SPEC.letor3_features_spec),
     shell:
-        "boostrank job datasets.table1_3 --spec {params.spec:q} 2> {log}"
+        "boostrank job datasets.letor3_features --spec {params.spec:q} 2> {log}"

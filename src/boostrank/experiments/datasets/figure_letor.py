@@ -1,6 +1,6 @@
-"""Table 1.3 (LETOR 3.0 OHSUMED features rebuilt from ``Meta/``, Qin et al. 2010; dissertation
-section 1.6.2) as files: the tidy CSV of :mod:`.summary_letor`'s rows and the Markdown and
-LaTeX table people read."""
+"""LETOR 3.0's OHSUMED feature list (Qin et al. 2010; used in dissertation section 1.6.2), its
+features rebuilt from ``Meta/``, as files: the tidy CSV of :mod:`.summary_letor`'s rows and the
+Markdown and LaTeX table people read."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ def _fmt(value: Any, spec: str) -> str:
     return "" if value == "" else format(value, spec)
 
 
-def write_table1_3(tidy: pd.DataFrame, check: FeatureCheck, prefix: Path | str) -> None:
-    """Write ``<prefix>.csv``, ``.md`` and ``.tex`` of Table 1.3 from its tidy rows
-    (:func:`.summary_letor.table1_3`) and the job's check (its data's provenance)."""
+def write_letor3_features(tidy: pd.DataFrame, check: FeatureCheck, prefix: Path | str) -> None:
+    """Write ``<prefix>.csv``, ``.md`` and ``.tex`` of the LETOR 3.0 feature table from its rows
+    (:func:`.summary_letor.letor3_features`) and the job's check (its data's provenance)."""
     import pandas as pd
 
     shown = pd.DataFrame(
@@ -44,7 +44,7 @@ def write_table1_3(tidy: pd.DataFrame, check: FeatureCheck, prefix: Path | str) 
         }
     )
     caption = (
-        "Table 1.3: LETOR 3.0 OHSUMED features rebuilt from the raw statistics in Meta/, "
+        "LETOR 3.0 OHSUMED features (Qin et al. 2010) rebuilt from the raw statistics in Meta/, "
         "against the distributed Feature-min and QueryLevelNorm. '÷ bound': the largest "
         "normalised difference over the precision Feature-min's 6 decimals allow after "
         "min-max normalisation (<= 1 agrees); 'LETOR's norm. check': max |QueryLevelNorm - "
@@ -53,4 +53,4 @@ def write_table1_3(tidy: pd.DataFrame, check: FeatureCheck, prefix: Path | str) 
     write_table(prefix, tidy, shown, caption)
 
 
-__all__ = ["write_table1_3"]
+__all__ = ["write_letor3_features"]

@@ -1,5 +1,5 @@
-"""Table 1.3's job (LETOR 3.0 OHSUMED, Qin et al. 2010; dissertation section 1.6.2): rebuild the
-45 OHSUMED features from the raw statistics in ``Meta/``
+"""The job of LETOR 3.0's OHSUMED feature list (Qin et al. 2010; used in dissertation section
+1.6.2): rebuild the 45 OHSUMED features from the raw statistics in ``Meta/``
 (:mod:`boostrank.preprocess.letor_features`), check each one against the distributed
 ``Feature-min``, ``Feature-null`` and ``QueryLevelNorm`` files, and write the normalised
 features in the layout of ``data/processed/ohsumed.npz`` (for config ``letor.ohsumed_features``).
@@ -205,7 +205,8 @@ def rebuild(
 ) -> FeatureCheck:
     """Rebuild OHSUMED's features from ``raw_dir/Meta``, verify them against the distributed
     files, and write the normalised features in the layout of ``processed_npz`` (same rows, same
-    order) and its sidecar; return Table 1.3's rows (:func:`.figure.make_table1_3` writes them).
+    order) and its sidecar; return the feature table's rows
+    (:func:`.make_letor.make_letor3_features` writes them).
     Without ``Meta/`` (a synthetic stand-in, or a copy without it) the distributed features are
     passed through, marked so."""
     started = time.perf_counter()

@@ -1,6 +1,7 @@
-"""Tables 1.1-1.3 (Valizadegan 2010, section 1.6): the table ids, the columns each shows,
-and what the data sets are called and which of their splits Table 1.1 counts, and each job's
-parameters, config keys and code. The rows of Tables 1.1 and 1.2 come in the order of the
+"""Tables 1.1 and 1.2 (Valizadegan 2010, section 1.6) and LETOR 3.0's OHSUMED feature list (Qin
+et al. 2010; the features of section 1.6.2): the table ids, the columns each shows, and what the
+data sets are called and which of their splits Table 1.1 counts, and each job's parameters,
+config keys and code. The rows of Tables 1.1 and 1.2 come in the order of the
 sidecars the job is given (the catalogue's data sets of the table, config/figures.yaml)."""
 
 from __future__ import annotations
@@ -69,10 +70,11 @@ class TableSpec(JobSpec):
 
 
 @dataclass(frozen=True)
-class Table1_3Spec(JobSpec):
-    """Table 1.3: OHSUMED's features rebuilt from ``<raw_dir>/Meta``, checked against the
-    distributed ones (``npz``, ``meta``) and written in their layout (``out_npz``,
-    ``out_meta``), with the table and its summary (:func:`.make_letor.make_table1_3`)."""
+class Letor3FeaturesSpec(JobSpec):
+    """LETOR 3.0's OHSUMED feature list (Qin et al. 2010): the features rebuilt from
+    ``<raw_dir>/Meta``, checked against the distributed ones (``npz``, ``meta``) and written in
+    their layout (``out_npz``, ``out_meta``), with the table and its summary
+    (:func:`.make_letor.make_letor3_features`)."""
 
     raw_dir: str  # data/raw/ohsumed
     npz: str
@@ -93,16 +95,16 @@ TABLE = JobKind(
     TableSpec,
     "boostrank.experiments.datasets.make:make_table",
 )
-# Table 1.3's job (rule letor_rebuild): it reads data/raw/ohsumed and the processed OHSUMED,
-# rebuilds the features and writes them, the table and its summary.
-TABLE1_3 = JobKind(
-    "datasets.table1_3",
+# The LETOR 3.0 feature table's job (rule letor_rebuild): it reads data/raw/ohsumed and the
+# processed OHSUMED, rebuilds the features and writes them, the table and its summary.
+LETOR3_FEATURES = JobKind(
+    "datasets.letor3_features",
     (),
     ("experiments.datasets.make_letor",),
-    Table1_3Spec,
-    "boostrank.experiments.datasets.make_letor:make_table1_3",
+    Letor3FeaturesSpec,
+    "boostrank.experiments.datasets.make_letor:make_letor3_features",
 )
-JOBS = registry(TABLE, TABLE1_3)
+JOBS = registry(TABLE, LETOR3_FEATURES)
 
 
 def table_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TableSpec:
@@ -115,9 +117,12 @@ def table_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) 
     )
 
 
-def table1_3_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Table1_3Spec:
-    """Table 1.3's job (rule letor_rebuild): the raw folder is that of the fetched OHSUMED."""
-    return Table1_3Spec(
+def letor3_features_spec(
+    config: dict[str, Any], wildcards: Any, input: Any, output: Any
+) -> Letor3FeaturesSpec:
+    """The LETOR 3.0 feature table's job (rule letor_rebuild): the raw folder is that of the
+    fetched OHSUMED."""
+    return Letor3FeaturesSpec(
         raw_dir=os.path.dirname(input.raw),
         npz=input.npz,
         meta=input.meta,
@@ -131,14 +136,14 @@ def table1_3_spec(config: dict[str, Any], wildcards: Any, input: Any, output: An
 __all__ = [
     "COLUMNS",
     "JOBS",
+    "LETOR3_FEATURES",
     "NAMES",
     "SPLIT_WORDS",
     "TABLE",
     "TABLE1_1_SPLIT",
-    "TABLE1_3",
     "TABLES",
-    "Table1_3Spec",
+    "Letor3FeaturesSpec",
     "TableSpec",
-    "table1_3_spec",
+    "letor3_features_spec",
     "table_spec",
 ]

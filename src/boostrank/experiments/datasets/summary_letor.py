@@ -1,6 +1,6 @@
-"""Table 1.3 (LETOR 3.0 OHSUMED features rebuilt from ``Meta/``, Qin et al. 2010; dissertation
-section 1.6.2): the table's tidy rows and its summary (how many features agree, correlate or
-differ), from the job's check (:mod:`.jobs_letor`)."""
+"""LETOR 3.0's OHSUMED feature list (Qin et al. 2010; used in dissertation section 1.6.2), its
+features rebuilt from ``Meta/``: the table's tidy rows and its summary (how many features agree,
+correlate or differ), from the job's check (:mod:`.jobs_letor`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from boostrank.experiments.datasets.jobs_letor import FeatureCheck
 
 
-def table1_3(check: FeatureCheck) -> pd.DataFrame:
+def letor3_features(check: FeatureCheck) -> pd.DataFrame:
     """One row per feature with its data's provenance (the table's CSV)."""
     prov = check.provenance
     tidy = check.table.assign(data_kind=prov.kind, provenance=prov.describe())
@@ -23,7 +23,7 @@ def table1_3(check: FeatureCheck) -> pd.DataFrame:
     return tidy
 
 
-def table1_3_summary(check: FeatureCheck) -> pd.DataFrame:
+def letor3_features_summary(check: FeatureCheck) -> pd.DataFrame:
     """The numbers of features that agree, only correlate, or differ (empty where the features
     were not rebuilt), with the total."""
     import pandas as pd
@@ -59,4 +59,4 @@ def table1_3_summary(check: FeatureCheck) -> pd.DataFrame:
     )
 
 
-__all__ = ["table1_3", "table1_3_summary"]
+__all__ = ["letor3_features", "letor3_features_summary"]
