@@ -14,7 +14,7 @@ from boostrank.experiments.docan import jobs_ranking as dr
 from boostrank.experiments.docan import make_ranking, spec
 from boostrank.io import save_npz, write_json
 from boostrank.metrics.ranking import ndcg_at_k
-from boostrank.report.claims import load_claims
+from boostrank.report.claims import evaluate, load_claims
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,6 +94,35 @@ def test_printed_linear_weights_read_bias_first_give_the_reports_0_6183():
     assert round(worst, 4) == linear.published
 
 
+def test_the_toy_documents_give_the_matrix_features_but_document_3s_tfidf(tmp_path):
+    """Features 2, 3 and 5 of the toy matrix from its five printed documents: the matrix's
+    document 3 TF-IDF row mean (0.03684) is the text's 0.03634 misprinted."""
+    import yaml
+
+    settings = yaml.safe_load((ROOT / "config/config.yaml").read_text())["docan_ranking"]["toy"]
+    toy = spec.ToySpec(
+        settings,
+        0,
+        str(ROOT / "config/claims.yaml"),
+        str(tmp_path / "figures/tables/docan-table7"),
+        str(tmp_path / "results/docan-table7_features.csv"),
+    )
+    make_ranking.make_toy_table(toy)  # writes the features beside Table 7
+    features = pd.read_csv(toy.features)
+    pd.testing.assert_frame_equal(features, dr.toy_features(), check_dtype=False)
+    X, _, qid = dr.toy_arrays()
+    q1 = X[qid == 1]
+    assert list(features["words"]) == list(q1[:, 1])  # feature 2
+    np.testing.assert_allclose(features["tf_row_mean"], q1[:, 2], atol=5e-5)  # feature 3
+    slips = np.abs(features["tfidf_row_mean"] - q1[:, 4]) > 5e-5  # feature 5
+    assert list(slips) == [False, False, True, False, False]
+    claims = [c for c in load_claims(ROOT / "config/claims.yaml") if "tfidf_row_mean" in c.id]
+    verdicts = evaluate(claims, tmp_path).set_index("claim_id")["verdict"]
+    matrix = "docan.table7.tfidf_row_mean_matrix_d3"
+    assert verdicts[matrix] == "ERRATUM"  # it fails, as the source contradicts itself
+    assert len(verdicts) == 6 and set(verdicts.drop(matrix)) == {"PASS"}  # the text's five
+
+
 def test_toy_matrix_is_as_printed():
     X, y, qid = dr.toy_arrays()
     assert X.shape == (20, 6) and list(np.bincount(qid)[1:]) == [5, 5, 5, 5]
@@ -162,8 +191,14 @@ def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny,
     again = tmp_path / "again.csv"
     dr.run_fold("docan-table4", 1, metas, settings, 11, again)
     assert again.read_text() == (tmp_path / "fold1.csv").read_text()
-    merge = spec.RankingMergeSpec("docan-table4", outs, str(claims), str(tmp_path / "docan-table4"))
+    summary = tmp_path / "docan-table4_summary.csv"
+    merge = spec.RankingMergeSpec(
+        "docan-table4", outs, str(claims), str(tmp_path / "docan-table4"), str(summary)
+    )
     tidy = make_ranking.make_ranking_table(merge)
+    stats = pd.read_csv(summary, keep_default_na=False)
+    assert set(stats["statistic"]) == {"gap_to_lowest_other", "sem"}  # no trees, no C
+    assert set(stats["dataset"]) == {"mq2008"} and set(stats["n_folds"]) == {2}
     assert sorted(set(tidy["fold"])) == ["1", "2", "mean", "selected"]
     mean = tidy[(tidy["fold"] == "mean") & (tidy["config"] == "l2=1e-10")].iloc[0]
     assert mean["published_test_ndcg10"] == 0.42772 and bool(mean["claimed"])

@@ -237,6 +237,42 @@ def test_crossover_round():
     assert prank_summary.crossover_round(ours, ["c"], ["a"]) == 5  # never below at the end
 
 
+def test_below_fraction_counts_the_rounds_along_the_run():
+    """Figure 7's "along the entire run": the fraction of rounds at which the time-averaged
+    loss is below the other's (mean curves), or significantly so (paired 95% interval)."""
+    ours = np.tile([2, 0, 0, 0], (3, 1))  # time-averaged 2, 1, 2/3, 1/2
+    other = np.ones((3, 4), dtype=int)  # time-averaged 1 throughout
+    assert prank_summary.below_fraction(ours, other) == 0.5  # rounds 3, 4 (a tie is not below)
+    assert prank_summary.below_fraction(other, ours) == 0.25  # round 1 only: the text fails
+    assert prank_summary.below_fraction(np.zeros((3, 4)), other, prank_summary.Z_95) == 1.0
+    # below on average but not significantly: differences -1, -1, +0.5 (se 0.5, upper 0.48)
+    noisy, base = np.array([[0], [0], [1.5]]), np.ones((3, 1))
+    assert prank_summary.below_fraction(noisy, base) == 1.0
+    assert prank_summary.below_fraction(noisy, base, prank_summary.Z_95) == 0.0
+    assert np.isnan(prank_summary.below_fraction(noisy[:1], base[:1], prank_summary.Z_95))
+
+
+def test_wh_initially_smallest_reads_the_instantaneous_loss():
+    """Figure 6's "WH initially suffers the smallest instantaneous loss": the round's own loss
+    averaged over the sequences, not the time-averaged loss (they can disagree)."""
+    losses = {
+        "wh": np.array([[3, 0, 0], [3, 0, 0]]),
+        "prank": np.ones((2, 3), dtype=int),
+        "siprank": np.ones((2, 3), dtype=int),
+        "mcp": np.array([[2, 1, 0], [2, 1, 2]]),  # instantaneous 2, 1, 1
+    }
+    instant = prank_summary.instant_means(losses)
+    assert np.allclose(instant["mcp"], [2, 1, 1])
+    means = {k: prank_jobs.averaged(v)[0] for k, v in losses.items()}
+    stats = prank_summary.early_stats(means, instant, 3, {})
+    got = {r["statistic"]: r["value"] for r in stats}
+    assert got["lowest_instant_fraction_early"] == pytest.approx(2 / 3)  # rounds 2 and 3
+    assert got["lowest_fraction_early"] == 0.0  # time-averaged 3, 1.5, 1: never strictly lowest
+    # a tie with another learner is not the smallest loss
+    tied = {"wh": np.array([1.0, 0]), "mcp": np.array([1.0, 1])}
+    assert prank_summary.lowest_fraction(tied, "wh", ["mcp"]) == 0.5
+
+
 def test_rating_matrix_and_runs():
     data = {
         "user": np.array([1, 1, 2, 2, 2, 3]),
@@ -299,6 +335,12 @@ def test_fig6_outputs(tmp_path):
     final = stats[stats["statistic"] == "final_loss"].set_index("key")["value"]
     last = curves[curves["round"] == 300].set_index("key")["mean_loss"]
     assert np.allclose(final.sort_index(), last.sort_index())
+    # the instantaneous losses of rounds 1..T average to the time-averaged loss at T
+    wh = curves[(curves["key"] == "wh") & (curves["round"] <= 100)].sort_values("round")
+    running = wh["instant_loss"].cumsum() / np.arange(1, len(wh) + 1)
+    assert np.allclose(running, wh["mean_loss"], atol=1e-5)
+    early = stats.set_index("statistic")["value"]
+    assert 0 <= float(early["lowest_instant_fraction_early"]) <= 1
     assert (tmp_path / "fig.png").exists()
 
 
@@ -335,6 +377,15 @@ def test_fig7_on_a_tiny_ratings_set(tmp_path):
     assert set(curves["panel"]) == {">=15", ">=20"}
     assert curves[curves["panel"] == ">=20"]["round"].max() == 20
     assert "mu_eta_spread_over_ci" in set(stats["statistic"])
+    along = stats[stats["statistic"].str.endswith("_fraction")]
+    assert len(along) == 2 * 2 * 2 * 2  # 2 panels x PRank, Si-PRank x MCP, WH x (sig or not)
+    assert set(along["statistic"]) == {
+        "below_mcp_fraction", "below_wh_fraction",
+        "significantly_below_mcp_fraction", "significantly_below_wh_fraction",
+    }  # fmt: skip
+    wide = along.pivot_table(index=["panel", "key"], columns="statistic", values="value")
+    assert (wide["significantly_below_wh_fraction"] <= wide["below_wh_fraction"]).all()
+    assert "instant_loss" in curves.columns
     assert (tmp_path / "fig.png").exists()
 
 

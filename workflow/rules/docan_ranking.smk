@@ -1,7 +1,9 @@
 # Document-analysis report (Sengupta 2018), section "Results" and "Working on a toy dataset":
-# the ranking Tables 2-6 on LETOR 4.0 (one job per table and fold, then a merge), Table 7 (the
-# toy example) and Table 8 (the 2-D pairwise-transform demo). MQ2007 or its MQ2008 substitute
-# is chosen at run time from the two sidecars (both are inputs).
+# the ranking Tables 2-6 on LETOR 4.0 (one job per table and fold, then a merge that also
+# writes the statistics its ordering claims read, results/<table>_summary.csv), Table 7 (the
+# toy example, with the features it derives from its documents) and Table 8 (the 2-D
+# pairwise-transform demo). MQ2007 or its MQ2008 substitute is chosen at run time from the two
+# sidecars (both are inputs).
 
 
 rule docan_ranking_fold:
@@ -34,7 +36,8 @@ rule docan_ranking_merge:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.RANKING_MERGE.code),
     output:
-        reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
+        table=reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
+        summary="results/{table}_summary.csv",
     log:
         "logs/{table}/merge.log",
     benchmark:
@@ -52,7 +55,8 @@ rule docan_ranking_toy:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.RANKING_TOY.code),
     output:
-        reported(multiext("figures/tables/docan-table7", ".csv", ".md", ".tex")),
+        table=reported(multiext("figures/tables/docan-table7", ".csv", ".md", ".tex")),
+        features="results/docan-table7_features.csv",
     log:
         "logs/docan-table7/toy.log",
     benchmark:

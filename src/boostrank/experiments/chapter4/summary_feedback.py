@@ -10,9 +10,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
+from boostrank.experiments.chapter4.jobs_curves import Z_95
 from boostrank.experiments.chapter4.spec import FIRST_THREE, ORDER, SIMILAR_TOL
 from boostrank.experiments.chapter4.summary_curves import (
     add_stat,
+    band,
     curve,
     datasets_in,
     matching,
@@ -21,6 +23,10 @@ from boostrank.experiments.chapter4.summary_curves import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+# Section 4.4.4: "for data set NP2003, there is no changes in the performance of MRR with
+# different relevance feedback"; the text's "direct effect" of the feedback size is on the others.
+NO_CHANGE = "np2003"
 
 
 def _published_base(d: dict[str, Any], dataset: str) -> Any:
@@ -428,12 +434,63 @@ def sizes_of(view: pd.DataFrame, base_rows: pd.DataFrame, ds: str) -> dict[str, 
     return {"part": part, "sizes": sizes, "base": base}
 
 
+def spread_over_se(part: pd.DataFrame, sizes: Sequence[int]) -> float:
+    """How far MRR's curve moves with the feedback size (section 4.4.4, Figure 4.4: on NP2003
+    "there is no changes in the performance of MRR with different relevance feedback"): the
+    largest, over k, of the spread of NDCG@k across ``sizes`` (largest minus smallest) over
+    its standard error at k (the largest of the sizes', from the rows' 95% band: its wider
+    half over Z_95, the band being clipped to [0, 1]). 0 where the curves coincide, NaN where
+    they differ and a band is missing; at most 1: no change beyond one standard error."""
+    import numpy as np
+    import pandas as pd
+
+    curves = pd.DataFrame({size: curve(part, feedback=size) for size in sizes})
+    spread = (curves.max(axis=1) - curves.min(axis=1)).to_numpy()
+    if not (spread > 0).any():
+        return 0.0
+    halves = []
+    for size in sizes:
+        found = band(part, feedback=size)
+        if found is None:
+            return float("nan")
+        c = curves[size].to_numpy()
+        hi, lo = (found[col].reindex(curves.index).to_numpy() for col in ("ci_high", "ci_low"))
+        halves.append(np.maximum(hi - c, c - lo))
+    se = np.max(np.stack(halves), axis=0) / Z_95
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(spread > 0, spread / se, 0.0)
+    return float(ratio.max())
+
+
+def aggregate4_4(rows: list[dict[str, Any]], view: pd.DataFrame) -> None:
+    """Section 4.4.4's "direct effect" of the number of feedback documents, on the data sets
+    other than NP2003 (where the text says MRR does not change): the mean over them of the
+    fraction of feedback-size steps that raise MRR's mean NDCG."""
+    import numpy as np
+
+    mono = {
+        r["dataset"]: r["value"]
+        for r in rows
+        if r["statistic"] == "feedback_monotone_fraction" and np.isfinite(r["value"])
+    }
+    sets = [ds for ds in mono if ds != NO_CHANGE]
+    if sets:
+        add_stat(
+            rows,
+            view[view["dataset"].isin(sets)],
+            "feedback_monotone_fraction",
+            f"all_but_{NO_CHANGE}",
+            float(np.mean([mono[ds] for ds in sets])),
+            "mean over data sets of the fraction of feedback-size steps that raise MRR's NDCG "
+            f"({len(sets)} data sets: {', '.join(sets)})",
+        )
+
+
 def stats4_4(
     d: dict[str, Any], evaluated: str, drawn: bool = True
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Figure 4.4's tidy frame and statistics under ``evaluated``: MRR with 5, 10, 15 and 20
-    feedback documents."""
-    import numpy as np
+    feedback documents (section 4.4.4)."""
     import pandas as pd
 
     frame = d["frame"]
@@ -450,26 +507,28 @@ def stats4_4(
         if not curve(s["base"]).empty:
             tidy.append(s["base"])
         sizes_stats(rows, part, ds, means)
-    mono = [r["value"] for r in rows if r["statistic"] == "feedback_monotone_fraction"]
-    mono = [v for v in mono if np.isfinite(v)]
-    if mono:
         add_stat(
             rows,
-            view,
-            "feedback_monotone_fraction",
-            "all",
-            float(np.mean(mono)),
-            "mean over data sets of the fraction of feedback-size steps that raise MRR's NDCG",
+            part,
+            "feedback_spread_over_se",
+            ds,
+            spread_over_se(part, s["sizes"]),
+            f"largest over k of MRR's NDCG@k spread across the feedback sizes {s['sizes']} "
+            "over its standard error over the queries (0: the curves coincide)",
         )
+    aggregate4_4(rows, view)
     return pd.concat(tidy, ignore_index=True), pd.DataFrame(rows)
 
 
 __all__ = [
+    "NO_CHANGE",
+    "aggregate4_4",
     "base_quality_curves",
     "base_quality_rows",
     "base_record",
     "sizes_of",
     "sizes_stats",
+    "spread_over_se",
     "stats4_2",
     "stats4_3",
     "stats4_4",

@@ -145,7 +145,7 @@ def stats_fig6_2(final: pd.DataFrame, tolerance: float) -> list[dict[str, Any]]:
     flags: dict[str, dict[str, bool]] = {
         k: {}
         for k in (
-            "ag23_best_adaptive",
+            "ag23_best_overall",
             "ag2_beats_ag0",
             "ag3_beats_ag0",
             "ag23_match_best",
@@ -161,7 +161,9 @@ def stats_fig6_2(final: pd.DataFrame, tolerance: float) -> list[dict[str, Any]]:
         ag0, ag1, ag2, ag3 = (e[names[r]] for r in ("ag0", "ag1", "ag2", "ag3"))
         best, worst = e[names["banditron_best"]], e[names["banditron_worst"]]
         part = final[final["dataset"] == ds]
-        flags["ag23_best_adaptive"][ds] = min(ag2, ag3) <= min(ag0, ag1)
+        # "banditron_ag2 and banditron_ag3 yields the best performance among the algorithms
+        # in comparison" (section 6.4.2): against every other line of Figure 6.2
+        flags["ag23_best_overall"][ds] = min(ag2, ag3) <= min(ag0, ag1, best, worst)
         flags["ag2_beats_ag0"][ds] = ag2 < ag0
         flags["ag3_beats_ag0"][ds] = ag3 < ag0
         flags["ag23_match_best"][ds] = min(ag2, ag3) <= best + tolerance
@@ -184,8 +186,8 @@ def stats_fig6_2(final: pd.DataFrame, tolerance: float) -> list[dict[str, Any]]:
             ex1 += ag0 - ag2 >= 0.07
             ex2 += (best - max(ag2, ag3) >= 0.04) and (ag0 - max(ag2, ag3) >= 0.06)
     notes = {
-        "ag23_best_adaptive": "fraction of data sets where the better of ag2/ag3 has the lowest "
-        "final error of the four rules",
+        "ag23_best_overall": "fraction of data sets where the better of ag2/ag3 has the lowest "
+        "final error of the algorithms of Figure 6.2 (ag0-ag3, Banditron_Best, Banditron_Worst)",
         "ag2_beats_ag0": "fraction of data sets where ag2's final error < ag0's",
         "ag3_beats_ag0": "fraction of data sets where ag3's final error < ag0's",
         "ag23_match_best": f"fraction of data sets where the better of ag2/ag3 ends within "

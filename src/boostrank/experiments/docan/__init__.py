@@ -11,6 +11,7 @@ report, Shiv Nadar University):
 ``spec`` holds the ids, configurations, the report's printed toy inputs and the jobs (their
 parameter objects, run by ``boostrank job docan.<kind>``); ``jobs`` (Reuters) and
 ``jobs_ranking`` (LETOR, toy, demo) fit and evaluate; ``summary`` turns their results into
-tables and the claims' numbers; ``figure`` draws and writes them; ``make`` (Reuters) and
+tables and the claims' numbers (``summary_ranking``: the statistics of Tables 2-6's orderings);
+``figure`` draws and writes them; ``make`` (Reuters) and
 ``make_ranking`` (the ranking tables) run the figure and table jobs (summary, then figure).
 """

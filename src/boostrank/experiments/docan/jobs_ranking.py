@@ -38,6 +38,7 @@ from boostrank.experiments.docan.spec import (
     LETOR_TABLES,
     NDCG_DECIMALS,
     SPLITS,
+    TOY_DOCUMENTS,
     TOY_LINEAR_WEIGHTS,
     TOY_ROWS,
     TOY_TEST_QUERY,
@@ -329,6 +330,36 @@ def toy_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return table[:, 1:7], table[:, 7].astype(np.int64), table[:, 0].astype(np.int64)
 
 
+def toy_features() -> pd.DataFrame:
+    """The features the toy matrix derives from the five printed documents (section "Working
+    on a toy dataset", "Features"): words per document (feature 2) and the row means of TF
+    (feature 3) and of TF-IDF (feature 5) over the corpus's terms, by the report's
+    preprocessing (:mod:`boostrank.preprocess.text`: tm's steps, Porter stemming,
+    ``tm::weightTfIdf``); one row per document."""
+    import pandas as pd
+
+    from boostrank.preprocess import text
+
+    docs, kept = text.preprocess_corpus(list(TOY_DOCUMENTS))
+    if len(kept) != len(TOY_DOCUMENTS):
+        raise BoostrankError("a toy document was left empty by the preprocessing")
+    counts = text.count_matrix(text.fit_vocabulary(docs), docs)
+    tf = text.tf_weight(counts).toarray().mean(axis=1)
+    tfidf = text.tfidf_weight(counts).toarray().mean(axis=1)
+    return pd.DataFrame(
+        {
+            "document": np.arange(1, len(docs) + 1),
+            "words": [len(d) for d in docs],
+            "tf_row_mean": np.round(tf, 6),
+            "tfidf_row_mean": np.round(tfidf, 6),
+            "terms": counts.shape[1],
+            "data_kind": "printed",
+            "provenance": "the five toy documents as printed in Sengupta (2018), Working on a "
+            "toy dataset",
+        }
+    )
+
+
 def printed_trees_score(X: np.ndarray, trees: list[tuple[float, ...]] | None = None) -> np.ndarray:
     """Scores of the report's printed LambdaMART ensemble: sum of weight * (left if
     x[feature] <= threshold else right), features 1-based (RankLib's split convention)."""
@@ -550,4 +581,5 @@ __all__ = [
     "run_toy",
     "table_rows",
     "toy_arrays",
+    "toy_features",
 ]

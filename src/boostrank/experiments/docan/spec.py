@@ -55,6 +55,20 @@ ESTIMATOR_MODULES = {
 NDCG_DECIMALS = 6  # the CSVs stay identical across BLAS builds' last-bit differences
 
 # --- The toy example ("Working on a toy dataset"): 4 queries x 5 documents. ---
+# The five documents as printed ("Document or text"); features 2, 3 and 5 of the matrix below
+# are derived from them (the report's preprocessing, :mod:`boostrank.preprocess.text`).
+TOY_DOCUMENTS = (
+    "This dog is my pet, Lucy. She eats pedigree. She is healthy for past 2 years. "
+    "She is 2.5 years old. She is a german shephard.",
+    "This cat is Daisy. She drinks milk. She hates fish. She roams around the house. "
+    "She doesn't like to take a bath.",
+    "This dog is David. He barks a lot. He is my best friend. He drops me to school. "
+    "He eats a lot.",
+    "This parrot is Sunny. He can mimic anyone. He loves to talk to people. He eats mostly "
+    "grapes and nuts. He is not kept in a cage. Sunny is a free bird.",
+    "This is my fish Goldy. She swims freely in the tank. She makes friends with all kinds of "
+    "fishes. She is never shy of anyone.",
+)
 # Features: F1 words in the query, F2 words in the document, F3 row mean of TF, F4 row mean of
 # DF, F5 row mean of TF-IDF, F6 Boolean retrieval; then the printed relevance label.
 # Queries 1-3 train, query 4 tests. Rows exactly as the report's matrix prints them.
@@ -251,12 +265,14 @@ class RankingFoldSpec(JobSpec):
 
 @dataclass(frozen=True)
 class RankingMergeSpec(JobSpec):
-    """One of Tables 2-6 merged over its folds: :func:`.make_ranking.make_ranking_table`."""
+    """One of Tables 2-6 merged over its folds, and the statistics its ordering claims read
+    (``summary``, :mod:`.summary_ranking`): :func:`.make_ranking.make_ranking_table`."""
 
     table: str
     folds: tuple[str, ...]
     claims: str
     out_prefix: str
+    summary: str
 
     def check(self) -> None:
         check_choice("table", self.table, LETOR_TABLES)
@@ -264,13 +280,14 @@ class RankingMergeSpec(JobSpec):
 
 @dataclass(frozen=True)
 class ToySpec(JobSpec):
-    """Table 7, the toy example (section "Working on a toy dataset"):
-    :func:`.make_ranking.make_toy_table`."""
+    """Table 7, the toy example (section "Working on a toy dataset"), and the toy documents'
+    features (``features``): :func:`.make_ranking.make_toy_table`."""
 
     settings: dict[str, Any]  # config docan_ranking.toy
     seed: int
     claims: str
     out_prefix: str
+    features: str
 
 
 @dataclass(frozen=True)
@@ -356,6 +373,7 @@ RANKING_TOY = JobKind(
         "ranking.pairs",
         "ranking.linear",
         "ranking.lambdamart",
+        "preprocess.text",
     ),
     ToySpec,
     "boostrank.experiments.docan.make_ranking:make_toy_table",
@@ -509,22 +527,24 @@ def ranking_fold_spec(
 def ranking_merge_spec(
     config: dict[str, Any], wildcards: Any, input: Any, output: Any
 ) -> RankingMergeSpec:
-    """One of Tables 2-6 from its folds (rule docan_ranking_merge)."""
+    """One of Tables 2-6 from its folds, and its summary (rule docan_ranking_merge)."""
     return RankingMergeSpec(
         table=wildcards.table,
         folds=tuple(input.folds),
         claims=input.claims,
-        out_prefix=stem(output[0]),
+        out_prefix=stem(output.table[0]),
+        summary=output.summary,
     )
 
 
 def toy_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> ToySpec:
-    """Table 7 (rule docan_ranking_toy)."""
+    """Table 7 and the toy documents' features (rule docan_ranking_toy)."""
     return ToySpec(
         settings=config["docan_ranking"]["toy"],
         seed=config["seed"],
         claims=input.claims,
-        out_prefix=stem(output[0]),
+        out_prefix=stem(output.table[0]),
+        features=output.features,
     )
 
 
@@ -564,6 +584,7 @@ __all__ = [
     "SOURCE",
     "SPLITS",
     "TABLE1",
+    "TOY_DOCUMENTS",
     "TOY_LINEAR_WEIGHTS",
     "TOY_ROWS",
     "TOY_TEST_QUERY",

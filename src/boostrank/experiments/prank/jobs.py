@@ -128,7 +128,8 @@ def synthetic_sequences(n_runs: int, rounds: int, seed: int) -> tuple[np.ndarray
 
 
 def run_fig6(settings: dict[str, Any], seed: int) -> dict[str, Any]:
-    """Figure 6's curves (every round) and its settings."""
+    """Figure 6's curves (every round), each run's final loss, each learner's per-round losses
+    ``losses`` (R, T) (the instantaneous losses of section 6's text) and its settings."""
     from boostrank.online.prank import poly2_features
 
     started = time.perf_counter()
@@ -146,6 +147,7 @@ def run_fig6(settings: dict[str, Any], seed: int) -> dict[str, Any]:
     return {
         "curves": curves,
         "finals": final_losses(losses),
+        "losses": losses,
         "wh_rate": wh_rate,
         "runs": n_runs,
         "rounds": rounds,
@@ -201,7 +203,8 @@ def movie_runs(
 def run_fig7(
     data: dict[str, np.ndarray], settings: dict[str, Any], seed: int, *, stand_in: bool = False
 ) -> dict[str, Any]:
-    """Figure 7's curves for each minimum number of ratings. On a synthetic stand-in
+    """Figure 7's curves for each minimum number of ratings (each panel also keeps each run's
+    final loss and each learner's per-round losses ``losses``, (R, T)). On a synthetic stand-in
     (``stand_in``) too small for a threshold, its most active users are used instead."""
     import numpy as np
 
@@ -238,6 +241,7 @@ def run_fig7(
         out["panels"][int(min_ratings)] = {
             "curves": {key: averaged(loss) for key, loss in losses.items()},
             "finals": final_losses(losses),
+            "losses": losses,
             "wh_rate": wh_rate,
             "eligible": int((np.bincount(data["user"] - 1) >= used).sum()),
             "threshold_used": used,

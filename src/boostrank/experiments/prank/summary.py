@@ -1,10 +1,12 @@
 """The tidy curves and summary statistics of Figures 6 and 7 of Crammer & Singer (2005),
 "Online Ranking by Projecting", section 6, from the curves :mod:`boostrank.experiments.prank.jobs`
-computes: each learner's time-averaged rank loss at every recorded round, its final loss and 95%
-half-width, and the statistics the claims read. pandas/numpy only: drawing is in ``figure``."""
+computes: each learner's time-averaged rank loss at every recorded round, its instantaneous loss
+(the round's own loss, averaged over the sequences), its final loss and 95% half-width, and the
+statistics the claims read. pandas/numpy only: drawing is in ``figure``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.prank.spec import FIG6, FIG7, label_of, mu_key
@@ -13,6 +15,46 @@ from boostrank.seeds import derive_seed
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
+
+Z_95 = 1.96  # the 95% bands of the curves (jobs.averaged): mean +- 1.96 standard errors
+ADDITIVE = ("prank", "siprank")  # Figure 7's top panels: the additive PRank variants ...
+BASELINES = ("mcp", "wh")  # ... against the multiclass perceptron and Widrow-Hoff
+
+
+def instant_means(losses: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each learner's instantaneous loss ``|y_hat_T - y_T|`` at every round T, averaged over
+    the sequences without smoothing (Crammer & Singer 2005, section 6: "averaged the
+    instantaneous losses across the 100 runs"); ``losses``: each learner's (R, T) losses."""
+    return {key: loss.mean(axis=0) for key, loss in losses.items()}
+
+
+def lowest_fraction(curves: dict[str, np.ndarray], key: str, others: Sequence[str]) -> float:
+    """The fraction of the rounds at which ``curves[key]`` is strictly below every curve of
+    ``others`` (a tie is not the smallest loss)."""
+    import numpy as np
+
+    rest = np.min(np.stack([curves[o] for o in others]), axis=0)
+    return float(np.mean(curves[key] < rest))
+
+
+def below_fraction(ours: np.ndarray, other: np.ndarray, z: float = 0.0) -> float:
+    """The fraction of the rounds T at which the time-averaged loss of the per-round losses
+    ``ours`` (R, T) is below that of ``other`` on the same R sequences: the mean over the
+    sequences of their paired difference, plus ``z`` of its standard errors, is below 0
+    (``z`` 0: the figure's mean curves; :data:`Z_95`: the paired 95% interval lies below 0,
+    section 6's "significantly better" for Figure 7, whose error bars are 95% intervals). NaN
+    for ``z`` > 0 with fewer than two sequences (no interval)."""
+    import numpy as np
+
+    rounds = np.arange(1, ours.shape[1] + 1)
+    cum = np.cumsum(ours, axis=1, dtype=np.float64) - np.cumsum(other, axis=1, dtype=np.float64)
+    diff = cum / rounds
+    upper = diff.mean(axis=0)
+    if z > 0:
+        if diff.shape[0] < 2:
+            return float("nan")
+        upper = upper + z * diff.std(axis=0, ddof=1) / np.sqrt(diff.shape[0])
+    return float(np.mean(upper < 0))
 
 
 def crossover_round(curves: dict[str, np.ndarray], ours: list[str], others: list[str]) -> int:
@@ -31,8 +73,16 @@ def crossover_round(curves: dict[str, np.ndarray], ours: list[str], others: list
 
 
 def _curve_rows(
-    figure: str, panel: str, curves: dict[str, Any], rounds: list[int], meta: dict[str, str]
+    figure: str,
+    panel: str,
+    curves: dict[str, Any],
+    rounds: list[int],
+    meta: dict[str, str],
+    *,
+    instant: dict[str, np.ndarray],
 ) -> list[dict[str, Any]]:
+    """Tidy rows: each learner's time-averaged loss (``mean_loss``, ``ci95``) and instantaneous
+    loss (``instant_loss``, :func:`instant_means`) at each of ``rounds``."""
     rows = []
     for key, (mean, ci) in curves.items():
         for T in rounds:
@@ -45,6 +95,7 @@ def _curve_rows(
                     "round": T,
                     "mean_loss": round(float(mean[T - 1]), 6),
                     "ci95": round(float(ci[T - 1]), 6),
+                    "instant_loss": round(float(instant[key][T - 1]), 6),
                     **meta,
                 }
             )
@@ -116,11 +167,39 @@ def final_loss_samples(result: dict[str, Any]) -> pd.DataFrame:
     return samples_table(groups, "run", ["panel", "statistic", "key"])
 
 
+def early_stats(
+    means: dict[str, np.ndarray], instant: dict[str, np.ndarray], early: int, meta: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Figure 6's "WH initially suffers the smallest instantaneous loss" (section 6): the
+    fraction of the rounds 1..``early`` at which WH's instantaneous loss (``instant``, averaged
+    over the sequences, no smoothing) is strictly the lowest of PRank, Si-PRank, MCP and WH
+    (the claim's); and the same for the time-averaged loss of the curves (``means``)."""
+    others = [k for k in ("prank", "siprank", "mcp") if k in means]
+    rows = []
+    kinds = (
+        ("lowest_instant_fraction_early", instant, "instantaneous loss (mean over sequences)"),
+        ("lowest_fraction_early", means, "time-averaged loss (information)"),
+    )
+    for statistic, curves, what in kinds:
+        window = {k: curves[k][:early] for k in [*others, "wh"]}
+        rows.append(
+            _stat(
+                "synthetic",
+                statistic,
+                "wh",
+                round(lowest_fraction(window, "wh", others), 6),
+                f"fraction of rounds 1..{early} where WH has strictly the lowest {what} of "
+                "PRank, Si-PRank, MCP and WH",
+                meta,
+            )
+        )
+    return rows
+
+
 def fig6_outputs(
     result: dict[str, Any], settings: dict[str, Any], seed: int
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Figure 6's tidy curves and summary statistics."""
-    import numpy as np
     import pandas as pd
 
     curves = result["curves"]
@@ -139,23 +218,11 @@ def fig6_outputs(
             rounds,
         }
     )
-    tidy = pd.DataFrame(_curve_rows(FIG6, "synthetic", curves, grid, meta))
+    instant = instant_means(result["losses"])
+    tidy = pd.DataFrame(_curve_rows(FIG6, "synthetic", curves, grid, meta, instant=instant))
     stats = final_stats("synthetic", curves, meta)
     means = {key: c[0] for key, c in curves.items()}
-    four = [k for k in ("prank", "siprank", "mcp", "wh") if k in means]
-    early = int(settings["early_rounds"])
-    best = np.argmin(np.stack([means[k][:early] for k in four]), axis=0)
-    stats.append(
-        _stat(
-            "synthetic",
-            "lowest_fraction_early",
-            "wh",
-            round(float(np.mean(best == four.index("wh"))), 6),
-            f"fraction of rounds 1..{early} where WH has the lowest time-averaged "
-            "loss of PRank, Si-PRank, MCP and WH",
-            meta,
-        )
-    )
+    stats += early_stats(means, instant, int(settings["early_rounds"]), meta)
     cross = crossover_round(means, ["prank", "siprank"], ["mcp", "wh"])
     stats.append(
         _stat(
@@ -192,6 +259,37 @@ def fig6_outputs(
     return tidy, pd.DataFrame(stats)
 
 
+def along_run_stats(
+    panel: str, losses: dict[str, np.ndarray], meta: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Figure 7's "Along the entire run of the algorithms, PRank and Si-PRank are significantly
+    better than WH and consistently better than the multiclass perceptron" (section 6): for
+    PRank and Si-PRank against MCP and WH, the fraction of the rounds 1..T (no burn-in) at
+    which the time-averaged loss is below (``below_<other>_fraction``: mean curves) and
+    significantly below (``significantly_below_<other>_fraction``: the paired 95% interval
+    over the sequences) the other's (:func:`below_fraction`)."""
+    rows = []
+    for key in (k for k in ADDITIVE if k in losses):
+        for other in (o for o in BASELINES if o in losses):
+            T = losses[key].shape[1]
+            for prefix, z, how in (
+                ("", 0.0, "the mean over the sequences is"),
+                ("significantly_", Z_95, "the paired 95% interval over the sequences lies"),
+            ):
+                rows.append(
+                    _stat(
+                        panel,
+                        f"{prefix}below_{other}_fraction",
+                        key,
+                        round(below_fraction(losses[key], losses[other], z), 6),
+                        f"fraction of rounds 1..{T} where {label_of(key)}'s time-averaged loss "
+                        f"minus {label_of(other)}'s: {how} below 0",
+                        meta,
+                    )
+                )
+    return rows
+
+
 def fig7_outputs(
     result: dict[str, Any], settings: dict[str, Any], meta_data: dict[str, Any]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -208,8 +306,10 @@ def fig7_outputs(
         name = f">={min_ratings}"
         curves = panel["curves"]
         rounds = len(next(iter(curves.values()))[0])
-        rows += _curve_rows(FIG7, name, curves, list(range(1, rounds + 1)), meta)
+        instant = instant_means(panel["losses"])
+        rows += _curve_rows(FIG7, name, curves, list(range(1, rounds + 1)), meta, instant=instant)
         stats += final_stats(name, curves, meta)
+        stats += along_run_stats(name, panel["losses"], meta)
         mus = [mu_key(e) for e in settings["mu_etas"]]
         final = {k: curves[k][0][-1] for k in mus}
         ci = {k: curves[k][1][-1] for k in mus}
@@ -268,9 +368,14 @@ def fig7_outputs(
 
 
 __all__ = [
+    "along_run_stats",
+    "below_fraction",
     "crossover_round",
+    "early_stats",
     "fig6_outputs",
     "fig7_outputs",
     "final_loss_samples",
     "final_stats",
+    "instant_means",
+    "lowest_fraction",
 ]
