@@ -3,6 +3,7 @@ LETOR fixture, the evaluation of run files, the merge into the figure and its cl
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,8 +17,10 @@ from boostrank.experiments.chapter3 import spec as c3s
 from boostrank.experiments.chapter3 import summary as c3sum
 from boostrank.io import save_npz, write_json
 from boostrank.metrics.trec import read_qrels, read_run, write_qrels, write_run
-from boostrank.report.claims import evaluate, load_claims
+from boostrank.report.claims import Claim, evaluate, judge, load_claims
 from boostrank.seeds import derive_seed
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # Small arguments for every algorithm whose class exists (the config's values are larger).
 TINY = {
@@ -428,6 +431,10 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
     assert set(ours["algorithm"]) == {"Regression"}  # compared cells we ran (LambdaMART is none)
     stats = pd.read_csv(root / "results/thesis-fig3_1_summary.csv")
     assert (stats.loc[stats["statistic"] == "best_or_tied_fraction", "value"].isna()).all()
+    added = {"relative_gain_ndcg3", "baseline_rank", "rank_sd", "stability_rank",
+             "letor_gap_rankboost_ranksvm"}  # fmt: skip
+    assert added <= set(stats["statistic"])  # empty here: no cell has every value
+    assert stats.loc[stats["statistic"].isin(added), "value"].isna().all()
     ran = tidy[tidy["ndcg"].notna()]
     assert set(ran["algorithm_id"]) == set(algorithms)
     assert (ran["n_folds"] == 2).all() and ran["sd"].notna().all()
@@ -483,6 +490,11 @@ def test_letor_published_values_one_per_cell_in_source_order(tmp_path):
         ("td2003", "svm_map", 10): (0.3, "tax2015"),
     }
     assert letor_published(None).empty
+    kept = c3sum.letor_table(tmp_path / "provenance.json")  # every algorithm LETOR lists
+    assert ("ohsumed", "RankBoost", 3) in set(
+        zip(kept.dataset, kept.algorithm, kept.cutoff, strict=True)
+    )
+    assert len(kept) == 4  # RankSVM's two transcriptions of one cell: one value
 
 
 def _tidy_cells(kind_boost: str) -> pd.DataFrame:
@@ -561,3 +573,108 @@ def test_a_published_only_claim_is_judged_where_our_ndcg_boost_is_a_stand_in(tmp
         "thesis.fig3_1.second": "PASS",
         "thesis.fig3_1.beats": "NOT-COMPARABLE",
     }
+
+
+def _registry(claim_id: str) -> Claim:
+    """The project's claim ``claim_id`` (config/claims.yaml)."""
+    return next(c for c in load_claims(ROOT / "config/claims.yaml") if c.id == claim_id)
+
+
+def _verdict(claim_id: str, rows: pd.DataFrame, key: str | tuple[str, str]) -> str:
+    """The verdict of the project's claim ``claim_id`` on the value of ``rows`` at ``key``."""
+    return judge(_registry(claim_id), rows["value"].loc[key])[0]
+
+
+def test_the_lead_is_the_relative_gain_over_the_baseline_the_text_names() -> None:
+    """Section 3.4.2's "a 4% increase in performance, compared to FRANK": NDCG_Boost's NDCG@3
+    over LETOR's published FRank's; a tie (ours 0.4811 against 0.4812) FAILs the claim, a
+    missing value leaves it empty and a stand-in NDCG_Boost is not compared."""
+    lead = "thesis.fig3_1.ohsumed_lead_over_frank"
+    cells = c3sum.compared_cells(_tidy_cells("mirror"), "published", "mirror", "mirror: x")
+    rows = pd.DataFrame(c3sum.lead_stats(cells)).set_index("algorithm")
+    assert set(rows["statistic"]) == {"relative_gain_ndcg3"} and len(rows) == 6
+    assert rows.loc["FRank", "value"] == pytest.approx(0.50 / 0.4812 - 1, abs=1e-6)
+    assert _verdict(lead, rows, "FRank") == "PASS"  # 3.9%: the text's 4%
+    boost3 = (cells["algorithm"] == "NDCG_Boost") & (cells["k"] == 3)
+    cells.loc[boost3, "ndcg"] = 0.4811
+    tied = pd.DataFrame(c3sum.lead_stats(cells)).set_index("algorithm")
+    assert _verdict(lead, tied, "FRank") == "FAIL"
+    cells.loc[boost3, "ndcg"] = np.nan
+    assert {r["value"] for r in c3sum.lead_stats(cells)} == {""}
+    stand_in = c3sum.compared_cells(_tidy_cells("synthetic"), "published", "mirror", "x")
+    assert {r["data_kind"] for r in c3sum.lead_stats(stand_in)} == {"synthetic"}
+
+
+SEVEN = ["NDCG_Boost", "AdaRank-NDCG", "Regression", "RankSVM", "FRank", "ListNet", "SVM_MAP"]
+
+
+def _means(values: dict[str, list[float | str]]) -> pd.DataFrame:
+    """``mean_ndcg_compared`` rows: per data set, the seven algorithms' means in
+    :data:`SEVEN` order."""
+    return pd.DataFrame(
+        [
+            {"statistic": "mean_ndcg_compared", "dataset": ds, "algorithm": alg, "value": v,
+             "data_kind": "mirror", "provenance": "p", "note": ""}
+            for ds, row in values.items()
+            for alg, v in zip(SEVEN, row, strict=True)
+        ]
+    )  # fmt: skip
+
+
+def test_baseline_ranks_and_stability_follow_the_standing_across_data_sets() -> None:
+    """FRank "performs well" on one set and poorly on another: its rank among the six
+    baselines is 1 there and 6 here; NDCG_Boost, best on both, is the most stable; a set where
+    a mean is missing gives no ranks and no stability."""
+    means = _means(
+        {
+            "ohsumed": [0.9, 0.5, 0.4, 0.3, 0.8, 0.2, 0.15],
+            "td2003": [0.9, 0.5, 0.4, 0.3, 0.1, 0.2, 0.15],
+            "hp2004": [0.9, 0.5, 0.4, 0.3, 0.8, 0.2, ""],
+        }
+    )
+    ranks = pd.DataFrame(c3sum.baseline_ranks(means)).set_index(["dataset", "algorithm"])
+    assert "NDCG_Boost" not in set(ranks.index.get_level_values("algorithm"))
+    assert ranks.loc[("ohsumed", "FRank"), "value"] == 1
+    assert ranks.loc[("td2003", "FRank"), "value"] == 6
+    assert set(ranks.xs("hp2004")["value"]) == {""}
+    good = "thesis.fig3_1.ohsumed_frank_good"
+    assert _verdict(good, ranks, ("ohsumed", "FRank")) == "PASS"
+    assert _verdict(good, ranks, ("td2003", "FRank")) == "FAIL"
+    stable = pd.DataFrame(c3sum.stability(means)).set_index(["statistic", "algorithm"])
+    assert stable.loc[("rank_sd", "FRank"), "value"] == 2.5  # ranks 2 and 7
+    assert stable.loc[("rank_sd", "NDCG_Boost"), "value"] == 0
+    assert "ohsumed, td2003" in str(stable.loc[("rank_sd", "FRank"), "note"])  # no hp2004
+    most = "thesis.fig3_1.ndcg_boost_most_stable"
+    assert _verdict(most, stable, ("stability_rank", "NDCG_Boost")) == "PASS"
+    means.loc[(means["dataset"] == "td2003") & (means["algorithm"] == "NDCG_Boost"), "value"] = 0
+    moved = pd.DataFrame(c3sum.stability(means)).set_index(["statistic", "algorithm"])
+    assert moved.loc[("stability_rank", "NDCG_Boost"), "value"] == 7  # ranks 1 and 7
+    assert _verdict(most, moved, ("stability_rank", "NDCG_Boost")) == "FAIL"
+    assert {r["value"] for r in c3sum.stability(means[means["dataset"] == "ohsumed"])} == {""}
+
+
+def test_rankboost_against_ranksvm_on_letors_published_table() -> None:
+    """Section 4.4.1's "Rank-Boost performs equally well as Ranking SVM": the relative gap of
+    their mean published NDCG@k over the cutoffs both have, per data set and the largest; a
+    data set where they differ by a third FAILs the "comparable" claim."""
+    table = pd.DataFrame(
+        [("ohsumed", "RankBoost", 1, 0.45), ("ohsumed", "RankSVM", 1, 0.44),
+         ("ohsumed", "RankBoost", 3, 0.46), ("ohsumed", "RankSVM", 3, 0.47),
+         ("ohsumed", "RankBoost", 5, 0.90),  # no RankSVM at k = 5: left out
+         ("ohsumed", "FRank", 1, 0.10),
+         ("td2003", "RankBoost", 1, 0.20), ("td2003", "RankSVM", 1, 0.30)],
+        columns=["dataset", "algorithm", "cutoff", "value"],
+    ).assign(source="tax2015")  # fmt: skip
+    gaps = c3sum.letor_gap_stats(table, ("mirror", "mirror: letor3_baselines"))
+    by_ds = gaps.set_index("dataset")
+    assert by_ds.loc["ohsumed", "value"] == 0
+    assert by_ds.loc["td2003", "value"] == pytest.approx(1 / 3, abs=1e-6)
+    assert by_ds.loc["all", "value"] == by_ds.loc["td2003", "value"]
+    assert set(gaps["data_kind"]) == {"mirror"}
+    assert "k = 1, 3" in str(by_ds.loc["ohsumed", "note"])
+    claim = "thesis.fig3_1.rankboost_equals_ranksvm"
+    assert _verdict(claim, by_ds, "all") == "FAIL"
+    alone = c3sum.letor_gap_stats(table[table["dataset"] == "ohsumed"], ("mirror", "m"))
+    assert _verdict(claim, alone.set_index("dataset"), "all") == "PASS"
+    empty = c3sum.letor_gap_stats(c3sum.letor_table(None), ("", ""))
+    assert empty["dataset"].tolist() == ["all"] and empty["value"].tolist() == [""]

@@ -288,6 +288,63 @@ def test_letor_figures(letor, families, tmp_path):
     assert "published 11" in best["note"].iloc[0]  # read from config/claims.yaml
 
 
+def test_letor_figures_count_the_relevant_documents(letor, families, tmp_path):
+    """Given the data set's arrays, as the workflow gives Figures 4.2-4.4's jobs, the summaries
+    count each query's relevant documents and those its feedback holds, and Figure 4.3's
+    samples pool MRR's gains where the feedback holds a relevant one."""
+    import shutil
+
+    from boostrank.experiments.chapter4.summary_relevance import feedback_counts
+
+    d, npz, _meta = letor
+    arrays = shutil.copy(npz, tmp_path / "ohsumed.npz")  # named after its data set
+    base = json.loads((d / "base.json").read_text())
+    stats = {}
+    for name, fams in (
+        ("thesis-fig4_2", ("baselines", "lrr", "mrr")),
+        ("thesis-fig4_3", ("baselines", "mrr", "mrr_bases")),
+        ("thesis-fig4_4", ("baselines", "mrr", "mrr_sizes")),
+    ):
+        files = [d / f"{f}.csv" for f in fams]
+        inputs = [*files, *(f.with_suffix(".queries.csv") for f in files), arrays]
+        inputs += [d / "base.json"] if name == "thesis-fig4_3" else []
+        samples = tmp_path / f"{name}_s.samples.csv"
+        out = make_figure(
+            name, inputs, tmp_path / f"{name}.csv", tmp_path / f"{name}_s.csv", tmp_path / name,
+            samples=samples,
+        )  # fmt: skip
+        _samples_average_to_the_summary(pd.read_csv(samples), out)
+        stats[name] = out[(out["evaluated"] == "all") & (out["algorithm"] == "")]
+
+    def value(figure, statistic, dataset):
+        rows = stats[figure]
+        (found,) = rows.loc[
+            (rows["statistic"] == statistic) & (rows["dataset"] == dataset), "value"
+        ]
+        return found
+
+    data = load_letor(npz)
+    y, qid = data["y"], data["qid"]
+    one = np.mean([((y[qid == q] > 0).sum() == 1) for q in np.unique(qid)])
+    assert value("thesis-fig4_2", "one_relevant_fraction", "ohsumed") == pytest.approx(one)
+    assert np.isfinite(value("thesis-fig4_2", "lrr_best_minus_worst_over_se", "ohsumed"))
+    assert value("thesis-fig4_2", "mrr_beats_lrr_best_fraction", "all") in (0.0, 1.0)
+    worst = feedback_counts(npz, base["worst"], PARAMS["feedback"])
+    empty = float((worst["in_feedback"] == 0).mean())
+    assert value("thesis-fig4_3", "feedback_empty_fraction_worst", "ohsumed") == pytest.approx(
+        empty
+    )
+    assert not np.isnan(value("thesis-fig4_3", "mrr_gain_over_se_worst", "ohsumed"))
+    assert np.isfinite(value("thesis-fig4_3", "mrr_minus_base_some_relevant", "all"))
+    best = feedback_counts(npz, base["best"], max(PARAMS["feedback_sizes"]))
+    assert value("thesis-fig4_4", "base_feedback_empty_fraction", "ohsumed") == pytest.approx(
+        float((best["in_feedback"] == 0).mean())
+    )
+    assert value("thesis-fig4_4", "mrr_smallest_rel_gain_min", "all") == value(
+        "thesis-fig4_4", "mrr_smallest_rel_gain", "ohsumed"
+    )
+
+
 def _samples_average_to_the_summary(samples, stats):
     """Each difference's per-query values average to the summary's value (the claims judge
     the mean of the units): a query is the unit of a mean over queries."""
@@ -355,6 +412,24 @@ def test_movie_split_and_jobs(movies, tmp_path):
         bin_width=5,
     )
     assert "time_linear_r2" in set(stats6["statistic"])
+
+
+def test_the_movielens_inventory_of_section_1_6_2(movies) -> None:
+    """Section 1.6.2's "It contains 100,000 ratings ranging from 1 to 5 ... for 1682 movies
+    given by 943 users", counted in the ratings file: the fixture's 210 ratings (lowest 2) FAIL
+    the claims on the count and the lowest rating, which MovieLens' counts pass."""
+    from boostrank.experiments.chapter4.summary_movies import inventory
+    from boostrank.report.claims import judge, load_claims
+
+    _, npz, _ = movies
+    got = inventory(npz)
+    assert got == {"ratings": 210, "users": 14, "movies": 30, "rating_min": 2, "rating_max": 5}
+    claims = {c.id: c for c in load_claims("config/claims.yaml")}
+    published = {"ratings": 100000, "users": 943, "movies": 1682, "rating_min": 1, "rating_max": 5}
+    for stat, value in published.items():
+        claim = claims[f"thesis.fig4_5.movielens_{stat}"]
+        assert judge(claim, value)[0] == "PASS"
+        assert judge(claim, got[stat])[0] == ("PASS" if stat == "rating_max" else "FAIL")
 
 
 def test_letor_queries_group_shuffled_non_monotone_qids():

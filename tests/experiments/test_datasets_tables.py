@@ -14,6 +14,7 @@ from boostrank.errors import BoostrankError
 from boostrank.experiments import job
 from boostrank.experiments.datasets import spec as ds
 from boostrank.io import write_json
+from boostrank.report.claims import evaluate, load_claims
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = str(ROOT / "config/claims.yaml")
@@ -64,6 +65,42 @@ def test_table_1_2_shows_relevance_levels(tmp_path, monkeypatch):
     rows = _run("thesis-table1_2", metas).set_index("dataset")
     assert rows.loc["ohsumed", "relevance"] == "3" and rows.loc["td2003", "relevance"] == "binary"
     assert rows.loc["ohsumed", "published_queries"] == "106"
+
+
+def test_table_1_2_gives_the_judged_documents_per_query_the_prose_states(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Section 1.6.2's prose against the data: OHSUMED's "around 1000 manually judged
+    documents" per query are its 16140 pairs over 106 queries, 152.3, and the prose's 148657
+    pairs for HP2004 are NP2003's: both ERRATUM (the source contradicts its Table 1.2); a
+    synthetic stand-in is not compared; 1000 documents a query would pass."""
+    monkeypatch.chdir(tmp_path)
+    ids = ["thesis.table1_2.ohsumed_docs_per_query", "thesis.table1_2.hp2004_pairs_prose",
+           "thesis.table1_2.np2003_pairs_prose"]  # fmt: skip
+    claims = [c for c in load_claims(CLAIMS) if c.id in ids]
+
+    def verdicts(ohsumed_rows: int) -> dict[str, str]:
+        metas = [
+            _sidecar(tmp_path / "o.json", "ohsumed", "mirror", rows=ohsumed_rows, queries=106,
+                     grades=3, features=45),
+            _sidecar(tmp_path / "h.json", "hp2004", "mirror", rows=74409, queries=75, grades=2,
+                     features=64),
+            _sidecar(tmp_path / "n.json", "np2003", "synthetic", rows=148657, queries=150,
+                     grades=2, features=64),
+        ]  # fmt: skip
+        rows = _run("thesis-table1_2", metas).set_index("dataset")
+        assert rows.loc["ohsumed", "pairs_per_query"] == f"{ohsumed_rows / 106:.1f}"
+        found = evaluate(claims, tmp_path)
+        return dict(zip(found["claim_id"], found["verdict"], strict=True))
+
+    assert verdicts(16140) == {
+        "thesis.table1_2.ohsumed_docs_per_query": "ERRATUM",  # 152.3, not about 1000
+        "thesis.table1_2.hp2004_pairs_prose": "ERRATUM",  # the data's 74409, Table 1.2's
+        "thesis.table1_2.np2003_pairs_prose": "NOT-COMPARABLE",
+    }
+    assert verdicts(106000)["thesis.table1_2.ohsumed_docs_per_query"] == "PASS"
+    md = Path("figures/tables/thesis-table1_2.md").read_text()
+    assert "1000.0" not in md  # the CSV's column only: the printed table has none
 
 
 def test_the_rules_spec_names_the_table_and_its_files():

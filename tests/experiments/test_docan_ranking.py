@@ -94,22 +94,31 @@ def test_printed_linear_weights_read_bias_first_give_the_reports_0_6183():
     assert round(worst, 4) == linear.published
 
 
-def test_the_toy_documents_give_the_matrix_features_but_document_3s_tfidf(tmp_path):
-    """Features 2, 3 and 5 of the toy matrix from its five printed documents: the matrix's
-    document 3 TF-IDF row mean (0.03684) is the text's 0.03634 misprinted."""
+@pytest.fixture(scope="module")
+def toy_run(tmp_path_factory):
+    """Table 7's job once, into its own root: (the root, the job's spec)."""
     import yaml
 
+    root = tmp_path_factory.mktemp("toy")
     settings = yaml.safe_load((ROOT / "config/config.yaml").read_text())["docan_ranking"]["toy"]
     toy = spec.ToySpec(
         settings,
         0,
         str(ROOT / "config/claims.yaml"),
-        str(tmp_path / "figures/tables/docan-table7"),
-        str(tmp_path / "results/docan-table7_features.csv"),
+        str(root / "figures/tables/docan-table7"),
+        str(root / "results/docan-table7_features.csv"),
     )
-    make_ranking.make_toy_table(toy)  # writes the features beside Table 7
+    make_ranking.make_toy_table(toy)  # writes the features and the matrix beside Table 7
+    return root, toy
+
+
+def test_the_toy_documents_give_the_matrix_features_but_document_3s_tfidf(toy_run):
+    """Features 2, 3 and 5 of the toy matrix from its five printed documents: the matrix's
+    document 3 TF-IDF row mean (0.03684) is the text's 0.03634 misprinted."""
+    tmp_path, toy = toy_run
     features = pd.read_csv(toy.features)
-    pd.testing.assert_frame_equal(features, dr.toy_features(), check_dtype=False)
+    derived = dr.toy_features()
+    pd.testing.assert_frame_equal(features[derived.columns], derived, check_dtype=False)
     X, _, qid = dr.toy_arrays()
     q1 = X[qid == 1]
     assert list(features["words"]) == list(q1[:, 1])  # feature 2
@@ -121,6 +130,62 @@ def test_the_toy_documents_give_the_matrix_features_but_document_3s_tfidf(tmp_pa
     matrix = "docan.table7.tfidf_row_mean_matrix_d3"
     assert verdicts[matrix] == "ERRATUM"  # it fails, as the source contradicts itself
     assert len(verdicts) == 6 and set(verdicts.drop(matrix)) == {"PASS"}  # the text's five
+
+
+TOY_CLAIMS = (
+    "docan.table7.tf_table",
+    "docan.table7.tfidf_table",
+    "docan.table7.tf_row_means",
+    "docan.table7.df_row_means",
+    "docan.table7.boolean_retrieval",
+    "docan.table7.matrix_words",
+)
+
+
+def test_the_printed_toy_tables_against_the_documents(toy_run, tmp_path):
+    """The printed TF and TF-IDF tables, TF row means and the matrix's word counts are what the
+    five documents give; the DF row means are not (open); the Boolean table's rows for queries
+    1 and 4 cannot be ('Animals' is in no document: an erratum). A wrong cell FAILs."""
+    root, toy = toy_run
+    claims = [c for c in load_claims(ROOT / "config/claims.yaml") if c.id in TOY_CLAIMS]
+    verdicts = evaluate(claims, root).set_index("claim_id")["verdict"]
+    family = verdicts.index.str.split("__").str[0]
+    for name in ("tf_table", "tfidf_table", "tf_row_means", "matrix_words"):
+        assert set(verdicts[family == f"docan.table7.{name}"]) == {"PASS"}, name
+    assert (family == "docan.table7.tf_table").sum() == 5 * 17
+    assert set(verdicts[family == "docan.table7.df_row_means"]) == {"FAIL"}
+    boolean = verdicts[family == "docan.table7.boolean_retrieval"]  # Q1 D1 ... Q4 D5
+    assert boolean.tolist() == ["ERRATUM"] * 5 + ["PASS"] * 10 + ["ERRATUM"] * 5
+    matrix = pd.read_csv(root / "results/docan-table7_matrix.csv").set_index("pair")
+    X, _, _ = dr.toy_arrays()  # the printed matrix: features 2 and 6 per row, in the same order
+    assert matrix["f2"].tolist() == X[:, 1].tolist()
+    assert (matrix["f6"].to_numpy() == X[:, 5]).tolist() == [False] * 5 + [True] * 10 + [False] * 5
+    features = pd.read_csv(toy.features)
+    features.loc[features["document"] == 1, "tf_dog"] = 2  # document 1 holds 'dog' once
+    (tmp_path / "results").mkdir()
+    features.to_csv(tmp_path / "results/docan-table7_features.csv", index=False)
+    (tf,) = [c for c in claims if c.id == "docan.table7.tf_table"]
+    found = evaluate([tf], tmp_path).set_index("claim_id")["verdict"]
+    assert found[found != "PASS"].index.tolist() == ["docan.table7.tf_table__1_tf_dog"]
+    assert found["docan.table7.tf_table__1_tf_dog"] == "FAIL"
+
+
+def test_the_demo_writes_whether_its_training_pairs_are_separable(tmp_path):
+    import yaml
+
+    settings = yaml.safe_load((ROOT / "config/config.yaml").read_text())["docan_ranking"]["demo"]
+    demo = spec.DemoSpec(
+        settings, str(ROOT / "config/claims.yaml"), str(tmp_path / "figures/tables/docan-table8")
+    )
+    make_ranking.make_demo_table(demo)
+    found = pd.read_csv(tmp_path / "results/docan-table8_summary.csv").set_index("statistic")
+    assert found.loc["training_pairs", "value"] > 0
+    claims = [
+        c
+        for c in load_claims(ROOT / "config/claims.yaml")
+        if c.id == "docan.table8.training_pairs_separable"
+    ]
+    assert evaluate(claims, tmp_path)["verdict"].tolist() == ["PASS"]
 
 
 def test_toy_matrix_is_as_printed():

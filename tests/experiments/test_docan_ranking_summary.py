@@ -2,21 +2,24 @@
 boostrank.experiments.docan.summary_ranking): each on hand-made values, with a case where the
 statement fails, and the registry's ordering claims end to end, from fold CSVs through the merge
 job to their verdicts: PASS on the printed tables themselves, FAIL (diagnosed data substitute)
-on a counterexample."""
+on a counterexample. And the toy corpus's tables and matrix and the demo's pair separability
+(section "Working on a toy dataset") on hand-made documents and samples."""
 
 from __future__ import annotations
 
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
 
+from boostrank.errors import BoostrankError
 from boostrank.experiments.docan import jobs_ranking as dr
 from boostrank.experiments.docan import make_ranking, spec
 from boostrank.experiments.docan import summary_ranking as sr
-from boostrank.report.claims import evaluate, load_claims
+from boostrank.report.claims import evaluate, judge, load_claims
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAIMS = ROOT / "config/claims.yaml"
@@ -242,3 +245,51 @@ def test_the_quick_configs_rows_leave_the_ordering_claims_not_comparable(tmp_pat
     verdicts = _verdicts(tmp_path)
     orderings = [c for c in verdicts.index if "beats" not in c]  # the selected rows are there
     assert set(verdicts.loc[orderings, "verdict"]) == {"NOT-COMPARABLE"}, verdicts.loc[orderings]
+
+
+# --------------------------------------------------------------------------- Tables 7 and 8
+def test_idf_row_means_and_boolean_retrieval_on_a_hand_made_corpus() -> None:
+    counts = np.array([[1, 0, 2], [0, 1, 1], [0, 0, 1]])  # terms a, b, c; c in every document
+    idf = math.log2(3)  # a and b are each in one of the three documents, c has idf 0
+    np.testing.assert_allclose(sr.idf_row_means(counts), [idf / 3, idf / 3, 0.0])
+    # each of the query's distinct words counts once; a word the corpus lacks is in none
+    hits = sr.boolean_retrieval(["a", "c", "a", "zebra"], counts, ["a", "b", "c"])
+    assert hits.tolist() == [2, 1, 1]
+    assert sr.boolean_retrieval(["zebra"], counts, ["a", "b", "c"]).tolist() == [0, 0, 0]
+
+
+def test_the_toy_tables_and_matrix_of_hand_made_documents() -> None:
+    corpus = sr.toy_corpus(["Dogs bark.", "Cats and dogs play; dogs bark."], ["Dog", "Birds"])
+    assert corpus.terms == ["bark", "cat", "dog", "play"] and corpus.queries == [["dog"], ["bird"]]
+    columns = sr.toy_term_columns(corpus).set_index("document")
+    assert columns["tf_dog"].tolist() == [1, 2] and columns["tf_play"].tolist() == [0, 1]
+    # idf log2(2 / df): 0 for bark and dog (in both), 1 for cat and play; tf over 5 words
+    assert columns.loc[2, "tfidf_cat"] == pytest.approx(0.2) and columns.loc[1, "tfidf_dog"] == 0
+    assert columns["df_row_mean"].tolist() == pytest.approx([0.0, 0.5])  # (1 + 1) / 4 terms
+    matrix = sr.toy_matrix(corpus).set_index("pair")
+    assert matrix.index.tolist() == ["Q1 D1", "Q1 D2", "Q2 D1", "Q2 D2"]
+    assert matrix["f1"].tolist() == [1, 1, 1, 1] and matrix["f2"].tolist() == [2, 5, 2, 5]
+    assert matrix["f3"].tolist() == pytest.approx([0.5, 1.25, 0.5, 1.25])  # counts / 4 terms
+    assert matrix["f6"].tolist() == [1, 1, 0, 0]  # 'bird' is in neither document
+    with pytest.raises(BoostrankError, match="left empty"):
+        sr.toy_corpus(["Dogs bark.", "It is 1987."])
+
+
+def test_pairs_are_separable_without_an_order_inversion_and_not_with_one() -> None:
+    X = np.array([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [5.0, 5.0]])
+    blocks = np.array([0, 0, 0, 1])
+    # grades rise along x within block 0 (the sample of block 1 pairs with none)
+    assert sr.pairs_separable(X, np.array([0, 1, 2, 0]), blocks) == (True, 3)
+    # grade 1 between two grade-0 samples: w . (1, 0) >= 1 and w . (-1, 0) >= 1 at once
+    assert sr.pairs_separable(X, np.array([0, 1, 0, 2]), blocks) == (False, 2)
+    with pytest.raises(BoostrankError, match="no pair"):
+        sr.pairs_separable(X, np.zeros(4, dtype=int), blocks)
+    (claim,) = [c for c in load_claims(CLAIMS) if c.id == "docan.table8.training_pairs_separable"]
+    assert judge(claim, 1)[0] == "PASS" and judge(claim, 0)[0] == "FAIL"
+
+
+def test_results_beside_a_table_follow_its_root() -> None:
+    found = make_ranking.results_beside("figures/tables/docan-table8", "_summary.csv")
+    assert found == "results/docan-table8_summary.csv"
+    variant = make_ranking.results_beside("results/readings/v/figures/tables/docan-table7", "_m")
+    assert variant == "results/readings/v/results/docan-table7_m"

@@ -11,6 +11,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.neighbors import KNeighborsClassifier
 
+from boostrank.errors import BoostrankError
 from boostrank.experiments.docan import jobs as D
 from boostrank.experiments.docan import make as M
 from boostrank.experiments.docan.spec import ForestMergeSpec, PlotSpec, Table1Spec
@@ -211,3 +212,128 @@ def test_outputs_carry_provenance_and_every_docan_claim_finds_its_row(tmp_path, 
     assert spread_n["docan.table1.rf_test_accuracy"] == forest.loc["test", "documents"]
     knn = pd.read_csv("results/docan-fig6.csv", dtype=str, keep_default_na=False).set_index("k")
     assert knn.loc["best", "accuracy"] == max(knn.drop("best")["accuracy"], key=float)
+
+
+# --------------------------------------------------------------------------- Figure 4's summary
+# Figure 3 of the report: the SGML of NEWID 9, the worked pre-processing example.
+FIGURE3 = """<REUTERS TOPICS="YES" LEWISSPLIT="TRAIN" CGISPLIT="TRAINING-SET"
+OLDID="5552" NEWID="9">
+<DATE>26-FEB-1987 15:17:11.20</DATE>
+<TOPICS><D>earn</D></TOPICS>
+<PLACES><D>usa</D></PLACES>
+<TEXT>&#2;
+<TITLE>CHAMPION PRODUCTS &lt;CH> APPROVES STOCK SPLIT</TITLE>
+<DATELINE> ROCHESTER, N.Y., Feb 26 - </DATELINE><BODY>Champion
+Products Inc said its
+board of directors approved a two-for-one stock split of its
+common shares for shareholders of record as of April 1, 1987.
+The company also said its board voted to recommend to
+shareholders at the annual meeting April 23 an increase in the
+authorized capital stock from five mln to 25 mln shares.
+Reuter
+&#3;</BODY></TEXT>
+</REUTERS>
+"""
+STEP_CLAIMS = {
+    "raw": "docan.fig4.preprocess_raw",
+    "lower_case": "docan.fig4.preprocess_lower_case",
+    "numbers_removed": "docan.fig4.preprocess_numbers",
+    "punctuation_removed": "docan.fig4.preprocess_punctuation",
+    "stop_words_removed": "docan.fig4.preprocess_stop_words",
+    "stemmed": "docan.fig4.preprocess_stemmed",
+}
+
+
+def _fig4_claims() -> list:
+    """The claims of Figure 4's summary CSV (not its topic counts)."""
+    claims = load_claims(ROOT / "config/claims.yaml")
+    return [c for c in claims if c.reproduce["file"] == "results/docan-fig4_summary.csv"]
+
+
+def test_the_top_topics_share_and_the_word_most():
+    from boostrank.experiments.docan.summary import top_topics_share
+    from boostrank.report.claims import judge
+
+    assert top_topics_share([5, 5, 30, 50, 10], 2) == pytest.approx(0.8)  # 50 + 30 of 100
+    (most,) = [c for c in _fig4_claims() if c.id == "docan.fig4.top10_share_most"]
+    assert judge(most, top_topics_share([5, 5, 30, 50, 10], 2))[0] == "PASS"
+    assert judge(most, top_topics_share([10] * 10, 2))[0] == "FAIL"  # two of ten equal topics
+    with pytest.raises(BoostrankError, match="no topic frequencies"):
+        top_topics_share([0, 0], 1)
+
+
+def test_the_worked_example_gives_every_printed_step_but_the_fourth():
+    """Steps 1-6 of the report's example on its printed text: step 4 prints 'two-for-one'
+    with the hyphens that step 5's 'twoforone' has lost (the erratum of its claim)."""
+    from boostrank.experiments.docan.summary import preprocessing_steps
+    from boostrank.preprocess.reuters import parse_sgml
+    from boostrank.preprocess.text import preprocess
+
+    (doc,) = parse_sgml(FIGURE3)
+    steps = preprocessing_steps(doc.body)
+    published = {c.id: c.published for c in _fig4_claims()}
+    same = {step: steps[step] == published[claim] for step, claim in STEP_CLAIMS.items()}
+    assert [s for s, ok in same.items() if not ok] == ["punctuation_removed"]
+    assert "a twoforone stock" in steps["punctuation_removed"]
+    assert steps["stemmed"] == " ".join(preprocess(doc.body))
+    # the corpus's settings apply: words shorter than four letters go, nothing is stemmed
+    short = preprocessing_steps(doc.body, {"min_word_length": 4, "stemmer": "none"})
+    assert " inc " not in short["stemmed"] and "shareholders" in short["stemmed"]
+
+
+def test_make_fig4_writes_the_sections_statistics_beside_the_figure(tmp_path, monkeypatch):
+    """Figure 4's job on two articles (Figure 3's and one more) in the 22 SGML files, with a
+    corpus sidecar: the summary CSV holds each statistic its claims read. Two articles are
+    not 21578 (a FAIL), and step 4's print is the source's erratum."""
+    from boostrank.data.provenance import Provenance
+    from boostrank.experiments.docan.spec import CORPUS_META, Fig4Spec
+    from boostrank.preprocess.reuters import SGML_FILES
+
+    monkeypatch.chdir(tmp_path)
+    raw = Path("data/raw/reuters21578")
+    raw.mkdir(parents=True)
+    other = FIGURE3.replace('NEWID="9"', 'NEWID="10"').replace(
+        "<D>earn</D></TOPICS>", "<D>acq</D></TOPICS>"
+    )
+    for n, name in enumerate(SGML_FILES):
+        (raw / name).write_text(FIGURE3 + other if n == 0 else "", encoding="latin-1")
+    Provenance("reuters21578", "mirror", "here", {}).save(raw / "provenance.json")
+    non_sparsity = {
+        "train": 0.0027,
+        "test_own_vocabulary": 0.00414,
+        "test_shared_vocabulary": 0.002,
+    }
+    meta = {"dataset": "reuters21578", "settings": {}, "stats": {"non_sparsity": non_sparsity}}
+    write_json(CORPUS_META, meta)
+    claims = str(ROOT / "config/claims.yaml")
+    fig4 = Fig4Spec(str(raw), str(raw / "provenance.json"), claims, "results/docan-fig4.csv",
+                    "figures/docan-fig4", 10, "tags")  # fmt: skip
+    M.make_fig4(fig4)
+    found = pd.read_csv("results/docan-fig4_summary.csv", keep_default_na=False)
+    values = found.set_index("statistic")["value"]
+    assert values["sgml_records"] == "2" and float(values["top_topics_share"]) == 1.0
+    assert set(found["data_kind"]) == {"mirror"} and set(found["dataset"]) == {"reuters21578"}
+    verdicts = evaluate(_fig4_claims(), tmp_path).set_index("claim_id")["verdict"]
+    assert verdicts["docan.fig4.sgml_articles"] == "FAIL"
+    assert verdicts["docan.fig4.preprocess_punctuation"] == "ERRATUM"
+    passing = set(verdicts.index) - {
+        "docan.fig4.sgml_articles",
+        "docan.fig4.preprocess_punctuation",
+    }
+    assert set(verdicts[sorted(passing)]) == {"PASS"} and len(passing) == 8
+    non_sparsity["test_own_vocabulary"] = 0.0042  # 0.42%, outside the printed 0.41%
+    write_json(CORPUS_META, meta)
+    M.make_fig4(fig4)
+    verdicts = evaluate(_fig4_claims(), tmp_path).set_index("claim_id")["verdict"]
+    assert verdicts["docan.fig4.non_sparsity_test"] == "FAIL"
+
+
+def test_fig4_files_follow_the_results_root():
+    assert M.fig4_files("results/docan-fig4.csv") == (
+        "data/interim/reuters_tfidf.json",
+        "results/docan-fig4_summary.csv",
+    )
+    assert M.fig4_files("results/readings/v/results/docan-fig4.csv") == (
+        "results/readings/v/data/interim/reuters_tfidf.json",
+        "results/readings/v/results/docan-fig4_summary.csv",
+    )

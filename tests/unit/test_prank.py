@@ -273,6 +273,81 @@ def test_wh_initially_smallest_reads_the_instantaneous_loss():
     assert prank_summary.lowest_fraction(tied, "wh", ["mcp"]) == 0.5
 
 
+def _final_curves(finals: dict[str, float]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Curves (mean, 95% half-width) of two rounds that end at ``finals``."""
+    return {k: (np.array([1.0, v]), np.array([0.1, 0.1])) for k, v in finals.items()}
+
+
+def test_mu_eta_rank_finds_the_best_learning_rate():
+    """Figure 7's "the best learning rate is eta=4 for the first partition": eta=4's rank
+    among the Mu-PRank copies is 1 when it ends lowest, and above 1 (the claim fails) when
+    another copy does; a tie shares the best rank."""
+    mus = ["mu_eta0.5", "mu_eta1", "mu_eta4", "mu_eta16"]
+    curves = _final_curves(dict(zip(mus, [0.9, 0.8, 0.6, 1.2], strict=True)))
+    stats = prank_summary.mu_eta_stats(">=100", curves, mus, {})
+    rank = {r["key"]: r["value"] for r in stats if r["statistic"] == "mu_eta_rank"}
+    assert rank == {"mu_eta0.5": 3, "mu_eta1": 2, "mu_eta4": 1, "mu_eta16": 4}
+    best = next(r for r in stats if r["statistic"] == "best_mu_eta")
+    assert best["value"] == 4.0 and best["key"] == "mu_eta4"
+    spread = next(r for r in stats if r["statistic"] == "mu_eta_spread_over_ci")
+    assert spread["value"] == pytest.approx((1.2 - 0.6) / 0.2)
+    curves = _final_curves(dict(zip(mus, [0.5, 0.8, 0.6, 1.2], strict=True)))  # eta=0.5 best
+    stats = prank_summary.mu_eta_stats(">=100", curves, mus, {})
+    rank = {r["key"]: r["value"] for r in stats if r["statistic"] == "mu_eta_rank"}
+    assert rank["mu_eta4"] == 2 and rank["mu_eta0.5"] == 1
+    tied = _final_curves({"mu_eta1": 0.5, "mu_eta4": 0.5})
+    stats = prank_summary.mu_eta_stats(">=100", tied, ["mu_eta1", "mu_eta4"], {})
+    assert [r["value"] for r in stats if r["statistic"] == "mu_eta_rank"] == [1, 1]
+
+
+def test_mu_against_the_other_learners():
+    """Figure 7's "Mu-PRank outperforms most of the other algorithms ... for a broad range of
+    learning rates" counts the (eta, other) pairs Mu-PRank wins by final loss; "the multiplicative
+    version outperforms regression and classification" the learning rates at which it ends
+    below WH, MCP. A tie is not a win."""
+    others = {"prank": 0.7, "siprank": 0.65, "mcp": 1.0, "wh": 0.9}
+    mus = {"mu_eta0.5": 0.6, "mu_eta4": 0.95}
+    stats = prank_summary.mu_against_others_stats(
+        ">=100", _final_curves({**others, **mus}), list(mus), {}
+    )
+    got = {r["statistic"]: r["value"] for r in stats}
+    assert got["mu_beats_others_fraction"] == pytest.approx(5 / 8)  # eta 0.5: 4, eta 4: MCP
+    assert got["mu_below_mcp_eta_fraction"] == 1.0
+    assert got["mu_below_wh_eta_fraction"] == 0.5  # eta 4 is above WH: 'most' fails
+    worse = {"mu_eta0.5": 0.9, "mu_eta4": 1.1}  # a tie with WH, then above everything
+    stats = prank_summary.mu_against_others_stats(
+        ">=100", _final_curves({**others, **worse}), list(worse), {}
+    )
+    got = {r["statistic"]: r["value"] for r in stats}
+    assert got["mu_beats_others_fraction"] == pytest.approx(1 / 8)  # the statement fails
+    assert got["mu_below_wh_eta_fraction"] == 0.0 and got["mu_below_mcp_eta_fraction"] == 0.5
+
+
+def test_siprank_against_the_mu_prank_copies():
+    """Figure 7's bottom left: Si-PRank behind most Mu-PRank copies at the start, best from
+    some round on; and a run where it leads from the start and ends behind (both fail)."""
+    rounds = 30
+    t = np.arange(1, rounds + 1, dtype=float)
+    means = {
+        "siprank": 1.0 / t,  # falls fastest: behind until round 25, then best
+        "mu_eta1": np.full(rounds, 1 / 24.5),
+        "mu_eta4": np.full(rounds, 1 / 24.5),
+        "mu_eta16": np.full(rounds, 0.5),
+    }
+    mus = ["mu_eta1", "mu_eta4", "mu_eta16"]
+    got = {r["statistic"]: r["value"] for r in prank_summary.siprank_mu_stats("p", means, mus, {})}
+    assert got["siprank_best_from_round"] == 25
+    assert got["siprank_minus_best_mu_final"] == pytest.approx(1 / 30 - 1 / 24.5, abs=1e-6)
+    # rounds 1..20: above eta 1 and 4 throughout, above eta 16 at round 1 only (1 > 0.5)
+    assert prank_summary.START_ROUNDS == 20
+    assert got["siprank_above_mu_fraction_start"] == pytest.approx((20 + 20 + 1) / 60)
+    means["siprank"] = np.full(rounds, 0.01) + (t > 20) * 0.1  # leads early, behind at the end
+    got = {r["statistic"]: r["value"] for r in prank_summary.siprank_mu_stats("p", means, mus, {})}
+    assert got["siprank_best_from_round"] == rounds + 1  # never below at the end
+    assert got["siprank_minus_best_mu_final"] > 0
+    assert got["siprank_above_mu_fraction_start"] == 0.0
+
+
 def test_rating_matrix_and_runs():
     data = {
         "user": np.array([1, 1, 2, 2, 2, 3]),
@@ -377,7 +452,15 @@ def test_fig7_on_a_tiny_ratings_set(tmp_path):
     assert set(curves["panel"]) == {">=15", ">=20"}
     assert curves[curves["panel"] == ">=20"]["round"].max() == 20
     assert "mu_eta_spread_over_ci" in set(stats["statistic"])
-    along = stats[stats["statistic"].str.endswith("_fraction")]
+    ranks = stats[stats["statistic"] == "mu_eta_rank"]
+    assert len(ranks) == 2 * 2 and set(ranks["value"].astype(int)) <= {1, 2}
+    for statistic in (
+        "mu_beats_others_fraction", "mu_below_wh_eta_fraction", "mu_below_mcp_eta_fraction",
+        "siprank_best_from_round", "siprank_minus_best_mu_final",
+        "siprank_above_mu_fraction_start",
+    ):  # fmt: skip
+        assert (stats["statistic"] == statistic).sum() == 2  # one per panel
+    along = stats[stats["statistic"].str.match(r"(significantly_)?below_")]
     assert len(along) == 2 * 2 * 2 * 2  # 2 panels x PRank, Si-PRank x MCP, WH x (sig or not)
     assert set(along["statistic"]) == {
         "below_mcp_fraction", "below_wh_fraction",

@@ -13,6 +13,7 @@ from boostrank.errors import BoostrankError
 from boostrank.experiments.qbrank import jobs as exp
 from boostrank.experiments.qbrank import make as qbrank_make
 from boostrank.experiments.qbrank import spec
+from boostrank.experiments.qbrank import summary as qbrank_summary
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.ranking.gbt import GBT
 from boostrank.ranking.pairs import query_pairs
@@ -218,11 +219,41 @@ def test_train_and_merge_end_to_end(tmp_path):
     stats = pd.read_csv(p / "fs.csv")
     best = stats[stats["statistic"] == "best_fraction"]
     assert np.isclose(best["value"].sum(), 1.0)
+    change = stats[stats["statistic"] == "last_relative_change"]
+    assert {"qbrank_p2", "qbrank_p2l1"} <= set(change["model"]) and (change["value"] >= 0).all()
     assert (p / "fig.png").exists() and (p / "table.md").exists()
     # The caption states the settings this run used, not the paper's.
     caption = (p / "table.md").read_text()
     leaves = params["trees"]["max_leaf_nodes"]
     assert f"{leaves} leaves" in caption and "ties count as wrongly ordered" in caption
+
+
+def test_convergence_is_the_change_over_the_last_hundred_trees():
+    """Figure 1's "clear convergence trend of QBrank": each boosted curve's relative change
+    of DCG from 300 to 400 trees, under 0.01 (footnote 3's 1%) for a settled curve; a curve
+    still climbing fails. RankSVM, one value, is no curve."""
+    wide = pd.DataFrame(
+        {
+            "qbrank_p2": [6.60, 6.75, 6.80, 6.81, 6.82],  # settles: 0.01 / 6.82
+            "qbrank_p2l1": [6.00, 6.20, 6.40, 6.60, 6.90],  # still climbing: 0.3 / 6.9
+            "ranksvm_p2": 6.181,
+        },
+        index=pd.Index([50, 100, 200, 300, 400], name="n"),
+    )
+    rows = qbrank_summary.convergence_rows(
+        wide, "dcg5", dataset="d", data_kind="real", provenance="p"
+    )
+    got = {r["model"]: r["value"] for r in rows}
+    assert set(got) == {"qbrank_p2", "qbrank_p2l1"}
+    assert got["qbrank_p2"] == pytest.approx(0.01 / 6.82, abs=1e-6) and got["qbrank_p2"] < 0.01
+    assert got["qbrank_p2l1"] == pytest.approx(0.3 / 6.9, abs=1e-6) and got["qbrank_p2l1"] > 0.01
+    assert all(r["statistic"] == "last_relative_change" for r in rows)
+    assert "300..400" in rows[0]["note"]
+    # a shorter axis (no count 100 trees before the last) measures from its first count
+    short = qbrank_summary.convergence_rows(
+        wide.loc[[50, 100]], "dcg5", dataset="d", data_kind="real", provenance="p"
+    )
+    assert short[0]["value"] == pytest.approx(0.15 / 6.75, abs=1e-6)
 
 
 def test_a_stand_in_without_single_grade_queries(tmp_path):

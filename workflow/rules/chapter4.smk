@@ -214,7 +214,7 @@ rule chapter4_movies_replicate:
 
 rule chapter4_figure:
     input:
-        results=lambda w: CH4_SPEC.figure_inputs(w.fig, CH4["datasets"]),
+        results=lambda w: CH4_SPEC.figure_inputs(w.fig, CH4["datasets"]) + ch4_letor_arrays(w.fig),
         claims=config["claims"],
         code=code(*CH4_SPEC.FIGURE.code),
     output:

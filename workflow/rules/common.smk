@@ -235,6 +235,14 @@ def ranking_npz(dataset):
     return f"data/processed/{_ranking_name(dataset)}.npz"
 
 
+def ch4_letor_arrays(fig):
+    """The LETOR arrays Figures 4.2-4.4's summaries count relevant documents in (per query,
+    and among a base ranker's feedback documents: sections 4.4.2-4.4.4), the family jobs' own."""
+    if fig not in CH4_SPEC.PROTOCOL_FIGURES:
+        return []
+    return [ranking_npz(ds) for ds in config["chapter4"]["datasets"]]
+
+
 def spec_digest(dataset):
     """Changes when the data set's registry entry changes, so only its jobs rerun; where its
     files are found (mirror folder, URLs, home page) is left out."""

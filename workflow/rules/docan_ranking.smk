@@ -50,6 +50,8 @@ rule docan_ranking_merge:
         "boostrank job docan.ranking_merge --spec {params.spec:q} 2> {log}"
 
 
+# The toy matrix rebuilt from the printed documents goes beside the table's results (the job
+# finds its path from the table's: boostrank.experiments.docan.make_ranking.results_beside).
 rule docan_ranking_toy:
     input:
         claims=config["claims"],
@@ -57,6 +59,7 @@ rule docan_ranking_toy:
     output:
         table=reported(multiext("figures/tables/docan-table7", ".csv", ".md", ".tex")),
         features="results/docan-table7_features.csv",
+        matrix="results/docan-table7_matrix.csv",
     log:
         "logs/docan-table7/toy.log",
     benchmark:
@@ -68,12 +71,15 @@ rule docan_ranking_toy:
         "boostrank job docan.ranking_toy --spec {params.spec:q} 2> {log}"
 
 
+# Beside Table 8, whether the demo's training pairs are linearly separable (Figures 10-11),
+# found by the job as the toy's matrix is.
 rule docan_ranking_demo:
     input:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.RANKING_DEMO.code),
     output:
         reported(multiext("figures/tables/docan-table8", ".csv", ".md", ".tex")),
+        summary="results/docan-table8_summary.csv",
     log:
         "logs/docan-table8/demo.log",
     benchmark:

@@ -32,14 +32,19 @@ rule docan_reuters_corpus:
         " --min-word-length {params.min_length} 2> {log}"
 
 
+# Beside the figure, the section's statistics of the data (articles, the top topics' share, the
+# corpus's non-sparsity, the worked pre-processing example): the job finds the corpus sidecar and
+# the summary CSV next to its results CSV (boostrank.experiments.docan.make.fig4_files).
 rule docan_fig4:
     input:
         raw=raw_provenance("reuters21578"),
+        meta=DOCAN_SPEC.CORPUS_META,
         claims=config["claims"],
         code=code(*DOCAN_SPEC.FIG4.code),
     output:
         csv="results/docan-fig4.csv",
         figure=reported(multiext("figures/docan-fig4", ".png", ".pdf")),
+        summary="results/docan-fig4_summary.csv",
     log:
         "logs/docan-fig4/topics.log",
     benchmark:

@@ -3,7 +3,8 @@
 results CSV and the summary statistics its claims read, with the curves the figures draw.
 pandas and numpy only; :mod:`.figure` draws. The statistics of each figure are in
 :mod:`.summary_objective` (4.1), :mod:`.summary_feedback` (4.2-4.4) and
-:mod:`.summary_movies` (4.5-4.6), built from :mod:`.summary_curves`; the per-query samples in
+:mod:`.summary_movies` (4.5-4.6), built from :mod:`.summary_curves`; the relevant documents
+Figures 4.2-4.4 count in the LETOR arrays in :mod:`.summary_relevance`; the per-query samples in
 :mod:`.summary_samples`.
 
 "Performance" of a curve is its mean over the truncation levels drawn (NDCG@1..25 for LETOR,
@@ -21,13 +22,16 @@ from boostrank.experiments.chapter4.spec import PROTOCOL_FIGURES
 from boostrank.experiments.chapter4.summary_feedback import stats4_2, stats4_3, stats4_4
 from boostrank.experiments.chapter4.summary_movies import stats4_5, stats4_6
 from boostrank.experiments.chapter4.summary_objective import stats4_1
+from boostrank.experiments.chapter4.summary_relevance import letor_arrays
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
 def read_inputs(inputs: Sequence[Path | str]) -> dict[str, Any]:
-    """Sort the inputs by kind: family CSVs, base-ranker JSONs, objective / timing CSVs, npz."""
+    """Sort the inputs by kind: family CSVs, base-ranker JSONs, objective / timing CSVs, the
+    LETOR arrays (``letor``: by data set, Figures 4.2-4.4 count relevant documents in them)
+    and MovieLens' ratings (``npz``)."""
     import pandas as pd
 
     from boostrank.io import read_json
@@ -37,6 +41,8 @@ def read_inputs(inputs: Sequence[Path | str]) -> dict[str, Any]:
         if path.suffix == ".json":
             rec = read_json(path)
             out["base"][rec["dataset"]] = rec
+        elif letor_arrays(path):
+            out.setdefault("letor", {})[letor_arrays(path)] = path
         elif path.suffix == ".npz":
             out["npz"] = path
         elif "objective" in path.name:

@@ -20,6 +20,15 @@ from boostrank.experiments.chapter4.summary_curves import (
     matching,
     mean_of,
 )
+from boostrank.experiments.chapter4.summary_relevance import (
+    POOR_BASE,
+    base_counts,
+    base_empty4_4,
+    empty4_3,
+    one_relevant4_2,
+    quality_pair,
+    some_relevant_gains,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,6 +36,32 @@ if TYPE_CHECKING:
 # Section 4.4.4: "for data set NP2003, there is no changes in the performance of MRR with
 # different relevance feedback"; the text's "direct effect" of the feedback size is on the others.
 NO_CHANGE = "np2003"
+# A difference within one standard error of its mean over the queries is no change (the
+# convention of Figure 4.4's NP2003 claim); beyond it, a change.
+NO_CHANGE_SE = 1.0
+
+
+def paired_over_se(a: pd.Series, b: pd.Series) -> float:
+    """The mean over the shared queries of ``a - b`` (each query's value, indexed by query)
+    over its standard error, sd / sqrt(n): how many standard errors ``a`` lies above ``b``.
+    0 where every query ties, +-inf where every query differs by the same non-zero amount,
+    NaN with fewer than two queries."""
+    import math
+
+    diff = (a - b).dropna()
+    if len(diff) < 2:
+        return float("nan")
+    mean, se = float(diff.mean()), float(diff.std(ddof=1)) / math.sqrt(len(diff))
+    if se == 0:
+        return 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    return mean / se
+
+
+def query_frame(d: dict[str, Any], ds: str, evaluated: str) -> pd.DataFrame | None:
+    """The per-query samples (each query's mean NDCG@1..k per method, the jobs'
+    ``.queries.csv``) of data set ``ds`` under protocol ``evaluated``; None without them."""
+    q = d.get("queries")
+    return None if q is None else q[(q["dataset"] == ds) & (q["evaluated"] == evaluated)]
 
 
 def _published_base(d: dict[str, Any], dataset: str) -> Any:
@@ -200,6 +235,73 @@ def fractions4_2(
         lambda p: p["MRR"] > p["LRR-Best"],
         "fraction of OHSUMED, TD2004 where MRR exceeds LRR-Best",
     )
+    frac(  # "MRR ... is more effective than the Linear Ranking Refinement (LLR) algorithm"
+        "mrr_beats_lrr_best_fraction",
+        "all",
+        have,
+        lambda p: p["MRR"] > p["LRR-Best"],
+        "fraction of data sets where MRR's mean NDCG exceeds LRR-Best's",
+    )
+
+
+def lrr_spread4_2(
+    rows: list[dict[str, Any]], part: pd.DataFrame, qs: pd.DataFrame | None, ds: str
+) -> None:
+    """Section 4.4.1, "the performance of LRR depends on the parameter gamma": on one data
+    set (``qs``: its per-query samples under one protocol), LRR-Best's mean NDCG@1..k minus
+    LRR-Worst's (the best and the worst of its gammas) over the standard error of the
+    per-query difference (:func:`paired_over_se`)."""
+    if qs is None:
+        return
+    best, worst = (
+        matching(qs, algorithm=a).set_index("query")["value"].astype(float)
+        for a in ("LRR-Best", "LRR-Worst")
+    )
+    if best.empty or worst.empty:
+        return
+    add_stat(
+        rows,
+        part,
+        "lrr_best_minus_worst_over_se",
+        ds,
+        paired_over_se(best, worst),
+        "LRR-Best minus LRR-Worst, mean NDCG, over the standard error of the per-query difference",
+    )
+
+
+def over_se_fraction(
+    rows: list[dict[str, Any]],
+    view: pd.DataFrame,
+    of: str,
+    sets: Sequence[str],
+    *,
+    name: str,
+    scope: str,
+    within: bool,
+) -> None:
+    """Over the data sets ``sets`` where statistic ``of`` (a difference in standard errors,
+    one row per data set) is defined: the fraction where it is within :data:`NO_CHANGE_SE`
+    (``within``: no change) or beyond it (a change), as row ``name`` of scope ``scope``."""
+    import numpy as np
+
+    found = {
+        r["dataset"]: float(r["value"])
+        for r in rows
+        if r["statistic"] == of and r["dataset"] in sets and not np.isnan(r["value"])
+    }
+    if not found:
+        return
+    hits = [(v <= NO_CHANGE_SE) == within for v in found.values()]
+    how = "within" if within else "beyond"
+    add_stat(
+        rows,
+        view[view["dataset"].isin(list(found))],
+        name,
+        scope,
+        float(np.mean(hits)),
+        f"fraction of data sets where {of} is {how} {NO_CHANGE_SE:g} ({len(found)} data sets: "
+        f"{', '.join(found)})",
+    )
 
 
 def trends4_2(rows: list[dict[str, Any]], view: pd.DataFrame, have: list[str]) -> None:
@@ -260,8 +362,15 @@ def stats4_2(
         weak = frame[(frame["evaluated"] == evaluated) & (frame["dataset"] == ds)]
         weak_learner4_2(rows, part, weak, ds, p)
         shape4_2(rows, part, ds, k_max)
+        lrr_spread4_2(rows, part, query_frame(d, ds, evaluated), ds)
     fractions4_2(rows, view, perf)
     trends4_2(rows, view, list(perf))
+    over_se_fraction(
+        rows, view, "lrr_best_minus_worst_over_se", list(perf),
+        name="lrr_depends_fraction", scope="all", within=False,
+    )  # fmt: skip
+    if drawn:  # counted from the data: the same under every protocol
+        one_relevant4_2(rows, view[view["dataset"].isin(list(perf))], d)
     keep = frame[~frame["algorithm"].eq("LRR")]  # with the undrawn MRR [weak learner: ...]
     return keep.reset_index(drop=True), pd.DataFrame(rows)
 
@@ -298,6 +407,86 @@ def base_record(d: dict[str, Any], dataset: str) -> dict[str, Any]:
     return base
 
 
+def tidy4_3(
+    part: pd.DataFrame, which: str, feature: int, mrr: pd.Series, g: pd.Series
+) -> pd.DataFrame:
+    """Figure 4.3's tidy rows of one data set under one protocol (``part``: its rows) with its
+    ``which`` base ranker (feature ``feature``): MRR's curve ``mrr`` and the base ranker's
+    ``g``."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "dataset": part["dataset"].iloc[0],
+            "dataset_label": part["dataset_label"].iloc[0],
+            "base_quality": which,
+            "base_feature": feature,
+            "k": mrr.index,
+            "mrr_ndcg": mrr.values,
+            "base_ndcg": g.reindex(mrr.index).values,
+            "evaluated": part["evaluated"].iloc[0],
+            "data_kind": part["data_kind"].iloc[0],
+            "provenance": part["provenance"].iloc[0],
+        }
+    )
+
+
+def queries4_3(
+    rows: list[dict[str, Any]],
+    part: pd.DataFrame,
+    qs: pd.DataFrame | None,
+    found: dict[str, pd.DataFrame],
+) -> pd.Series:
+    """Figure 4.3's per-query comparisons on one data set under one protocol (``qs``: its
+    per-query samples; ``found``: :func:`.summary_relevance.base_counts`): MRR's gain over
+    its worst base ranker in standard errors (section 4.4.3, "no improvement can be made by
+    the proposed algorithm for extremely poor base rankers"), and its mean gain over the
+    (base ranker, query) pairs whose feedback holds a relevant document (MRR "is able to
+    significantly improve the performance for a base ranker that can retrieve some relevant
+    documents"); returns those pairs' gains."""
+    import pandas as pd
+
+    if qs is None:
+        return pd.Series(dtype=float)
+    ds = str(part["dataset"].iloc[0])
+    mrr, base = quality_pair(qs, "worst")
+    if len(mrr) and len(base):
+        note = "MRR minus its worst base ranker over the standard error of the per-query gain"
+        add_stat(rows, part, "mrr_gain_over_se_worst", ds, paired_over_se(mrr, base), note)
+    gains = some_relevant_gains(qs, found)
+    if len(gains):
+        note = "MRR minus its base ranker where the feedback holds a relevant document"
+        add_stat(
+            rows, part, "mrr_minus_base_some_relevant", ds, gains.mean(),
+            f"{note}: mean over {len(gains)} (base ranker, query) pairs",
+        )  # fmt: skip
+    return gains
+
+
+def poor4_3(rows: list[dict[str, Any]], view: pd.DataFrame, gains: dict[str, pd.Series]) -> None:
+    """Figure 4.3 over the data sets: the fraction of the five with an extremely poor base
+    ranker where MRR gains no more than one standard error over it, and MRR's mean gain over
+    every (data set, base ranker, query) whose feedback holds a relevant document."""
+    import pandas as pd
+
+    over_se_fraction(
+        rows, view, "mrr_gain_over_se_worst", POOR_BASE,
+        name="mrr_no_gain_worst_fraction", scope="poor_five", within=True,
+    )  # fmt: skip
+    have = [ds for ds, g in gains.items() if len(g)]
+    if have:
+        pooled = pd.concat([gains[ds] for ds in have])
+        add_stat(
+            rows,
+            view[view["dataset"].isin(have)],
+            "mrr_minus_base_some_relevant",
+            "all",
+            pooled.mean(),
+            f"MRR minus its base ranker, mean over the {len(pooled)} (data set, base ranker, "
+            "query) whose feedback holds a relevant document",
+        )
+
+
 def stats4_3(
     d: dict[str, Any], evaluated: str, drawn: bool = True
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -312,28 +501,15 @@ def stats4_3(
     k_max = int(view["k"].max())
     rows: list[dict[str, Any]] = []
     tidy = []
+    found: dict[str, dict[str, pd.DataFrame]] = {}  # the feedback's relevant documents
+    gains: dict[str, pd.Series] = {}
     for ds in datasets:
         part = view[view["dataset"] == ds]
         base = base_record(d, ds)
         means = {}
         for which, feature, mrr, g in base_quality_curves(part, base):
             means[which] = float(mrr.mean())
-            tidy.append(
-                pd.DataFrame(
-                    {
-                        "dataset": ds,
-                        "dataset_label": part["dataset_label"].iloc[0],
-                        "base_quality": which,
-                        "base_feature": feature,
-                        "k": mrr.index,
-                        "mrr_ndcg": mrr.values,
-                        "base_ndcg": g.reindex(mrr.index).values,
-                        "evaluated": evaluated,
-                        "data_kind": part["data_kind"].iloc[0],
-                        "provenance": part["provenance"].iloc[0],
-                    }
-                )
-            )
+            tidy.append(tidy4_3(part, which, feature, mrr, g))
             add_stat(
                 rows,
                 part,
@@ -370,6 +546,11 @@ def stats4_3(
             "MRR with the worst base ranker minus the better of Rocchio and Ranking-SVM "
             "with the best one",
         )
+        found[ds] = base_counts(d, part)
+        gains[ds] = queries4_3(rows, part, query_frame(d, ds, evaluated), found[ds])
+    if drawn:  # counted from the data: the same under every protocol
+        empty4_3(rows, view, found)
+    poor4_3(rows, view, gains)
     return pd.concat(tidy, ignore_index=True), pd.DataFrame(rows)
 
 
@@ -486,6 +667,50 @@ def aggregate4_4(rows: list[dict[str, Any]], view: pd.DataFrame) -> None:
         )
 
 
+def small_feedback4_4(
+    rows: list[dict[str, Any]], part: pd.DataFrame, means: dict[int, float], base: pd.DataFrame
+) -> None:
+    """Section 4.4.4, "even with a small amount of feedback, MRR is able to improve the
+    retrieval performance considerably": on one data set, MRR's relative gain with the
+    smallest feedback size over the base ranker (``base``: its rows), (MRR - base) / base of
+    mean NDCG@1..k (the words' "considerably" measure, boostrank.report.words); +inf where
+    the base ranker scores 0 and MRR more, NaN where both score 0."""
+    import math
+
+    base_curve = curve(base)
+    if base_curve.empty or not means:
+        return
+    smallest, b = min(means), float(base_curve.mean())
+    gain = means[smallest] - b
+    relative = gain / abs(b) if b else (math.copysign(math.inf, gain) if gain else math.nan)
+    add_stat(
+        rows,
+        part,
+        "mrr_smallest_rel_gain",
+        str(part["dataset"].iloc[0]),
+        relative,
+        f"(MRR with {smallest} feedback documents - base ranker) / base ranker, mean NDCG",
+    )
+
+
+def least_gain4_4(rows: list[dict[str, Any]], view: pd.DataFrame) -> None:
+    """The smallest over the data sets of :func:`small_feedback4_4`'s relative gain: at least
+    a threshold where every data set's is; NaN where one is undefined."""
+    import numpy as np
+
+    found = {r["dataset"]: r["value"] for r in rows if r["statistic"] == "mrr_smallest_rel_gain"}
+    if found:
+        add_stat(
+            rows,
+            view[view["dataset"].isin(list(found))],
+            "mrr_smallest_rel_gain_min",
+            "all",
+            float(np.min(list(found.values()))),
+            f"smallest over the data sets of mrr_smallest_rel_gain ({len(found)} data sets: "
+            f"{', '.join(found)})",
+        )
+
+
 def stats4_4(
     d: dict[str, Any], evaluated: str, drawn: bool = True
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -507,6 +732,9 @@ def stats4_4(
         if not curve(s["base"]).empty:
             tidy.append(s["base"])
         sizes_stats(rows, part, ds, means)
+        small_feedback4_4(rows, part, means, s["base"])
+        if drawn:  # counted from the data: the same under every protocol
+            base_empty4_4(rows, d, s["base"], s["sizes"][-1])
         add_stat(
             rows,
             part,
@@ -517,21 +745,32 @@ def stats4_4(
             "over its standard error over the queries (0: the curves coincide)",
         )
     aggregate4_4(rows, view)
+    least_gain4_4(rows, view)
     return pd.concat(tidy, ignore_index=True), pd.DataFrame(rows)
 
 
 __all__ = [
     "NO_CHANGE",
+    "NO_CHANGE_SE",
     "aggregate4_4",
     "base_quality_curves",
     "base_quality_rows",
     "base_record",
+    "least_gain4_4",
+    "lrr_spread4_2",
+    "over_se_fraction",
+    "paired_over_se",
+    "poor4_3",
+    "queries4_3",
+    "query_frame",
     "sizes_of",
     "sizes_stats",
+    "small_feedback4_4",
     "spread_over_se",
     "stats4_2",
     "stats4_3",
     "stats4_4",
+    "tidy4_3",
     "view4_2",
     "view4_4",
 ]

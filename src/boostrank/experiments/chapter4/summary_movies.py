@@ -31,6 +31,33 @@ def best_rating(npz: Path | str, top: int = 50) -> tuple[int, float, float]:
     return (5 if pop_mean > overall else 1), pop_mean, overall
 
 
+# Section 1.6.2's inventory of MovieLens ("It contains 100,000 ratings ranging from 1 to 5 ...
+# for 1682 movies given by 943 users"): statistic -> what it counts.
+INVENTORY = {
+    "ratings": "ratings in the data",
+    "users": "users who rated",
+    "movies": "movies rated",
+    "rating_min": "the lowest rating",
+    "rating_max": "the highest rating",
+}
+
+
+def inventory(npz: Path | str) -> dict[str, int]:
+    """Section 1.6.2's counts of MovieLens: the ratings, the users and movies they come from,
+    and the lowest and highest rating (keys of :data:`INVENTORY`)."""
+    import numpy as np
+
+    with np.load(npz) as a:
+        user, item, rating = a["user"], a["item"], a["rating"]
+    return {
+        "ratings": len(rating),
+        "users": len(np.unique(user)),
+        "movies": len(np.unique(item)),
+        "rating_min": int(rating.min()),
+        "rating_max": int(rating.max()),
+    }
+
+
 def parts4_5(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, list[int]]:
     """Figure 4.5's panel (a) rows, panel (b) rows (family mrr_sizes) and its feedback
     sizes."""
@@ -93,6 +120,8 @@ def stats4_5(d: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
             f"mean rating of the 50 most-rated movies {pop:.3f} vs all {overall:.3f}: the "
             "higher rating is the better one (MovieLens README: 5 stars is best)",
         )
+        for stat, value in inventory(d["npz"]).items():
+            add_stat(rows, main, stat, "movielens_100k", value, INVENTORY[stat])
     return frame[frame["algorithm"] != "LRR"].reset_index(drop=True), pd.DataFrame(rows)
 
 
@@ -183,7 +212,9 @@ def stats4_6(d: dict[str, Any], bin_width: int = 50) -> tuple[pd.DataFrame, pd.D
 
 
 __all__ = [
+    "INVENTORY",
     "best_rating",
+    "inventory",
     "parts4_5",
     "stats4_5",
     "stats4_6",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from boostrank.experiments.chapter4.spec import PROTOCOL_FIGURES
 from boostrank.experiments.chapter4.summary_curves import curve, datasets_in, matching
 from boostrank.experiments.chapter4.summary_movies import parts4_5
+from boostrank.experiments.chapter4.summary_relevance import base_counts, some_relevant_gains
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,6 +45,7 @@ def summary_samples(figure: str, d: dict[str, Any]) -> pd.DataFrame:
                 qs = q[(q["dataset"] == ds) & (q["evaluated"] == mode)]
                 tidy = frame[(frame["dataset"] == ds) & (frame["evaluated"] == mode)]
                 found += [(s, ds, mode, v) for s, v in _differences(figure, qs, tidy, d, ds)]
+            found += _pooled(found, SOME_RELEVANT, mode)
     elif q is not None and figure == "thesis-fig4_5":
         main_q, sizes_q, _ = parts4_5(q)
         main, _, sizes = parts4_5(frame)
@@ -77,6 +79,26 @@ def summary_samples(figure: str, d: dict[str, Any]) -> pd.DataFrame:
     return samples_table(groups, "query", keys)
 
 
+# Figure 4.3: MRR's gain over its base rankers where their feedback holds a relevant document,
+# per data set and over every (data set, base ranker, query).
+SOME_RELEVANT = "mrr_minus_base_some_relevant"
+
+
+def _pooled(
+    found: list[tuple[str, str, str, pd.Series]], statistic: str, mode: str
+) -> list[tuple[str, str, str, pd.Series]]:
+    """The units of ``statistic`` of every data set under ``mode`` as one scope ``all``, each
+    named after its data set too (none where no data set has any)."""
+    import pandas as pd
+
+    parts = [
+        v.set_axis([f"{i}@{ds}" for i in v.index])
+        for s, ds, m, v in found
+        if s == statistic and m == mode and ds != "all"
+    ]
+    return [(statistic, "all", mode, pd.concat(parts))] if parts else []
+
+
 def _differences(
     figure: str, qs: pd.DataFrame, tidy: pd.DataFrame, d: dict[str, Any], ds: str
 ) -> list[tuple[str, pd.Series]]:
@@ -105,6 +127,9 @@ def _differences(
     better = _better(baselines, ("Rocchio", "Ranking-SVM"))
     best_baseline = _by_query(qs[qs["family"] == "baselines"], algorithm=better)
     out.append(("mrr_worst_minus_best_baseline", mrr["worst"] - best_baseline))
+    gains = some_relevant_gains(qs, base_counts(d, tidy))
+    if len(gains):
+        out.append((SOME_RELEVANT, gains))
     return out
 
 

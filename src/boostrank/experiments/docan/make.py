@@ -5,25 +5,54 @@ in :mod:`.make_ranking`."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boostrank.experiments.docan import figure, jobs, summary
-from boostrank.experiments.docan.spec import Fig4Spec, ForestMergeSpec, PlotSpec, Table1Spec
-from boostrank.io import write_text
+from boostrank.experiments.docan.spec import (
+    CORPUS_META,
+    Fig4Spec,
+    ForestMergeSpec,
+    PlotSpec,
+    Table1Spec,
+)
+from boostrank.io import read_json, write_text
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
+def fig4_files(csv: str) -> tuple[str, str]:
+    """The two files the Figure 4 rule lists beside its results CSV ``csv``
+    (``<root>/results/docan-fig4.csv``; ``<root>`` is a make-readings variant's folder or
+    ``.``): the corpus sidecar it reads (``<root>/`` + ``CORPUS_META``) and the summary CSV
+    it writes (``..._summary.csv`` beside ``csv``)."""
+    path = Path(csv)
+    return str(path.parents[1] / CORPUS_META), str(path.with_name(f"{path.stem}_summary.csv"))
+
+
 def make_fig4(spec: Fig4Spec) -> pd.DataFrame:
     """Figure 4 (section "Dataset description"): the ModApte topic counts of the raw SGML,
-    with the published counts beside them, as the results CSV and the figure."""
+    with the published counts beside them, as the results CSV and the figure; and the section's
+    statistics of the data (:func:`.summary.figure4_statistics`) as the summary CSV."""
+    from boostrank.preprocess.reuters import read_reuters
+
     counts = jobs.topic_frequency_table(spec.raw_dir, top_n=spec.top_topics, counting=spec.counting)
     table = summary.figure4_table(
         counts, spec.provenance, spec.claims, spec.csv, counting=spec.counting
     )
     write_text(spec.csv, table.to_csv(index=False))
     figure.draw_figure4(table, spec.figure_prefix, top_n=spec.top_topics)
+    meta, out = fig4_files(spec.csv)
+    stats = summary.figure4_statistics(
+        table,
+        read_reuters(spec.raw_dir),
+        read_json(meta),
+        top_n=spec.top_topics,
+        counting=spec.counting,
+        provenance_path=spec.provenance,
+    )
+    write_text(out, stats.to_csv(index=False))
     return table
 
 
@@ -50,4 +79,4 @@ def make_table1(spec: Table1Spec) -> pd.DataFrame:
     )
 
 
-__all__ = ["make_fig4", "make_forest_merge", "make_plot", "make_table1"]
+__all__ = ["fig4_files", "make_fig4", "make_forest_merge", "make_plot", "make_table1"]

@@ -1,7 +1,10 @@
 """Sengupta (2018), *Document Analysis*: the job results turned into the tables and the numbers
-the figures draw and the claims read (pandas and numpy only; :mod:`.figure` draws and writes).
+the figures draw and the claims read (pandas and numpy, and the text pipeline for the worked
+pre-processing example; :mod:`.figure` draws and writes).
 
 - Reuters-21578: Figure 4's topic counts (:mod:`.jobs` counts them) beside the published ones,
+  and the statistics of section "Dataset description" the claims read (the articles, the top
+  topics' share, the non-sparsity, the worked pre-processing example: :func:`figure4_statistics`);
   what Figures 5-7 draw from their results CSVs (with the
   published values the claims hold), and the random-forest table;
 - LETOR ranking: Tables 2-6 merged over the folds (means, the validation-selected configuration,
@@ -10,7 +13,7 @@ the figures draw and the claims read (pandas and numpy only; :mod:`.figure` draw
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -22,6 +25,8 @@ from boostrank.experiments.docan.spec import LETOR_TABLES, NDCG_DECIMALS, SPLITS
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from boostrank.preprocess.reuters import ReutersDoc
 
 
 @dataclass
@@ -72,6 +77,110 @@ def figure4_table(
     table["provenance"] = provenance.describe()
     table["note"] = [note if r == 1 else "" for r in table["rank"]]
     return table
+
+
+# Section "Dataset description with an example on pre-processing": Figure 3's article (NEWID
+# 9) is the worked example, its six printed steps named here in order.
+EXAMPLE_NEWID = 9
+PREPROCESSING_STEPS = (
+    "raw",
+    "lower_case",
+    "numbers_removed",
+    "punctuation_removed",
+    "stop_words_removed",
+    "stemmed",
+)
+FIG4_SUMMARY_COLUMNS = ["statistic", "dataset", "value", "units", "note", "data_kind", "provenance"]
+# The corpus build's non-sparsity (boostrank.preprocess.reuters_corpus): statistic -> its key
+# and which count matrix it is of.
+_NON_SPARSITY = {
+    "non_sparsity_train": ("train", "the training documents x their terms"),
+    "non_sparsity_test_own_vocabulary": ("test_own_vocabulary", "the test documents x their terms"),
+    "non_sparsity_test_shared_vocabulary": (
+        "test_shared_vocabulary",
+        "the test documents x the training set's terms",
+    ),
+}
+
+
+def preprocessing_steps(body: str, settings: dict[str, Any] | None = None) -> dict[str, str]:
+    """The worked example's six steps (section "Dataset description with an example on
+    pre-processing", steps 1-6: the raw data, lower case, numbers removed, punctuation removed,
+    stop words removed, stemmed) applied to ``body`` by the corpus's own functions
+    (:mod:`boostrank.preprocess.text`, with the corpus's ``stemmer`` and ``min_word_length``
+    from ``settings``); each step's text with its words joined by one space (the report breaks
+    its lines where its page did)."""
+    from boostrank.preprocess import text as pipeline
+
+    settings = settings or {}
+    lower = body.lower()
+    numbers = pipeline.remove_digits(lower)
+    punctuation = pipeline.remove_punctuation(numbers)
+    shortest = int(settings.get("min_word_length", 1))
+    words = [w for w in pipeline.remove_stopwords(punctuation.split()) if len(w) >= shortest]
+    stems = pipeline.stem_tokens(words, str(settings.get("stemmer", pipeline.PORTER_MODE)))
+    texts = (body, lower, numbers, punctuation, " ".join(words), " ".join(stems))
+    return {step: " ".join(t.split()) for step, t in zip(PREPROCESSING_STEPS, texts, strict=True)}
+
+
+def top_topics_share(counts: Iterable[Any], top_n: int) -> float:
+    """The share of Figure 4's topic frequencies (one count per ModApte topic) that the
+    ``top_n`` most frequent topics hold: "most of the data is present in the first few
+    topics. So heuristically top 10 topics were taken" (section "Dataset description")."""
+    ordered = sorted((int(c) for c in counts), reverse=True)
+    if sum(ordered) <= 0:
+        raise BoostrankError("Figure 4 has no topic frequencies to share out")
+    return sum(ordered[:top_n]) / sum(ordered)
+
+
+def figure4_statistics(
+    table: pd.DataFrame,
+    docs: Sequence[ReutersDoc],
+    meta: dict[str, Any],
+    *,
+    top_n: int,
+    counting: str,
+    provenance_path: Path | str,
+) -> pd.DataFrame:
+    """The numbers section "Dataset description" states about the data (the claims' rows of
+    ``results/docan-fig4_summary.csv``): how many articles the SGML files hold ("It contains
+    21578 news articles"); the top ``top_n`` topics' share of Figure 4's frequencies
+    (:func:`top_topics_share` of ``table``, :func:`figure4_table`, whose ``count`` is the
+    ``counting`` named); the corpus build's non-sparsity (``meta``, the sidecar of
+    :mod:`boostrank.preprocess.reuters_corpus`: nonzero cells over all cells of a documents x
+    terms count matrix; "the training set had a non-sparsity of around 0.27% while the testing
+    had around 0.41%"); and the worked example's six steps on Figure 3's article
+    (:func:`preprocessing_steps`; empty when NEWID 9 is not among ``docs``)."""
+    import pandas as pd
+
+    from boostrank.data.provenance import Provenance
+
+    share = round(top_topics_share(table["count"], top_n), 6)
+    rows: list[tuple[str, Any, str, str]] = [
+        ("sgml_records", len(docs), "REUTERS elements", "the <REUTERS> elements of the SGML files"),
+        (
+            "top_topics_share",
+            share,
+            "topic frequencies",
+            f"the {top_n} most frequent of the {len(table)} ModApte topics' share of all their "
+            f"frequencies (Figure 4's counting: {counting})",
+        ),
+    ]
+    for statistic, (key, matrix) in _NON_SPARSITY.items():
+        value = round(meta["stats"]["non_sparsity"][key], 8)
+        rows.append((statistic, value, "cells", f"nonzero / all cells of {matrix} counts"))
+    example = next((d for d in docs if d.newid == EXAMPLE_NEWID), None)
+    steps = preprocessing_steps(example.body, meta["settings"]) if example else {}
+    for n, step in enumerate(PREPROCESSING_STEPS, start=1):
+        note = f"step {n} of the worked example, the BODY of NEWID {EXAMPLE_NEWID}"
+        if not steps:
+            note = f"NEWID {EXAMPLE_NEWID} is not in the SGML files"
+        rows.append((f"preprocessing_{step}", steps.get(step, ""), "words", note))
+    provenance = Provenance.load(provenance_path)
+    frame = pd.DataFrame(rows, columns=["statistic", "value", "units", "note"])
+    frame = frame.assign(dataset=meta["dataset"], data_kind=provenance.kind)
+    frame["provenance"] = provenance.describe()
+    return frame[FIG4_SUMMARY_COLUMNS]
 
 
 # --------------------------------------------------------------------------- Figure 5
@@ -408,10 +517,14 @@ def demo_table(tidy: pd.DataFrame, claims_path: str, prefix: Path | str) -> Tabl
 
 
 __all__ = [
+    "EXAMPLE_NEWID",
+    "FIG4_SUMMARY_COLUMNS",
+    "PREPROCESSING_STEPS",
     "Figure5",
     "KnnCurve",
     "Table",
     "demo_table",
+    "figure4_statistics",
     "figure4_table",
     "figure5_summary",
     "knn_summary",

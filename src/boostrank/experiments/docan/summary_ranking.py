@@ -20,14 +20,27 @@ and ``sem`` (test split, one row per configuration): the standard error of the f
 of test NDCG@10, the fold sd over sqrt(folds) (none with one fold); a change below it is
 within the folds' spread. A statistic the run's rows cannot give (a configuration the quick
 config leaves out) has an empty value and a note saying why.
+
+Section "Working on a toy dataset": the toy corpus's printed tables computed from its five
+printed documents and four queries by the report's preprocessing
+(:mod:`boostrank.preprocess.text`): the TF and TF-IDF cells and feature 4's row means beside the
+toy features (:func:`toy_term_columns`, ``results/docan-table7_features.csv``), and the toy
+matrix's six features per query-document pair (:func:`toy_matrix`,
+``results/docan-table7_matrix.csv``); and whether the 2-D demo's pairwise-transformed training
+pairs are linearly separable (Figures 10-11: :func:`demo_statistics`,
+``results/docan-table8_summary.csv``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from boostrank.errors import BoostrankError
 from boostrank.experiments.docan.spec import NDCG_DECIMALS, SPLITS
 
 if TYPE_CHECKING:
@@ -229,13 +242,179 @@ def table_statistics(table: str, tidy: pd.DataFrame) -> pd.DataFrame:
     return frame[COLUMNS]
 
 
+# --------------------------------------------------------------------------- Table 7: the toy
+# The toy example's four queries as printed (section "Working on a toy dataset", "Query").
+TOY_QUERIES = ("Dog food", "Cat", "Pet dog", "Animals")
+TOY_PROVENANCE = (
+    "the toy documents and queries as printed in Sengupta (2018), Working on a toy dataset"
+)
+
+
+@dataclass(frozen=True)
+class ToyCorpus:
+    """The toy documents and queries after the report's preprocessing."""
+
+    terms: list[str]  # the corpus's terms, alphabetical (the printed tables' column order)
+    counts: np.ndarray  # documents x terms: how often each term occurs in each document
+    queries: list[list[str]]  # each query's preprocessed words
+
+
+def toy_corpus(documents: Sequence[str], queries: Sequence[str] = TOY_QUERIES) -> ToyCorpus:
+    """``documents`` and ``queries`` through the report's preprocessing ("Pre-processing: Same
+    as in the case of Reuters": :mod:`boostrank.preprocess.text`), the terms those of the
+    documents."""
+    from boostrank.preprocess import text as pipeline
+
+    docs, kept = pipeline.preprocess_corpus(list(documents))
+    if len(kept) != len(documents):
+        raise BoostrankError("a toy document was left empty by the preprocessing")
+    vectorizer = pipeline.fit_vocabulary(docs)
+    return ToyCorpus(
+        terms=[str(t) for t in vectorizer.get_feature_names_out()],
+        counts=pipeline.count_matrix(vectorizer, docs).toarray(),
+        queries=[pipeline.preprocess(q) for q in queries],
+    )
+
+
+def idf_row_means(counts: np.ndarray) -> np.ndarray:
+    """Feature 4 ("4. IDF"; "Row means of the DF is 1.331, ..."), per document: the row mean,
+    over the corpus's terms, of the document's IDF row, idf(t) = log2(N / df(t)) where the
+    document holds t and 0 elsewhere, as the TF and TF-IDF row means are taken (section
+    "Weighing algorithms" defines idf(t, D) = log N / |{d in D : t in d}|; its base is the
+    pipeline's, tm's log2, with which the printed TF-IDF cells agree)."""
+    from scipy import sparse
+
+    from boostrank.preprocess import text as pipeline
+
+    idf = pipeline.idf_log2(sparse.csr_matrix(counts))
+    return np.asarray(((counts > 0) * idf).mean(axis=1))
+
+
+def boolean_retrieval(query: Sequence[str], counts: np.ndarray, terms: Sequence[str]) -> np.ndarray:
+    """Feature 6 ("6. Boolean retrieval"), per document: how many of the query's distinct
+    (preprocessed) words it contains, each word's presence a Boolean (the incidence matrix of
+    section "Weighing algorithms" summed over the query's words; a word the corpus lacks is in
+    no document)."""
+    index = {t: j for j, t in enumerate(terms)}
+    columns = [index[w] for w in dict.fromkeys(query) if w in index]
+    return (np.asarray(counts)[:, columns] > 0).sum(axis=1).astype(int)
+
+
+def _tfidf(counts: np.ndarray) -> np.ndarray:
+    from scipy import sparse
+
+    from boostrank.preprocess import text as pipeline
+
+    return pipeline.tfidf_weight(sparse.csr_matrix(counts)).toarray()
+
+
+def toy_term_columns(corpus: ToyCorpus) -> pd.DataFrame:
+    """Per toy document (``document`` 1-5): feature 4's row mean (``df_row_mean``,
+    :func:`idf_row_means`) and each term's cells of the printed tables "TF of the documents
+    after pre-processing" (``tf_<term>``, its count) and "TF-IDF" (``tfidf_<term>``, tm's
+    normalised weighting)."""
+    import pandas as pd
+
+    tfidf = _tfidf(corpus.counts)
+    columns: dict[str, Any] = {
+        "document": np.arange(1, len(corpus.counts) + 1),
+        "df_row_mean": np.round(idf_row_means(corpus.counts), 6),
+    }
+    columns |= {f"tf_{t}": corpus.counts[:, j].astype(int) for j, t in enumerate(corpus.terms)}
+    columns |= {f"tfidf_{t}": np.round(tfidf[:, j], 6) for j, t in enumerate(corpus.terms)}
+    return pd.DataFrame(columns)
+
+
+def toy_matrix(corpus: ToyCorpus) -> pd.DataFrame:
+    """The toy matrix ("The matrix would look like this:") rebuilt from the corpus: one row per
+    query-document pair (``pair`` "Q1 D1", ...), with feature 1 the query's words, 2 the
+    document's words, 3, 4 and 5 the row means of its TF, IDF (:func:`idf_row_means`) and
+    TF-IDF over the corpus's terms, and 6 the Boolean retrieval (:func:`boolean_retrieval`)."""
+    import pandas as pd
+
+    means = {
+        "f3": corpus.counts.mean(axis=1),
+        "f4": idf_row_means(corpus.counts),
+        "f5": _tfidf(corpus.counts).mean(axis=1),
+    }
+    rows = []
+    for q, query in enumerate(corpus.queries, start=1):
+        hits = boolean_retrieval(query, corpus.counts, corpus.terms)
+        for d, words in enumerate(corpus.counts.sum(axis=1).astype(int), start=1):
+            rows.append(
+                {
+                    "pair": f"Q{q} D{d}",
+                    "query": q,
+                    "document": d,
+                    "f1": len(query),
+                    "f2": int(words),
+                    **{f: round(float(v[d - 1]), 6) for f, v in means.items()},
+                    "f6": int(hits[d - 1]),
+                }
+            )
+    return pd.DataFrame(rows).assign(data_kind="printed", provenance=TOY_PROVENANCE)
+
+
+# --------------------------------------------------------------------------- Table 8: the demo
+def pairs_separable(X: np.ndarray, y: np.ndarray, blocks: np.ndarray) -> tuple[bool, int]:
+    """Figures 10-11 ("It can be easily seen from the graph that it is a linearly
+    separable"): whether one weight vector w orders every pairwise-transformed pair, x_i - x_j
+    with sign(y_i - y_j) for two samples of one block with different grades
+    (:func:`boostrank.ranking.pairs.pairwise_transform`, the blocks as queries), i.e. whether
+    the linear program s_k w . d_k >= 1 for all pairs k is feasible; and how many pairs."""
+    from scipy.optimize import linprog
+
+    from boostrank.ranking.pairs import pairwise_transform
+
+    diff, sign = pairwise_transform(X, y, blocks)
+    if not len(sign):
+        raise BoostrankError("no pair of samples of one block with different grades")
+    dim = diff.shape[1]
+    found = linprog(
+        np.zeros(dim),
+        A_ub=-(sign[:, None] * diff),
+        b_ub=-np.ones(len(sign)),
+        bounds=[(None, None)] * dim,
+        method="highs",
+    )
+    if found.status not in (0, 2):  # 0: a w exists; 2: none does
+        raise BoostrankError(f"the separability program did not finish: {found.message}")
+    return found.status == 0, len(sign)
+
+
+def demo_statistics(data: dict[str, np.ndarray], provenance: str) -> pd.DataFrame:
+    """Table 8's summary: whether the demo's training pairs (``data``:
+    :func:`.jobs_ranking.demo_data`, its ``train`` samples) are linearly separable
+    (:func:`pairs_separable`, 1 or 0), and how many pairs there are."""
+    import pandas as pd
+
+    train = data["train"]
+    separable, pairs = pairs_separable(data["X"][train], data["y"][train], data["blocks"][train])
+    how = "a w with s_k w . d_k >= 1 for every pair k exists (linear program)"
+    rows = [
+        ("training_pairs_separable", int(separable), "pairs", how),
+        ("training_pairs", pairs, "pairs", "pairs of one block with different grades"),
+    ]
+    frame = pd.DataFrame(rows, columns=["statistic", "value", "units", "note"])
+    return frame.assign(data_kind="generated", provenance=provenance)
+
+
 __all__ = [
     "COLUMNS",
     "FLAT_FROM_TREES",
+    "TOY_QUERIES",
+    "ToyCorpus",
+    "boolean_retrieval",
     "c_pairs",
+    "demo_statistics",
     "gap_to_lowest_other",
     "higher_fraction",
+    "idf_row_means",
+    "pairs_separable",
     "range_from",
     "standard_error",
     "table_statistics",
+    "toy_corpus",
+    "toy_matrix",
+    "toy_term_columns",
 ]

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 Z_95 = 1.96  # the 95% bands of the curves (jobs.averaged): mean +- 1.96 standard errors
 ADDITIVE = ("prank", "siprank")  # Figure 7's top panels: the additive PRank variants ...
 BASELINES = ("mcp", "wh")  # ... against the multiclass perceptron and Widrow-Hoff
+# "At the start of the training process" (Figure 7, bottom left): the rounds 1..20, a fifth of
+# the 100-round panel, well before the "about 60 rounds" after which Si-PRank is best.
+START_ROUNDS = 20
 
 
 def instant_means(losses: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -290,6 +293,146 @@ def along_run_stats(
     return rows
 
 
+def mu_eta_stats(
+    panel: str, curves: dict[str, Any], mus: list[str], meta: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Figure 7's bottom plots, Mu-PRank against its own learning rates (section 6): "the
+    performance of Mu-PRank is sensitive to the choice of the learning rate"
+    (``mu_eta_spread_over_ci``) and "the best learning rate is eta=4 for the first partition
+    of EachMovie, while eta=0.5 results in the smallest ranking loss in the case of the second"
+    (``best_mu_eta``; ``mu_eta_rank``: each copy's rank by final loss among the copies, 1 =
+    lowest, ties sharing the best rank, so "eta=4 is best" is the ordering rank <= 1)."""
+    final = {k: float(curves[k][0][-1]) for k in mus}
+    ci = {k: float(curves[k][1][-1]) for k in mus}
+    lo, hi = min(final, key=final.__getitem__), max(final, key=final.__getitem__)
+    spread = (final[hi] - final[lo]) / (ci[hi] + ci[lo]) if ci[hi] + ci[lo] > 0 else 0.0
+    rows = [
+        _stat(
+            panel,
+            "mu_eta_spread_over_ci",
+            "",
+            round(float(spread), 6),
+            "(worst - best final loss of Mu-PRank over eta) / (sum of their 95% "
+            "half-widths): > 1 means the learning rate matters significantly; "
+            f"best {label_of(lo)}, worst {label_of(hi)}",
+            meta=meta,
+        ),
+        _stat(
+            panel,
+            "best_mu_eta",
+            lo,
+            float(lo.removeprefix("mu_eta")),
+            "the learning rate with the lowest final loss",
+            meta=meta,
+        ),
+    ]
+    for key in mus:
+        rank = 1 + sum(final[other] < final[key] for other in mus)
+        rows.append(
+            _stat(
+                panel,
+                "mu_eta_rank",
+                key,
+                rank,
+                f"rank of {label_of(key)}'s final loss among the {len(mus)} Mu-PRank copies "
+                "(1 = lowest)",
+                meta=meta,
+            )
+        )
+    return rows
+
+
+def mu_against_others_stats(
+    panel: str, curves: dict[str, Any], mus: list[str], meta: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Figure 7, Mu-PRank against the other learners by final loss (section 6):
+    "Mu-PRank outperforms most of the other algorithms we compared for a broad range of
+    learning rates" (``mu_beats_others_fraction``: the fraction of the (eta, other learner)
+    pairs, the others PRank, Si-PRank, MCP and WH, in which Mu-PRank's final loss is the lower)
+    and "both the additive and multiplicative versions of PRank outperform regression and
+    classification algorithms" (``mu_below_<wh|mcp>_eta_fraction``: the fraction of the
+    learning rates at which Mu-PRank's final loss is below WH's, MCP's). A tie is not a win."""
+    final = {k: float(curves[k][0][-1]) for k in curves}
+    others = [k for k in (*ADDITIVE, *BASELINES) if k in final]
+    rows = []
+    if others:
+        wins = [final[m] < final[o] for m in mus for o in others]
+        names = ", ".join(label_of(o) for o in others)
+        rows.append(
+            _stat(
+                panel,
+                "mu_beats_others_fraction",
+                "",
+                round(sum(wins) / len(wins), 6),
+                f"fraction of the (eta, other) pairs, others {names}, where Mu-PRank's final "
+                "loss is below the other's",
+                meta=meta,
+            )
+        )
+    for base in (b for b in BASELINES if b in final):
+        below = [final[m] < final[base] for m in mus]
+        rows.append(
+            _stat(
+                panel,
+                f"mu_below_{base}_eta_fraction",
+                "",
+                round(sum(below) / len(below), 6),
+                f"fraction of the {len(mus)} learning rates at which Mu-PRank's final loss is "
+                f"below {label_of(base)}'s",
+                meta=meta,
+            )
+        )
+    return rows
+
+
+def siprank_mu_stats(
+    panel: str, means: dict[str, np.ndarray], mus: list[str], meta: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Figure 7's bottom left plot, Si-PRank against the Mu-PRank copies (section 6): "after
+    about 60 rounds, Si-PRank achieves the best performance, while at the start of the training
+    process, its ranking loss is almost inferior to most of the copies of Mu-PRank". On the
+    time-averaged loss (``means``): ``siprank_best_from_round`` (:func:`crossover_round`: the
+    first round from which Si-PRank stays below every copy), ``siprank_minus_best_mu_final``
+    (its final loss minus the lowest copy's: below 0 when it ends best) and
+    ``siprank_above_mu_fraction_start`` (the fraction of the (round, copy) pairs of the rounds
+    1..:data:`START_ROUNDS` in which Si-PRank's loss is above the copy's)."""
+    import numpy as np
+
+    rounds = len(means["siprank"])
+    start = min(START_ROUNDS, rounds)
+    cross = crossover_round(means, ["siprank"], mus)
+    gap = float(means["siprank"][-1]) - min(float(means[k][-1]) for k in mus)
+    above = np.stack([means["siprank"][:start] > means[k][:start] for k in mus])
+    return [
+        _stat(
+            panel,
+            "siprank_best_from_round",
+            "siprank",
+            cross,
+            "first round from which Si-PRank's time-averaged loss stays below every Mu-PRank "
+            f"copy's to round {rounds} ({rounds + 1}: not below at the end)",
+            meta=meta,
+        ),
+        _stat(
+            panel,
+            "siprank_minus_best_mu_final",
+            "siprank",
+            round(gap, 6),
+            "Si-PRank's final loss minus the lowest final loss of the Mu-PRank copies",
+            meta=meta,
+        ),
+        _stat(
+            panel,
+            "siprank_above_mu_fraction_start",
+            "siprank",
+            round(float(above.mean()), 6),
+            f"fraction of the (round, Mu-PRank copy) pairs of the rounds 1..{start} where "
+            "Si-PRank's time-averaged loss is above the copy's",
+            meta=meta,
+        ),
+    ]
+
+
 def fig7_outputs(
     result: dict[str, Any], settings: dict[str, Any], meta_data: dict[str, Any]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -311,32 +454,9 @@ def fig7_outputs(
         stats += final_stats(name, curves, meta)
         stats += along_run_stats(name, panel["losses"], meta)
         mus = [mu_key(e) for e in settings["mu_etas"]]
-        final = {k: curves[k][0][-1] for k in mus}
-        ci = {k: curves[k][1][-1] for k in mus}
-        lo, hi = min(final, key=final.get), max(final, key=final.get)  # type: ignore[arg-type]
-        spread = (final[hi] - final[lo]) / (ci[hi] + ci[lo]) if ci[hi] + ci[lo] > 0 else 0.0
-        stats.append(
-            _stat(
-                name,
-                "mu_eta_spread_over_ci",
-                "",
-                round(float(spread), 6),
-                "(worst - best final loss of Mu-PRank over eta) / (sum of their 95% "
-                "half-widths): > 1 means the learning rate matters significantly; "
-                f"best {label_of(lo)}, worst {label_of(hi)}",
-                meta,
-            )
-        )
-        stats.append(
-            _stat(
-                name,
-                "best_mu_eta",
-                lo,
-                float(lo.removeprefix("mu_eta")),
-                "the learning rate with the lowest final loss",
-                meta,
-            )
-        )
+        stats += mu_eta_stats(name, curves, mus, meta)
+        stats += mu_against_others_stats(name, curves, mus, meta)
+        stats += siprank_mu_stats(name, {k: curves[k][0] for k in curves}, mus, meta)
         stats.append(
             _stat(
                 name,
@@ -378,4 +498,7 @@ __all__ = [
     "final_stats",
     "instant_means",
     "lowest_fraction",
+    "mu_against_others_stats",
+    "mu_eta_stats",
+    "siprank_mu_stats",
 ]
