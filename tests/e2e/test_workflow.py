@@ -69,7 +69,7 @@ def test_without_mirror_embedded_and_synthetic_fill_in_labelled(offline_run):
     assert table.loc["nursery", "data_kind"] == "synthetic"
     assert table.loc["nursery", "provenance"].startswith("synthetic stand-in")
     claims = pd.read_csv(offline_run / "results/claims.csv", keep_default_na=False)
-    assert list(claims.columns[:13]) == [
+    assert list(claims.columns[:15]) == [
         "claim_id",
         "source",
         "statement",
@@ -82,6 +82,8 @@ def test_without_mirror_embedded_and_synthetic_fill_in_labelled(offline_run):
         "ci_high",
         "interval",
         "verdict",
+        "class",
+        "substitute",
         "provenance",
     ]
     synthetic = claims[claims["provenance"].str.startswith("synthetic")]
