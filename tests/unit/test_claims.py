@@ -318,7 +318,7 @@ def test_each_kind_of_diagnosis(failing, tmp_path):
         # the default passes in make readings' run: no other option would flip this failure
         "thesis.fig3_1.default_passes": diagnoses["thesis.fig3_1.default_passes"],
         "thesis.fig3_1.by_substitute": "data substitute: measured on MQ2008 (substitute for "
-        "MQ2007)",
+        "MQ2007) (measured 0.4, claimed > 0.5)",
         "thesis.fig3_1.unexplained": diagnoses["thesis.fig3_1.unexplained"],
         "thesis.fig3_1.passes": "",
         "thesis.fig3_1.passes_noted": "approximation: LightGBM's lambdarank in place of RankLib's",
@@ -351,7 +351,8 @@ def test_the_registry_diagnosis_comes_first_and_what_the_run_found_is_added(fail
     _, diagnoses, _ = _diagnoses([claim], failing, findings(readings, []))
     assert diagnoses["thesis.fig3_1.both"] == (
         f"approximation: {APPROXIMATION['note']}; also reading: toy = b gives PASS, "
-        "toy = c gives PASS; also data substitute: measured on MQ2008 (substitute for MQ2007)"
+        "toy = c gives PASS; also data substitute: measured on MQ2008 (substitute for MQ2007) "
+        "(measured 0.4, claimed > 0.5)"
     )
 
 
@@ -462,5 +463,5 @@ def test_substitute_data_one_rule(failing):
     }
     assert "an absolute value measured on MQ2008" in notes["thesis.fig3_1.value_on_substitute"]
     assert diagnoses["thesis.fig3_1.order_required"] == (
-        "data substitute: measured on A, standing in for mq2007"
+        "data substitute: measured on A, standing in for mq2007 (measured 0.4, claimed > 0.5)"
     )

@@ -217,11 +217,21 @@ def _diagnosed(claim: Claim, row: dict[str, Any], findings: Findings) -> dict[st
     """``row`` with its diagnosis, and its note led by the reduced protocol where there is
     one (:mod:`boostrank.report.diagnosis`)."""
     found = row.get("substitute", "")
+    if found and claim.rule.get("type") == "ordinal":
+        found += f" ({_measured(claim, row)})"  # the measured gap beside the substitute
     diagnosis = diagnose(
         claim.id, claim.figure, row["verdict"], claim.erratum, claim.diagnosis, found, findings
     )
     note = _join(findings.reduced_label(claim.figure), row["note"])
     return {**row, "note": note, "diagnosis": diagnosis}
+
+
+def _measured(claim: Claim, row: dict[str, Any]) -> str:
+    """What an ordinal claim measured against what it claims: ``measured 0.41, claimed < 0``
+    (the other side's value, where there is one, is in the row's note)."""
+    side = str(row.get("note", "")).partition("the other side: ")[2].split(";")[0]
+    claimed = claim.rule.get("value", side or "the other side")
+    return f"measured {row.get('reproduced', '')}, claimed {claim.rule['relation']} {claimed}"
 
 
 def variants(claim: Claim) -> list[Claim]:
