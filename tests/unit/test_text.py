@@ -13,24 +13,15 @@ import scipy.sparse as sp
 from nltk.stem.porter import PorterStemmer
 from nltk.stem.snowball import SnowballStemmer
 
+from boostrank.experiments.docan.spec import TOY_DOCUMENTS
 from boostrank.preprocess import text as T
 from boostrank.preprocess.reuters import read_reuters
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Sengupta (2018), "Working on a toy dataset": the five documents, as printed.
-TOY = [
-    "This dog is my pet, Lucy. She eats pedigree. She is healthy for past 2 years. "
-    "She is 2.5 years old. She is a german shephard.",
-    "This cat is Daisy. She drinks milk. She hates fish. She roams around the house. "
-    "She doesn't like to take a bath.",
-    "This dog is David. He barks a lot. He is my best friend. He drops me to school. "
-    "He eats a lot.",
-    "This parrot is Sunny. He can mimic anyone. He loves to talk to people. He eats mostly "
-    "grapes and nuts. He is not kept in a cage. Sunny is a free bird.",
-    "This is my fish Goldy. She swims freely in the tank. She makes friends with all kinds of "
-    "fishes. She is never shy of anyone.",
-]
+# Sengupta (2018), "Working on a toy dataset": the five documents, as printed (one copy, in
+# the docan spec, which the toy job reads too).
+TOY = list(TOY_DOCUMENTS)
 # "TF of the documents after pre-processing": the 17 columns printed in full.
 TF_COLUMNS = [
     "anyon",
