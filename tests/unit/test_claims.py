@@ -465,3 +465,23 @@ def test_substitute_data_one_rule(failing):
     assert diagnoses["thesis.fig3_1.order_required"] == (
         "data substitute: measured on A, standing in for mq2007 (measured 0.4, claimed > 0.5)"
     )
+
+
+def test_the_readings_tried_without_a_pass_are_named_as_ruled_out(failing, tmp_path):
+    """A failing claim that no option of a reading makes PASS gets that reading named as ruled
+    out, after its diagnosis; a reading with a passing option is not named."""
+    from boostrank.report.readings import findings
+
+    readings = _readings_csv(
+        tmp_path,
+        [
+            ("toy", "a", True, "thesis.fig3_1.tried", "FAIL"),
+            ("toy", "b", False, "thesis.fig3_1.tried", "INCONCLUSIVE"),
+            ("other", "x", True, "thesis.fig3_1.tried", "FAIL"),
+            ("other", "y", False, "thesis.fig3_1.tried", "PASS"),
+        ],
+    )
+    _, diagnoses, _ = _diagnoses([_fails("thesis.fig3_1.tried")], failing, findings(readings, []))
+    assert diagnoses["thesis.fig3_1.tried"] == (
+        "reading: other = y gives PASS; make readings: no option of toy gives PASS"
+    )

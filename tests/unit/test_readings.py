@@ -239,7 +239,10 @@ def test_deciding_names_the_default_and_flips_names_the_other_passing_option(tmp
     swapped.loc[value, "verdict"] = swapped.loc[value, "verdict"].map(
         {"PASS": "FAIL", "FAIL": "PASS"}
     )
-    assert flips(swapped) == {"work.fig.value": [("toy", "b")]}
+    [flip] = flips(swapped)["work.fig.value"]
+    assert (flip.reading, flip.option) == ("toy", "b")
+    assert (float(flip.value), float(flip.default_value)) == (0.45, 0.51)  # what each measured
+    assert flip.text() == "toy = b gives PASS (value 0.45; 0.51 with the default)"
 
 
 def test_the_figure_names_the_claims_a_reading_flips_and_says_reduced(tmp_path, monkeypatch):

@@ -17,14 +17,16 @@ Every FAIL and INCONCLUSIVE claim gets one, ``<kind>: <text>``, the first that a
 - ``undiagnosed``: none of these; the page lists them and ``boostrank claims --undiagnosed``
   exits non-zero on them.
 
-A reading or a data substitute that is found but not chosen is added to the text ("also: ...").
+A reading or a data substitute that is found but not chosen is added to the text ("also: ..."),
+and so are the readings ``make readings`` tried on the claim with no option giving PASS (what
+its table rules out, at the protocol it ran).
 A PASS, ERRATUM or NOT-COMPARABLE claim shows only a diagnosis its registry entry gives.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from boostrank.report.protocol import Reduction, label, reduced_for
 
@@ -36,12 +38,40 @@ DIAGNOSED_VERDICTS = ("FAIL", "INCONCLUSIVE")  # the verdicts that always get a 
 _SUBSTITUTE_WORDS = ("substitut", "in place of", "standing in for")
 
 
+class Flip(NamedTuple):
+    """An option of a reading that makes a failing claim PASS in make readings' table, with
+    the value the claim read there and under the reading's default (same protocol)."""
+
+    reading: str
+    option: str
+    value: Any = ""
+    default_value: Any = ""
+
+    def text(self) -> str:
+        """``r = o gives PASS (value v; d with the default)``; values left out where absent."""
+        shown = [_number(v) for v in (self.value, self.default_value)]
+        measured = f" (value {shown[0]}; {shown[1]} with the default)" if all(shown) else ""
+        return f"{self.reading} = {self.option} gives PASS{measured}"
+
+
+def _number(value: Any) -> str:
+    """A table value as the diagnosis shows it: 4 significant digits, "" where empty."""
+    if value is None or (isinstance(value, float) and value != value) or value == "":
+        return ""
+    try:
+        return f"{float(value):.4g}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
 @dataclass(frozen=True)
 class Findings:
     """What the run knows beyond each claim and its results row."""
 
-    # claim id -> [(reading, option)]: the options make readings found to make it PASS
-    flips: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # claim id -> the options make readings found to make it PASS
+    flips: dict[str, list[Flip]] = field(default_factory=dict)
+    # claim id -> the readings make readings tried on it where no option gives PASS
+    ruled_out: dict[str, list[str]] = field(default_factory=dict)
     readings_run: bool = False  # whether a make readings table was read
     readings_reduced: bool = False  # whether that table was made on a reduced protocol
     reduced: tuple[Reduction, ...] = ()  # the printed keys this run changed
@@ -77,7 +107,7 @@ def diagnose(
     flips = findings.flips.get(claim_id, [])
     readings = (
         "reading: "
-        + ", ".join(f"{r} = {o} gives PASS" for r, o in flips)
+        + ", ".join(f.text() for f in flips)
         + (" (make readings, on a reduced protocol)" if findings.readings_reduced else "")
         if flips
         else ""
@@ -99,7 +129,16 @@ def diagnose(
             f"reading that makes it PASS found ({checked})"
         )
     also = [c for c in (readings, data) if c and c != chosen]
-    return chosen + "".join(f"; also {c}" for c in also)
+    return chosen + "".join(f"; also {c}" for c in also) + _ruled_out(claim_id, findings)
+
+
+def _ruled_out(claim_id: str, findings: Findings) -> str:
+    """``; make readings: no option of r1, r2 gives PASS`` (what the table ruled out)."""
+    tried = findings.ruled_out.get(claim_id, [])
+    if not tried:
+        return ""
+    where = " (reduced protocol)" if findings.readings_reduced else ""
+    return f"; make readings{where}: no option of {', '.join(tried)} gives PASS"
 
 
 def kind(diagnosis: str) -> str:
@@ -115,6 +154,7 @@ __all__ = [
     "SOURCE_ERRATUM",
     "UNDIAGNOSED",
     "Findings",
+    "Flip",
     "diagnose",
     "kind",
     "substitute",

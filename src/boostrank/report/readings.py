@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 from boostrank.errors import BoostrankError
 from boostrank.io import read_yaml
 from boostrank.report.claims import Claim, evaluate, figure_of
-from boostrank.report.diagnosis import Findings
+from boostrank.report.diagnosis import Findings, Flip
 from boostrank.report.protocol import Reduction, label, reduced_for
 
 if TYPE_CHECKING:
@@ -291,14 +291,30 @@ def deciding(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=DECIDING)
 
 
-def flips(table: pd.DataFrame) -> dict[str, list[tuple[str, str]]]:
-    """``{claim id: [(reading, option)]}``: the options other than a reading's default that
-    give PASS where the reading decides the claim (a failing claim they would flip)."""
-    out: dict[str, list[tuple[str, str]]] = {}
+def flips(table: pd.DataFrame) -> dict[str, list[Flip]]:
+    """``{claim id: [Flip]}``: the options other than a reading's default that give PASS where
+    the reading decides the claim (a failing claim they would flip), with the claim's value
+    under that option and under the default."""
+    out: dict[str, list[Flip]] = {}
     for reading, claim_id, passing, _, default in _decided(table):
+        rows = table[(table["reading"] == reading) & (table["claim_id"] == claim_id)]
+        values = dict(zip(rows["option"].astype(str), rows["value"], strict=True))
         for option in passing:
             if option != default:
-                out.setdefault(claim_id, []).append((reading, option))
+                flip = Flip(reading, option, values.get(option, ""), values.get(default, ""))
+                out.setdefault(claim_id, []).append(flip)
+    return out
+
+
+def ruled_out(table: pd.DataFrame) -> dict[str, list[str]]:
+    """``{claim id: [reading]}``: the readings under none of whose options the claim PASSes
+    (every option FAIL or INCONCLUSIVE): what the table rules out for a failing claim."""
+    out: dict[str, list[str]] = {}
+    if table.empty:
+        return out
+    for (reading, claim_id), group in table.groupby(["reading", "claim_id"], sort=False):
+        if set(group["verdict"]) <= {"FAIL", "INCONCLUSIVE"}:
+            out.setdefault(str(claim_id), []).append(str(reading))
     return out
 
 
@@ -393,6 +409,7 @@ def findings(table: pd.DataFrame | None, reduced: list[Reduction]) -> Findings:
     run) and the printed keys the run reduced."""
     return Findings(
         flips={} if table is None else flips(table),
+        ruled_out={} if table is None else ruled_out(table),
         readings_run=table is not None,
         readings_reduced=table is not None and bool(reduced_protocols(table)),
         reduced=tuple(reduced),
@@ -448,6 +465,7 @@ __all__ = [
     "matched_claims",
     "plan",
     "reduced_protocols",
+    "ruled_out",
     "tabulate",
     "tolerance",
     "variant_name",
