@@ -109,6 +109,7 @@ def make_figure(figure, inputs, csv, summary, prefix, bin_width=50, samples=None
             "all",
             bin_width,
             "config/claims.yaml",
+            no_change_se=1.0,
         )
     )
 

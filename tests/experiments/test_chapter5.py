@@ -60,7 +60,7 @@ def make_figure(figure, files, csv, summary, prefix, finals=(), samples=None):
     return ch5_make.make_figure(
         spec.FigureSpec(
             figure=figure, inputs=list(map(str, files)), finals=list(map(str, finals)),
-            claims=str(ROOT / "config/claims.yaml"), tolerance=0.01, csv=str(csv),
+            claims=str(ROOT / "config/claims.yaml"), tolerance=0.01, gap=0.05, csv=str(csv),
             summary=str(summary), samples=None if samples is None else str(samples),
             figure_prefix=str(prefix),
         )

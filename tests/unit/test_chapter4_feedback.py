@@ -293,6 +293,21 @@ def test_mrr_gains_where_the_feedback_holds_a_relevant_document(tmp_path: Path) 
     assert _stat(rows, "mrr_minus_base_some_relevant", "all") < 0  # no improvement here
 
 
+def test_the_no_change_reading_sets_how_many_standard_errors_are_no_improvement() -> None:
+    # config chapter4.no_change_se (reading chapter4_no_change_se): MRR gains 1.5 standard
+    # errors over NP2003's worst base ranker, an improvement at 1 and none at 2
+    qs = _bases_queries("np2003", {"worst": [0.05, 0.01], "medium": [0.0, 0.0],
+                                   "best": [0.0, 0.0]})  # fmt: skip
+    for no_change_se, expected in ((1.0, 0.0), (2.0, 1.0)):
+        rows: list[dict[str, Any]] = []
+        gains = queries4_3(rows, _part("np2003"), qs, {})
+        assert _stat(rows, "mrr_gain_over_se_worst", "np2003") == pytest.approx(1.5)
+        poor4_3(rows, _part("np2003"), {"np2003": gains}, no_change_se=no_change_se)
+        assert _stat(rows, "mrr_no_gain_worst_fraction", "poor_five") == expected
+        (note,) = (r["note"] for r in rows if r["statistic"] == "mrr_no_gain_worst_fraction")
+        assert f"within {no_change_se:g} (" in note
+
+
 def _base_rows(dataset: str, ndcg: list[float]) -> list[dict[str, Any]]:
     """The base ranker's rows of family baselines (Figure 4.4's dashed curve)."""
     rows = _rows(dataset, 20, ndcg)

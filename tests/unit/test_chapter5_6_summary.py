@@ -121,3 +121,19 @@ def test_gamma_sensitive_fraction_counts_data_sets_whose_final_error_spans_the_g
         if r["statistic"] == "final_error_range_over_gamma"
     }
     assert ranges[("mnist", "Banditron")] == 0.03 and ranges[("isolet", "Banditron")] == 0.0
+
+
+def test_the_gap_reading_sets_what_a_big_gap_and_sensitive_to_gamma_are() -> None:
+    # config chapter5.gap (reading chapter6_big_gap): a spread of 0.03 is no "big gap" at the
+    # default 0.05 and is one at 0.02
+    final = _sweep({"letter": {"Banditron": [0.45, 0.46, 0.48]}})
+    for gap, expected in ((0.05, 0.0), (0.02, 1.0)):
+        rows = stats_fig5_2_overall(final, gap=gap)
+        (row,) = (r for r in rows if r["statistic"] == "gamma_sensitive_fraction")
+        assert row["value"] == expected and f">= {gap:g} over" in row["note"]
+    lines = {"ag0": 0.45, "ag1": 0.50, "ag2": 0.38, "ag3": 0.40, "banditron_best": 0.39}
+    errors = {"letter": {**lines, "banditron_worst": 0.42}}
+    for gap, expected in ((0.05, 0.0), (0.02, 1.0)):
+        rows = stats_fig6_2(_final(errors), 0.01, gap=gap)
+        (row,) = (r for r in rows if (r["statistic"], r["dataset"]) == ("best_worst_gap", "all"))
+        assert row["value"] == expected and f">= {gap:g} above" in row["note"]

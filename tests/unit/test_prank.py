@@ -323,6 +323,25 @@ def test_mu_against_the_other_learners():
     assert got["mu_below_wh_eta_fraction"] == 0.0 and got["mu_below_mcp_eta_fraction"] == 0.5
 
 
+def siprank_stats(means, mus, start_rounds):
+    """Si-PRank against the Mu-PRank copies, statistic -> value."""
+    rows = prank_summary.siprank_mu_stats("p", means, mus, {}, start_rounds=start_rounds)
+    return {r["statistic"]: r["value"] for r in rows}
+
+
+def test_the_start_is_the_configured_rounds():
+    """Reading prank_start_rounds: "the start of the training process" is rounds 1..20 or
+    1..30; Si-PRank behind a copy until round 25 is behind in all of the first and 24 of 30 of
+    the second, and the note names the setting."""
+    t = np.arange(1, 41, dtype=float)
+    means = {"siprank": 1.0 / t, "mu_eta1": np.full(40, 1 / 24.5)}
+    assert siprank_stats(means, ["mu_eta1"], 20)["siprank_above_mu_fraction_start"] == 1.0
+    got = siprank_stats(means, ["mu_eta1"], 30)["siprank_above_mu_fraction_start"]
+    assert got == pytest.approx(24 / 30, abs=1e-6)
+    rows = prank_summary.siprank_mu_stats("p", means, ["mu_eta1"], {}, start_rounds=30)
+    assert "rounds 1..30" in rows[-1]["note"] and "start_rounds 30" in rows[-1]["note"]
+
+
 def test_siprank_against_the_mu_prank_copies():
     """Figure 7's bottom left: Si-PRank behind most Mu-PRank copies at the start, best from
     some round on; and a run where it leads from the start and ends behind (both fail)."""
@@ -335,14 +354,13 @@ def test_siprank_against_the_mu_prank_copies():
         "mu_eta16": np.full(rounds, 0.5),
     }
     mus = ["mu_eta1", "mu_eta4", "mu_eta16"]
-    got = {r["statistic"]: r["value"] for r in prank_summary.siprank_mu_stats("p", means, mus, {})}
+    got = siprank_stats(means, mus, 20)
     assert got["siprank_best_from_round"] == 25
     assert got["siprank_minus_best_mu_final"] == pytest.approx(1 / 30 - 1 / 24.5, abs=1e-6)
     # rounds 1..20: above eta 1 and 4 throughout, above eta 16 at round 1 only (1 > 0.5)
-    assert prank_summary.START_ROUNDS == 20
     assert got["siprank_above_mu_fraction_start"] == pytest.approx((20 + 20 + 1) / 60)
     means["siprank"] = np.full(rounds, 0.01) + (t > 20) * 0.1  # leads early, behind at the end
-    got = {r["statistic"]: r["value"] for r in prank_summary.siprank_mu_stats("p", means, mus, {})}
+    got = siprank_stats(means, mus, 20)
     assert got["siprank_best_from_round"] == rounds + 1  # never below at the end
     assert got["siprank_minus_best_mu_final"] > 0
     assert got["siprank_above_mu_fraction_start"] == 0.0
@@ -445,6 +463,7 @@ def test_fig7_on_a_tiny_ratings_set(tmp_path):
         "mu_etas": [0.5, 4],
         "centre": "user_mean",
         "scale": 0.25,
+        "start_rounds": 20,
         "algorithms": ["prank", "siprank", "mcp", "wh"],
     }
     stats = make_fig7(npz, meta, settings, 1, tmp_path)
@@ -495,6 +514,7 @@ def test_fig7_stand_in_too_small_uses_its_most_active_users(tmp_path):
         "mu_etas": [1],
         "centre": "user_mean",
         "scale": 0.25,
+        "start_rounds": 20,
         "algorithms": ["prank", "wh"],
     }
     stats = make_fig7(npz, meta, settings, 1, tmp_path)

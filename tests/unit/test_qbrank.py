@@ -166,7 +166,8 @@ def make_outputs(p, inputs, table_trees, trees, ties, queries=(), figure_samples
     return qbrank_make.make_outputs(
         spec.FigureSpec(
             inputs=list(map(str, inputs)), queries=list(map(str, queries)),
-            table_trees=table_trees, trees=trees, ties=ties, table_csv=str(p / "t.csv"),
+            table_trees=table_trees, convergence_trees=100, trees=trees, ties=ties,
+            table_csv=str(p / "t.csv"),
             table_summary=str(p / "ts.csv"), figure_csv=str(p / "f.csv"),
             figure_summary=str(p / "fs.csv"),
             figure_samples=None if figure_samples is None else str(figure_samples),
@@ -241,7 +242,7 @@ def test_convergence_is_the_change_over_the_last_hundred_trees():
         index=pd.Index([50, 100, 200, 300, 400], name="n"),
     )
     rows = qbrank_summary.convergence_rows(
-        wide, "dcg5", dataset="d", data_kind="real", provenance="p"
+        wide, "dcg5", last_trees=100, dataset="d", data_kind="real", provenance="p"
     )
     got = {r["model"]: r["value"] for r in rows}
     assert set(got) == {"qbrank_p2", "qbrank_p2l1"}
@@ -251,9 +252,28 @@ def test_convergence_is_the_change_over_the_last_hundred_trees():
     assert "300..400" in rows[0]["note"]
     # a shorter axis (no count 100 trees before the last) measures from its first count
     short = qbrank_summary.convergence_rows(
-        wide.loc[[50, 100]], "dcg5", dataset="d", data_kind="real", provenance="p"
+        wide.loc[[50, 100]], "dcg5", last_trees=100, dataset="d", data_kind="real", provenance="p"
     )
     assert short[0]["value"] == pytest.approx(0.15 / 6.75, abs=1e-6)
+
+
+def test_the_convergence_window_is_the_configured_trees():
+    """Reading qbrank_convergence_trees: over the last 50 trees (350..400) a curve that still
+    climbs from 300 to 350 and then levels off has settled; over the last 100 it has not."""
+    wide = pd.DataFrame(
+        {"qbrank_p2": [6.60, 6.75, 6.82, 6.83]}, index=pd.Index([100, 300, 350, 400], name="n")
+    )
+
+    def change(last_trees):
+        rows = qbrank_summary.convergence_rows(
+            wide, "dcg5", last_trees=last_trees, dataset="d", data_kind="real", provenance="p"
+        )
+        return rows[0]
+
+    hundred, fifty = change(100)["value"], change(50)["value"]
+    assert hundred == pytest.approx(0.08 / 6.83, abs=1e-6) and hundred > 0.01
+    assert fifty == pytest.approx(0.01 / 6.83, abs=1e-6) and fifty < 0.01
+    assert "350..400 (convergence_trees 50)" in change(50)["note"]
 
 
 def test_a_stand_in_without_single_grade_queries(tmp_path):

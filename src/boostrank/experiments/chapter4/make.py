@@ -18,13 +18,15 @@ if TYPE_CHECKING:
 def make_figure(spec: FigureSpec) -> pd.DataFrame:
     """Draw one of thesis-fig4_1 .. thesis-fig4_6 and write its results and summary CSVs, and
     each query's value of the summary's differences (``spec.samples``); the published base
-    rankers are read from the claims registry ``spec.claims``."""
+    rankers are read from the claims registry ``spec.claims``, the statistics' "no change"
+    is within ``spec.no_change_se`` standard errors."""
     from boostrank.io import write_text
     from boostrank.report.claims import load_claims
 
     figure, evaluated, bin_width = spec.figure, spec.evaluated, spec.bin_width
     d = read_inputs(spec.inputs)
     d["claims"] = load_claims(spec.claims)
+    d["no_change_se"] = spec.no_change_se
     tidy, stats = summarise(figure, d, evaluated, bin_width)
     draw_figure(figure, d, spec.figure_prefix, evaluated, bin_width)
     write_text(spec.csv, tidy.to_csv(index=False))

@@ -338,11 +338,13 @@ class FigureSpec(JobSpec):
     evaluated: str
     bin_width: int  # Figure 4.6: movies per group
     claims: str
+    no_change_se: float  # config chapter4.no_change_se: "no change" within this many SEs
 
     def check(self) -> None:
         check_choice("figure", self.figure, FIGURES)
         check_choice("evaluated", self.evaluated, MODES)
         check_at_least("bin_width", self.bin_width, 1)
+        check_at_least("no_change_se", self.no_change_se, 0.0)
 
 
 _FEEDBACK_KEYS = tuple(dict.fromkeys(k for f in FAMILIES for k in FAMILY_KEYS[f]))
@@ -378,7 +380,7 @@ MOVIES = JobKind(
 )
 FIGURE = JobKind(
     "chapter4.figure",
-    ("evaluate", "movies"),
+    ("evaluate", "movies", "no_change_se"),
     FIGURE_CODE,
     FigureSpec,
     "boostrank.experiments.chapter4.make:make_figure",
@@ -551,6 +553,7 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
         evaluated=section["evaluate"],
         bin_width=section["movies"]["time_bin_width"],
         claims=input.claims,
+        no_change_se=section["no_change_se"],
     )
 
 

@@ -100,7 +100,8 @@ def summarise(
     figure: str, d: dict[str, Any], evaluated: str = "all", bin_width: int = 50
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The tidy results and the summary statistics of one of thesis-fig4_1 .. thesis-fig4_6
-    (``d``: :func:`read_inputs` with ``claims``, the registry)."""
+    (``d``: :func:`read_inputs` with ``claims``, the registry, and ``no_change_se``, config
+    chapter4.no_change_se)."""
     if figure == "thesis-fig4_1":
         return stats4_1(d)
     if figure in PROTOCOL_FIGURES:

@@ -36,8 +36,10 @@ if TYPE_CHECKING:
 # Section 4.4.4: "for data set NP2003, there is no changes in the performance of MRR with
 # different relevance feedback"; the text's "direct effect" of the feedback size is on the others.
 NO_CHANGE = "np2003"
-# A difference within one standard error of its mean over the queries is no change (the
-# convention of Figure 4.4's NP2003 claim); beyond it, a change.
+# The default of config chapter4.no_change_se (reading chapter4_no_change_se): a difference
+# within this many standard errors of its mean over the queries is no change (the convention of
+# Figure 4.4's NP2003 claim); beyond it, a change. The figure job passes the configured value
+# as ``d["no_change_se"]``.
 NO_CHANGE_SE = 1.0
 
 
@@ -278,10 +280,12 @@ def over_se_fraction(
     name: str,
     scope: str,
     within: bool,
+    threshold: float = NO_CHANGE_SE,
 ) -> None:
     """Over the data sets ``sets`` where statistic ``of`` (a difference in standard errors,
-    one row per data set) is defined: the fraction where it is within :data:`NO_CHANGE_SE`
-    (``within``: no change) or beyond it (a change), as row ``name`` of scope ``scope``."""
+    one row per data set) is defined: the fraction where it is within ``threshold`` standard
+    errors (``within``: no change) or beyond it (a change), as row ``name`` of scope
+    ``scope``."""
     import numpy as np
 
     found = {
@@ -291,7 +295,7 @@ def over_se_fraction(
     }
     if not found:
         return
-    hits = [(v <= NO_CHANGE_SE) == within for v in found.values()]
+    hits = [(v <= threshold) == within for v in found.values()]
     how = "within" if within else "beyond"
     add_stat(
         rows,
@@ -299,7 +303,7 @@ def over_se_fraction(
         name,
         scope,
         float(np.mean(hits)),
-        f"fraction of data sets where {of} is {how} {NO_CHANGE_SE:g} ({len(found)} data sets: "
+        f"fraction of data sets where {of} is {how} {threshold:g} ({len(found)} data sets: "
         f"{', '.join(found)})",
     )
 
@@ -344,7 +348,7 @@ def stats4_2(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Figure 4.2's tidy frame (every protocol) and the claims' statistics under
     ``evaluated``: mean NDCG@1..25 of the six methods on each data set and their
-    comparisons."""
+    comparisons (``d["no_change_se"]``, else :data:`NO_CHANGE_SE`: LRR's change with gamma)."""
     import pandas as pd
 
     frame = d["frame"]
@@ -368,6 +372,7 @@ def stats4_2(
     over_se_fraction(
         rows, view, "lrr_best_minus_worst_over_se", list(perf),
         name="lrr_depends_fraction", scope="all", within=False,
+        threshold=d.get("no_change_se", NO_CHANGE_SE),
     )  # fmt: skip
     if drawn:  # counted from the data: the same under every protocol
         one_relevant4_2(rows, view[view["dataset"].isin(list(perf))], d)
@@ -463,15 +468,23 @@ def queries4_3(
     return gains
 
 
-def poor4_3(rows: list[dict[str, Any]], view: pd.DataFrame, gains: dict[str, pd.Series]) -> None:
-    """Figure 4.3 over the data sets: the fraction of the five with an extremely poor base
-    ranker where MRR gains no more than one standard error over it, and MRR's mean gain over
-    every (data set, base ranker, query) whose feedback holds a relevant document."""
+def poor4_3(
+    rows: list[dict[str, Any]],
+    view: pd.DataFrame,
+    gains: dict[str, pd.Series],
+    *,
+    no_change_se: float = NO_CHANGE_SE,
+) -> None:
+    """Figure 4.3 over the data sets (section 4.4.3): the fraction of the five with an
+    extremely poor base ranker where MRR gains no more than ``no_change_se`` standard errors
+    over it, and MRR's mean gain over every (data set, base ranker, query) whose feedback holds
+    a relevant document."""
     import pandas as pd
 
     over_se_fraction(
         rows, view, "mrr_gain_over_se_worst", POOR_BASE,
         name="mrr_no_gain_worst_fraction", scope="poor_five", within=True,
+        threshold=no_change_se,
     )  # fmt: skip
     have = [ds for ds, g in gains.items() if len(g)]
     if have:
@@ -492,7 +505,8 @@ def stats4_3(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Figure 4.3's tidy frame and statistics under ``evaluated``: MRR with the worst, a
     medium and the best base ranker per data set (``drawn``: the protocol drawn, which alone
-    carries the protocol-free ``best_feature`` rows)."""
+    carries the protocol-free ``best_feature`` rows; ``d["no_change_se"]``, else
+    :data:`NO_CHANGE_SE`: "no improvement")."""
     import pandas as pd
 
     frame = d["frame"]
@@ -550,7 +564,7 @@ def stats4_3(
         gains[ds] = queries4_3(rows, part, query_frame(d, ds, evaluated), found[ds])
     if drawn:  # counted from the data: the same under every protocol
         empty4_3(rows, view, found)
-    poor4_3(rows, view, gains)
+    poor4_3(rows, view, gains, no_change_se=d.get("no_change_se", NO_CHANGE_SE))
     return pd.concat(tidy, ignore_index=True), pd.DataFrame(rows)
 
 

@@ -31,7 +31,7 @@ def make_figure(spec: FigureSpec) -> pd.DataFrame:
 
     figure = spec.figure
     runs = load_runs(spec.inputs)
-    drawn, tidy, stats = figure_tables(figure, runs, spec.tolerance)
+    drawn, tidy, stats = figure_tables(figure, runs, spec.tolerance, gap=spec.gap)
     if spec.samples is not None:
         found = summary_samples(figure, drawn, load_finals(spec.finals))
         write_text(spec.samples, found.to_csv(index=False))

@@ -99,6 +99,7 @@ class FigureSpec(JobSpec):
     finals: tuple[str, ...]  # the runs' per-run final errors
     claims: str  # the claims registry (Figure 6.1's published best gammas)
     tolerance: float  # config chapter5.match_tolerance
+    gap: float  # config chapter5.gap
     csv: str
     summary: str
     samples: str | None
@@ -107,6 +108,7 @@ class FigureSpec(JobSpec):
     def check(self) -> None:
         check_choice("figure", self.figure, FIGURES)
         check_at_least("tolerance", self.tolerance, 0.0)
+        check_at_least("gap", self.gap, 0.0)
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,7 @@ CODE = {
 # published best gammas).
 FIGURE = JobKind(
     "chapter5_6.figure",
-    ("match_tolerance",),
+    ("match_tolerance", "gap"),
     ("experiments.chapter5_6.make", "plots", "io"),
     FigureSpec,
     "boostrank.experiments.chapter5_6.make:make_figure",
@@ -250,6 +252,7 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
         finals=tuple(input.finals),
         claims=input.claims,
         tolerance=config["chapter5"]["match_tolerance"],
+        gap=config["chapter5"]["gap"],
         csv=output.csv,
         summary=output.summary,
         samples=output.samples,

@@ -19,9 +19,9 @@ from boostrank.experiments.chapter5_6.spec import DATASETS, LABELS
 if TYPE_CHECKING:
     import pandas as pd
 
-# Final errors this far apart are a "big gap" (section 6.4.2, Banditron_Worst against
-# Banditron_Best) and, over the gamma grid, what "sensitive to the choice of parameter gamma"
-# (section 5.4.1) reads.
+# The default of config chapter5.gap (reading chapter6_big_gap): final errors this far apart
+# are a "big gap" (section 6.4.2, Banditron_Worst against Banditron_Best) and, over the gamma
+# grid, what "sensitive to the choice of parameter gamma" (section 5.4.1) reads.
 GAP = 0.05
 
 
@@ -105,12 +105,12 @@ def stats_fig5_2(final: pd.DataFrame) -> list[dict[str, Any]]:
     return stats
 
 
-def stats_fig5_2_overall(final: pd.DataFrame) -> list[dict[str, Any]]:
+def stats_fig5_2_overall(final: pd.DataFrame, *, gap: float = GAP) -> list[dict[str, Any]]:
     """Figure 5.2 across data sets (section 5.4.1): the relative gap |EG - Banditron| /
     Banditron of the two methods' best-gamma final errors averaged over the real data sets
     ("the exponential gradient algorithm shows comparable performance compared with the
     original Banditron algorithm"); per (data set, method) the range of the final error over the
-    gamma grid and per method the fraction of real data sets where it is at least :data:`GAP`
+    gamma grid and per method the fraction of real data sets where it is at least ``gap``
     ("these algorithms are sensitive to the choice of parameter gamma")."""
     stats = []
     agg = _aggregate_note(final)
@@ -131,11 +131,11 @@ def stats_fig5_2_overall(final: pd.DataFrame) -> list[dict[str, Any]]:
         if part["gamma"].nunique() < 2:
             continue
         spread = float(part["final_error"].max() - part["final_error"].min())
-        flags.setdefault(method, {})[ds] = spread >= GAP
+        flags.setdefault(method, {})[ds] = spread >= gap
         note = "max - min of the final error over the gamma grid"
         stats.append(_stat("final_error_range_over_gamma", ds, method, spread, part, note=note))
     for method, fl in flags.items():
-        note = f"fraction of data sets where the final error spans >= {GAP} over the gamma grid"
+        note = f"fraction of data sets where the final error spans >= {gap:g} over the gamma grid"
         stats.append(
             _stat(
                 "gamma_sensitive_fraction",
@@ -183,8 +183,11 @@ def stats_fig5_1(curves: pd.DataFrame) -> list[dict[str, Any]]:
     return stats
 
 
-def stats_fig6_2(final: pd.DataFrame, tolerance: float) -> list[dict[str, Any]]:
-    """The comparisons of section 6.4.2, per data set and as fractions over data sets."""
+def stats_fig6_2(
+    final: pd.DataFrame, tolerance: float, *, gap: float = GAP
+) -> list[dict[str, Any]]:
+    """The comparisons of section 6.4.2, per data set and as fractions over data sets
+    (``tolerance``: "similar or better"; ``gap``: a "big gap")."""
     stats = []
     by_ds = {ds: p.set_index("method")["final_error"] for ds, p in final.groupby("dataset")}
     names = {
@@ -219,7 +222,7 @@ def stats_fig6_2(final: pd.DataFrame, tolerance: float) -> list[dict[str, Any]]:
         flags["ag23_match_best"][ds] = min(ag2, ag3) <= best + tolerance
         flags["ag1_worse_than_ag23"][ds] = ag1 > max(ag2, ag3)
         flags["ag1_beats_worst"][ds] = ag1 < worst
-        flags["best_worst_gap"][ds] = worst - best >= GAP
+        flags["best_worst_gap"][ds] = worst - best >= gap
         # "our adaptive strategy is better than the Banditron with a single best gamma"
         flags["ag23_beat_best"][ds] = min(ag2, ag3) < best
         stats.append(_stat("worst_minus_best", ds, "Banditron_Best", worst - best, part, ""))
@@ -246,7 +249,7 @@ def stats_fig6_2(final: pd.DataFrame, tolerance: float) -> list[dict[str, Any]]:
         f"{tolerance} of Banditron_Best or below it",
         "ag1_worse_than_ag23": "fraction of data sets where ag1 ends above both ag2 and ag3",
         "ag1_beats_worst": "fraction of data sets where ag1 ends below Banditron_Worst",
-        "best_worst_gap": f"fraction of data sets where Banditron_Worst ends >= {GAP} above "
+        "best_worst_gap": f"fraction of data sets where Banditron_Worst ends >= {gap:g} above "
         "Banditron_Best",
         "ag23_beat_best": "fraction of data sets where the better of ag2/ag3 ends below "
         "Banditron_Best",
@@ -333,11 +336,12 @@ FINAL_COLUMNS = [
 
 
 def figure_tables(
-    figure: str, runs: pd.DataFrame, tolerance: float = 0.01
+    figure: str, runs: pd.DataFrame, tolerance: float = 0.01, *, gap: float = GAP
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """One figure's frames from its runs (:func:`load_runs`): the rows it draws (final errors
     against gamma for Figures 5.2 and 6.1, curves over trials for 5.1 and 6.2), its tidy CSV
-    and its summary statistics (``tolerance``: Figure 6.2's "similar or better")."""
+    and its summary statistics (``tolerance``: Figure 6.2's "similar or better"; ``gap``: its
+    "big gap" and section 5.4.1's "sensitive to the choice of parameter gamma")."""
     import pandas as pd
 
     if figure in ("thesis-fig5_2", "thesis-fig6_1"):
@@ -348,7 +352,7 @@ def figure_tables(
         tidy["figure"] = figure
         stats = stats_fig5_2(final)
         if figure == "thesis-fig5_2":
-            stats += stats_fig5_2_overall(final)
+            stats += stats_fig5_2_overall(final, gap=gap)
         return final, tidy, pd.DataFrame(stats)
     if figure == "thesis-fig5_1":
         final = finals(runs)
@@ -366,7 +370,7 @@ def figure_tables(
     if figure == "thesis-fig6_2":
         tidy = runs[CURVE_COLUMNS].copy()
         tidy["figure"] = figure
-        return tidy, tidy, pd.DataFrame(stats_fig6_2(finals(runs), tolerance))
+        return tidy, tidy, pd.DataFrame(stats_fig6_2(finals(runs), tolerance, gap=gap))
     raise BoostrankError(f"unknown figure '{figure}'")
 
 

@@ -19,9 +19,6 @@ if TYPE_CHECKING:
 Z_95 = 1.96  # the 95% bands of the curves (jobs.averaged): mean +- 1.96 standard errors
 ADDITIVE = ("prank", "siprank")  # Figure 7's top panels: the additive PRank variants ...
 BASELINES = ("mcp", "wh")  # ... against the multiclass perceptron and Widrow-Hoff
-# "At the start of the training process" (Figure 7, bottom left): the rounds 1..20, a fifth of
-# the 100-round panel, well before the "about 60 rounds" after which Si-PRank is best.
-START_ROUNDS = 20
 
 
 def instant_means(losses: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -386,7 +383,12 @@ def mu_against_others_stats(
 
 
 def siprank_mu_stats(
-    panel: str, means: dict[str, np.ndarray], mus: list[str], meta: dict[str, str]
+    panel: str,
+    means: dict[str, np.ndarray],
+    mus: list[str],
+    meta: dict[str, str],
+    *,
+    start_rounds: int,
 ) -> list[dict[str, Any]]:
     """Figure 7's bottom left plot, Si-PRank against the Mu-PRank copies (section 6): "after
     about 60 rounds, Si-PRank achieves the best performance, while at the start of the training
@@ -395,11 +397,13 @@ def siprank_mu_stats(
     first round from which Si-PRank stays below every copy), ``siprank_minus_best_mu_final``
     (its final loss minus the lowest copy's: below 0 when it ends best) and
     ``siprank_above_mu_fraction_start`` (the fraction of the (round, copy) pairs of the rounds
-    1..:data:`START_ROUNDS` in which Si-PRank's loss is above the copy's)."""
+    1..``start_rounds`` in which Si-PRank's loss is above the copy's; config
+    ``prank.fig7.start_rounds``, reading ``prank_start_rounds``: the text gives the start no
+    length)."""
     import numpy as np
 
     rounds = len(means["siprank"])
-    start = min(START_ROUNDS, rounds)
+    start = min(start_rounds, rounds)
     cross = crossover_round(means, ["siprank"], mus)
     gap = float(means["siprank"][-1]) - min(float(means[k][-1]) for k in mus)
     above = np.stack([means["siprank"][:start] > means[k][:start] for k in mus])
@@ -427,7 +431,7 @@ def siprank_mu_stats(
             "siprank",
             round(float(above.mean()), 6),
             f"fraction of the (round, Mu-PRank copy) pairs of the rounds 1..{start} where "
-            "Si-PRank's time-averaged loss is above the copy's",
+            f"Si-PRank's time-averaged loss is above the copy's (start_rounds {start_rounds})",
             meta=meta,
         ),
     ]
@@ -456,7 +460,13 @@ def fig7_outputs(
         mus = [mu_key(e) for e in settings["mu_etas"]]
         stats += mu_eta_stats(name, curves, mus, meta)
         stats += mu_against_others_stats(name, curves, mus, meta)
-        stats += siprank_mu_stats(name, {k: curves[k][0] for k in curves}, mus, meta)
+        stats += siprank_mu_stats(
+            name,
+            {k: curves[k][0] for k in curves},
+            mus,
+            meta,
+            start_rounds=int(settings["start_rounds"]),
+        )
         stats.append(
             _stat(
                 name,

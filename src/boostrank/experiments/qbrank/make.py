@@ -18,7 +18,7 @@ def make_outputs(spec: FigureSpec) -> dict[str, Any]:
 
     runs = load_runs(spec.inputs)
     t_tidy, t_stats = table1(runs, spec.table_trees)
-    f_tidy, f_stats = figure1(runs)
+    f_tidy, f_stats = figure1(runs, spec.convergence_trees)
     write_text(spec.table_csv, t_tidy.to_csv(index=False))
     write_text(spec.table_summary, t_stats.to_csv(index=False))
     write_text(spec.figure_csv, f_tidy.to_csv(index=False))

@@ -90,6 +90,7 @@ class FigureSpec(JobSpec):
     inputs: tuple[str, ...]
     queries: tuple[str, ...]  # the jobs' per-query DCG files
     table_trees: int
+    convergence_trees: int  # Figure 1's convergence: the change over the last this many trees
     trees: dict[str, Any]
     ties: str
     table_csv: str
@@ -102,6 +103,7 @@ class FigureSpec(JobSpec):
 
     def check(self) -> None:
         check_at_least("table_trees", self.table_trees, 1)
+        check_at_least("convergence_trees", self.convergence_trees, 1)
         check_choice("ties", self.ties, TIES)
 
 
@@ -126,7 +128,7 @@ TRAIN = JobKind(
 )
 FIGURE = JobKind(
     "qbrank.figure",
-    ("table_trees", "trees", "ties"),
+    ("table_trees", "convergence_trees", "trees", "ties"),
     ("experiments.qbrank.make", "plots", "report.render", "io"),
     FigureSpec,
     "boostrank.experiments.qbrank.make:make_outputs",
@@ -158,6 +160,7 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
         inputs=tuple(input.runs),
         queries=tuple(input.queries),
         table_trees=section["table_trees"],
+        convergence_trees=section["convergence_trees"],
         trees=section["trees"],
         ties=section["ties"],
         table_csv=output.table_csv,

@@ -84,20 +84,20 @@ def table1(runs: pd.DataFrame, table_trees: int) -> tuple[pd.DataFrame, pd.DataF
     return tidy, pd.DataFrame(stats)
 
 
-# Figure 1's last stretch of trees: its axis runs 50..400, so the last hundred is 300..400.
-LAST_TREES = 100
-
-
-def convergence_rows(wide: pd.DataFrame, measure: str, **common: str) -> list[dict[str, object]]:
+def convergence_rows(
+    wide: pd.DataFrame, measure: str, *, last_trees: int, **common: str
+) -> list[dict[str, object]]:
     """Figure 1's "The clear convergence trend of QBrank is also demonstrated in Figure 1"
     (section 4): for each boosted curve of ``wide`` (DCG-k by tree count, a column per model;
-    RankSVM, a constant, left out) the relative change over the last :data:`LAST_TREES`
-    trees, |DCG(top) - DCG(start)| / DCG(top): top the largest tree count, start the largest
-    count at most top - :data:`LAST_TREES` (else the smallest). The text's footnote 3, "a 1%
-    dcg gain is considered significant", reads a change under 0.01 as a settled curve."""
+    RankSVM, a constant, left out) the relative change over the last ``last_trees`` trees,
+    |DCG(top) - DCG(start)| / DCG(top): top the largest tree count, start the largest count at
+    most top - ``last_trees`` (else the smallest). ``last_trees`` is config
+    ``qbrank.convergence_trees``, reading ``qbrank_convergence_trees`` (the text gives the
+    window no length). The text's footnote 3, "a 1% dcg gain is considered significant", reads
+    a change under 0.01 as a settled curve."""
     counts = sorted(int(n) for n in wide.index)
     top = counts[-1]
-    start = max((n for n in counts if n <= top - LAST_TREES), default=counts[0])
+    start = max((n for n in counts if n <= top - last_trees), default=counts[0])
     rows: list[dict[str, object]] = []
     for key in (k for k in wide.columns if k != "ranksvm_p2"):
         end, before = float(wide.loc[top, key]), float(wide.loc[start, key])
@@ -111,14 +111,16 @@ def convergence_rows(wide: pd.DataFrame, measure: str, **common: str) -> list[di
                 "data_kind": common["data_kind"],
                 "provenance": common["provenance"],
                 "note": f"|{measure}({top}) - {measure}({start})| / {measure}({top}) of "
-                f"{BY_KEY[key].label}: its change over the trees {start}..{top}",
+                f"{BY_KEY[key].label}: its change over the trees {start}..{top} "
+                f"(convergence_trees {last_trees})",
             }
         )
     return rows
 
 
-def figure1(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Figure 1's curves (tidy: dataset, model, trees, DCG) and their summary statistics."""
+def figure1(runs: pd.DataFrame, convergence_trees: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Figure 1's curves (tidy: dataset, model, trees, DCG) and their summary statistics
+    (``convergence_trees``: the window of :func:`convergence_rows`)."""
     import numpy as np
     import pandas as pd
 
@@ -164,7 +166,14 @@ def figure1(runs: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
                     "note": f"rank of {BY_KEY[key].label} among the six at {top} trees (1 = best)",
                 }
             )
-        stats += convergence_rows(wide, measure, dataset=ds, data_kind=kind, provenance=prov)
+        stats += convergence_rows(
+            wide,
+            measure,
+            last_trees=convergence_trees,
+            dataset=ds,
+            data_kind=kind,
+            provenance=prov,
+        )
         for a, b in (("gbt_l1l2", "gbt_l2"), ("qbrank_p2l1", "qbrank_p2")):
             if a in wide and b in wide:
                 stats.append(
