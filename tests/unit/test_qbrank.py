@@ -227,6 +227,12 @@ def test_train_and_merge_end_to_end(tmp_path):
     caption = (p / "table.md").read_text()
     leaves = params["trees"]["max_leaf_nodes"]
     assert f"{leaves} leaves" in caption and "ties count as wrongly ordered" in caption
+    # A table_trees that is none of the stages leaves Table 1's statistics empty, readable.
+    other = tmp_path / "other"
+    other.mkdir()
+    make_outputs(other, outs, 7, params["trees"], "wrong")
+    empty = pd.read_csv(other / "ts.csv")
+    assert empty.empty and list(empty.columns) == qbrank_summary.STAT_COLUMNS
 
 
 def test_convergence_is_the_change_over_the_last_hundred_trees():
