@@ -312,13 +312,15 @@ def test_each_kind_of_diagnosis(failing, tmp_path):
     ]
     verdicts, diagnoses, _ = _diagnoses(claims, failing, findings(readings, []))
     assert verdicts["thesis.fig3_1.passes"] == "PASS"
+    no_row = "; make readings: no row (not measured on real data in that run)"
     assert diagnoses == {
-        "thesis.fig3_1.by_registry": "approximation: LightGBM's lambdarank in place of RankLib's",
+        "thesis.fig3_1.by_registry": "approximation: LightGBM's lambdarank in place of RankLib's"
+        + no_row,
         "thesis.fig3_1.by_reading": "reading: toy = b gives PASS",
         # the default passes in make readings' run: no other option would flip this failure
         "thesis.fig3_1.default_passes": diagnoses["thesis.fig3_1.default_passes"],
         "thesis.fig3_1.by_substitute": "data substitute: measured on MQ2008 (substitute for "
-        "MQ2007) (measured 0.4, claimed > 0.5)",
+        "MQ2007) (measured 0.4, claimed > 0.5)" + no_row,
         "thesis.fig3_1.unexplained": diagnoses["thesis.fig3_1.unexplained"],
         "thesis.fig3_1.passes": "",
         "thesis.fig3_1.passes_noted": "approximation: LightGBM's lambdarank in place of RankLib's",
@@ -484,4 +486,12 @@ def test_the_readings_tried_without_a_pass_are_named_as_ruled_out(failing, tmp_p
     _, diagnoses, _ = _diagnoses([_fails("thesis.fig3_1.tried")], failing, findings(readings, []))
     assert diagnoses["thesis.fig3_1.tried"] == (
         "reading: other = y gives PASS; make readings: no option of toy gives PASS"
+    )
+    # A claim that passes under the default there: the table judges no reading for it.
+    passing = _readings_csv(tmp_path, [("toy", "a", True, "thesis.fig3_1.tried", "PASS")])
+    _, diagnoses, _ = _diagnoses(
+        [_fails("thesis.fig3_1.tried", diagnosis=APPROXIMATION)], failing, findings(passing, [])
+    )
+    assert diagnoses["thesis.fig3_1.tried"].endswith(
+        "; make readings: PASS under the default there, so it judges no reading"
     )

@@ -72,6 +72,8 @@ class Findings:
     flips: dict[str, list[Flip]] = field(default_factory=dict)
     # claim id -> the readings make readings tried on it where no option gives PASS
     ruled_out: dict[str, list[str]] = field(default_factory=dict)
+    checked: frozenset[str] = frozenset()  # the claims the table has rows for
+    passing_by_default: frozenset[str] = frozenset()  # ... of which PASS under a default
     readings_run: bool = False  # whether a make readings table was read
     readings_reduced: bool = False  # whether that table was made on a reduced protocol
     reduced: tuple[Reduction, ...] = ()  # the printed keys this run changed
@@ -133,12 +135,21 @@ def diagnose(
 
 
 def _ruled_out(claim_id: str, findings: Findings) -> str:
-    """``; make readings: no option of r1, r2 gives PASS`` (what the table ruled out)."""
-    tried = findings.ruled_out.get(claim_id, [])
-    if not tried:
+    """What make readings' table says beyond a flip: ``; make readings: no option of r1, r2
+    gives PASS`` (what it ruled out), or why it judges no reading for the claim."""
+    if not findings.readings_run:
         return ""
     where = " (reduced protocol)" if findings.readings_reduced else ""
-    return f"; make readings{where}: no option of {', '.join(tried)} gives PASS"
+    tried = findings.ruled_out.get(claim_id, [])
+    if tried:
+        return f"; make readings{where}: no option of {', '.join(tried)} gives PASS"
+    if findings.flips.get(claim_id):
+        return ""
+    if claim_id in findings.passing_by_default:
+        return f"; make readings{where}: PASS under the default there, so it judges no reading"
+    if claim_id not in findings.checked:
+        return "; make readings: no row (not measured on real data in that run)"
+    return ""
 
 
 def kind(diagnosis: str) -> str:

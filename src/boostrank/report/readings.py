@@ -410,6 +410,10 @@ def findings(table: pd.DataFrame | None, reduced: list[Reduction]) -> Findings:
     return Findings(
         flips={} if table is None else flips(table),
         ruled_out={} if table is None else ruled_out(table),
+        checked=frozenset() if table is None else frozenset(table["claim_id"].astype(str)),
+        passing_by_default=frozenset()
+        if table is None
+        else frozenset(table[is_default(table) & (table["verdict"] == "PASS")]["claim_id"]),
         readings_run=table is not None,
         readings_reduced=table is not None and bool(reduced_protocols(table)),
         reduced=tuple(reduced),
