@@ -312,7 +312,7 @@ def test_each_kind_of_diagnosis(failing, tmp_path):
     ]
     verdicts, diagnoses, _ = _diagnoses(claims, failing, findings(readings, []))
     assert verdicts["thesis.fig3_1.passes"] == "PASS"
-    no_row = "; make readings: no row (not measured on real data in that run)"
+    no_row = "; make readings: no row for it (no reading judged it on real data there)"
     assert diagnoses == {
         "thesis.fig3_1.by_registry": "approximation: LightGBM's lambdarank in place of RankLib's"
         + no_row,

@@ -148,7 +148,7 @@ def _ruled_out(claim_id: str, findings: Findings) -> str:
     if claim_id in findings.passing_by_default:
         return f"; make readings{where}: PASS under the default there, so it judges no reading"
     if claim_id not in findings.checked:
-        return "; make readings: no row (not measured on real data in that run)"
+        return "; make readings: no row for it (no reading judged it on real data there)"
     return ""
 
 
