@@ -312,15 +312,13 @@ def test_each_kind_of_diagnosis(failing, tmp_path):
     ]
     verdicts, diagnoses, _ = _diagnoses(claims, failing, findings(readings, []))
     assert verdicts["thesis.fig3_1.passes"] == "PASS"
-    no_row = "; make readings: no row for it (no reading judged it on real data there)"
     assert diagnoses == {
-        "thesis.fig3_1.by_registry": "approximation: LightGBM's lambdarank in place of RankLib's"
-        + no_row,
+        "thesis.fig3_1.by_registry": "approximation: LightGBM's lambdarank in place of RankLib's",
         "thesis.fig3_1.by_reading": "reading: toy = b gives PASS",
         # the default passes in make readings' run: no other option would flip this failure
         "thesis.fig3_1.default_passes": diagnoses["thesis.fig3_1.default_passes"],
         "thesis.fig3_1.by_substitute": "data substitute: measured on MQ2008 (substitute for "
-        "MQ2007) (measured 0.4, claimed > 0.5)" + no_row,
+        "MQ2007) (measured 0.4, claimed > 0.5)",
         "thesis.fig3_1.unexplained": diagnoses["thesis.fig3_1.unexplained"],
         "thesis.fig3_1.passes": "",
         "thesis.fig3_1.passes_noted": "approximation: LightGBM's lambdarank in place of RankLib's",
@@ -487,11 +485,16 @@ def test_the_readings_tried_without_a_pass_are_named_as_ruled_out(failing, tmp_p
     assert diagnoses["thesis.fig3_1.tried"] == (
         "reading: other = y gives PASS; make readings: no option of toy gives PASS"
     )
-    # A claim that passes under the default there: the table judges no reading for it.
+    # An open diagnosis says why the table judges no reading for it; an approximation does not.
     passing = _readings_csv(tmp_path, [("toy", "a", True, "thesis.fig3_1.tried", "PASS")])
-    _, diagnoses, _ = _diagnoses(
-        [_fails("thesis.fig3_1.tried", diagnosis=APPROXIMATION)], failing, findings(passing, [])
-    )
-    assert diagnoses["thesis.fig3_1.tried"].endswith(
-        "; make readings: PASS under the default there, so it judges no reading"
+    open_note = {"kind": "open", "note": "nothing found yet. Ruled out: the tie order"}
+    for note, said in ((open_note, True), (APPROXIMATION, False)):
+        claims = [_fails("thesis.fig3_1.tried", diagnosis=note), _fails("thesis.fig3_1.no_row")]
+        _, diagnoses, _ = _diagnoses(claims, failing, findings(passing, []))
+        suffix = "; make readings: PASS under the default there, so it judges no reading"
+        assert diagnoses["thesis.fig3_1.tried"].endswith(suffix) is said
+    claims = [_fails("thesis.fig3_1.no_row", diagnosis=open_note)]
+    _, diagnoses, _ = _diagnoses(claims, failing, findings(passing, []))
+    assert diagnoses["thesis.fig3_1.no_row"].endswith(
+        "; make readings: no row for it (no reading judged it on real data there)"
     )

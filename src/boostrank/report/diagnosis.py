@@ -131,19 +131,20 @@ def diagnose(
             f"reading that makes it PASS found ({checked})"
         )
     also = [c for c in (readings, data) if c and c != chosen]
-    return chosen + "".join(f"; also {c}" for c in also) + _ruled_out(claim_id, findings)
+    return chosen + "".join(f"; also {c}" for c in also) + _ruled_out(claim_id, findings, chosen)
 
 
-def _ruled_out(claim_id: str, findings: Findings) -> str:
+def _ruled_out(claim_id: str, findings: Findings, chosen: str) -> str:
     """What make readings' table says beyond a flip: ``; make readings: no option of r1, r2
-    gives PASS`` (what it ruled out), or why it judges no reading for the claim."""
+    gives PASS`` (what it ruled out), or, where the chosen diagnosis is ``open`` or
+    ``reading`` (an explanation that leans on the readings), why it judges no reading."""
     if not findings.readings_run:
         return ""
     where = " (reduced protocol)" if findings.readings_reduced else ""
     tried = findings.ruled_out.get(claim_id, [])
     if tried:
         return f"; make readings{where}: no option of {', '.join(tried)} gives PASS"
-    if findings.flips.get(claim_id):
+    if findings.flips.get(claim_id) or kind(chosen) not in ("open", "reading"):
         return ""
     if claim_id in findings.passing_by_default:
         return f"; make readings{where}: PASS under the default there, so it judges no reading"
