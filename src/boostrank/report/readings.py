@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from boostrank.errors import BoostrankError
 from boostrank.io import read_yaml
@@ -285,8 +285,14 @@ def deciding(table: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     rows = [
-        {"reading": r, "claim_id": c, "pass": ", ".join(p), "fail": ", ".join(f), "default": d}
-        for r, c, p, f, d in _decided(table)
+        {
+            "reading": d.reading,
+            "claim_id": d.claim_id,
+            "pass": ", ".join(d.passing),
+            "fail": ", ".join(d.failing),
+            "default": d.default,
+        }
+        for d in _decided(table)
     ]
     return pd.DataFrame(rows, columns=DECIDING)
 
@@ -296,13 +302,11 @@ def flips(table: pd.DataFrame) -> dict[str, list[Flip]]:
     the reading decides the claim (a failing claim they would flip), with the claim's value
     under that option and under the default."""
     out: dict[str, list[Flip]] = {}
-    for reading, claim_id, passing, _, default in _decided(table):
-        rows = table[(table["reading"] == reading) & (table["claim_id"] == claim_id)]
-        values = dict(zip(rows["option"].astype(str), rows["value"], strict=True))
-        for option in passing:
-            if option != default:
-                flip = Flip(reading, option, values.get(option, ""), values.get(default, ""))
-                out.setdefault(claim_id, []).append(flip)
+    for d in _decided(table):
+        for option in d.passing:
+            if option != d.default:
+                value, base = d.values.get(option, ""), d.values.get(d.default, "")
+                out.setdefault(d.claim_id, []).append(Flip(d.reading, option, value, base))
     return out
 
 
@@ -318,18 +322,32 @@ def ruled_out(table: pd.DataFrame) -> dict[str, list[str]]:
     return out
 
 
-def _decided(table: pd.DataFrame) -> Iterator[tuple[str, str, list[str], list[str], str]]:
-    """(reading, claim id, options giving PASS, options giving FAIL, default option) of each
-    pair the reading decides."""
+class _Decided(NamedTuple):
+    """A (reading, claim) pair the reading decides: the options giving PASS and FAIL, the
+    reading's default option and the claim's value under each option."""
+
+    reading: str
+    claim_id: str
+    passing: list[str]
+    failing: list[str]
+    default: str
+    values: dict[str, Any]
+
+
+def _decided(table: pd.DataFrame) -> Iterator[_Decided]:
+    """Each (reading, claim) pair of the table that the reading decides."""
     if table.empty:
         return
     defaults = table[is_default(table)].groupby("reading")["option"].first().astype(str)
     for (reading, claim_id), group in table.groupby(["reading", "claim_id"], sort=False):
-        verdicts = dict(zip(group["option"].astype(str), group["verdict"], strict=True))
+        options = group["option"].astype(str)
+        verdicts = dict(zip(options, group["verdict"], strict=True))
         passing = [o for o, v in verdicts.items() if v == "PASS"]
         failing = [o for o, v in verdicts.items() if v == "FAIL"]
         if passing and failing:
-            yield str(reading), str(claim_id), passing, failing, defaults.get(reading, "")
+            values = dict(zip(options, group["value"], strict=True))
+            default = defaults.get(reading, "")
+            yield _Decided(str(reading), str(claim_id), passing, failing, default, values)
 
 
 def is_default(table: pd.DataFrame) -> pd.Series:
@@ -407,15 +425,16 @@ def draw(table: pd.DataFrame, prefix: Path | str, provenance: str) -> None:
 def findings(table: pd.DataFrame | None, reduced: list[Reduction]) -> Findings:
     """What the diagnoses of a run's claims read: make readings' table (None: it has not
     run) and the printed keys the run reduced."""
+    if table is None:
+        return Findings(reduced=tuple(reduced))
+    passing = table[is_default(table) & (table["verdict"] == "PASS")]["claim_id"]
     return Findings(
-        flips={} if table is None else flips(table),
-        ruled_out={} if table is None else ruled_out(table),
-        checked=frozenset() if table is None else frozenset(table["claim_id"].astype(str)),
-        passing_by_default=frozenset()
-        if table is None
-        else frozenset(table[is_default(table) & (table["verdict"] == "PASS")]["claim_id"]),
-        readings_run=table is not None,
-        readings_reduced=table is not None and bool(reduced_protocols(table)),
+        flips=flips(table),
+        ruled_out=ruled_out(table),
+        checked=frozenset(table["claim_id"].astype(str)),
+        passing_by_default=frozenset(passing.astype(str)),
+        readings_run=True,
+        readings_reduced=bool(reduced_protocols(table)),
         reduced=tuple(reduced),
     )
 
