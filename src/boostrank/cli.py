@@ -111,9 +111,12 @@ def _cmd_inventory(args: argparse.Namespace) -> None:
 
 
 def _cmd_report(args: argparse.Namespace) -> None:
+    from dataclasses import replace
+
     import pandas as pd
 
     from boostrank.io import json_object, write_text
+    from boostrank.report import guard_counts
     from boostrank.report.claims import evaluate, load_claims
     from boostrank.report.html import write_report
     from boostrank.report.readings import findings
@@ -122,13 +125,15 @@ def _cmd_report(args: argparse.Namespace) -> None:
     reduced = _reductions(args)
     table = Path(args.readings_table)
     readings = pd.read_csv(table, keep_default_na=False) if table.exists() else None
-    claims = evaluate(
-        load_claims(args.claims), seed=args.seed, findings=findings(readings, reduced)
+    catalog = load_catalog(args.catalog)
+    guards = guard_counts.summary(
+        guard_counts.load(catalog.values()), guard_counts.bases(args.readings)
     )
+    known = replace(findings(readings, reduced), guards=guard_counts.diagnosis_notes(guards))
+    claims = evaluate(load_claims(args.claims), seed=args.seed, findings=known)
     write_text(args.claims_out, claims.to_csv(index=False))
     inventory = pd.read_csv(args.inventory, dtype=str, keep_default_na=False)
     run_info = dict(item.split("=", 1) for item in args.info)
-    catalog = load_catalog(args.catalog)
     write_report(
         args.out,
         catalog,
@@ -141,11 +146,12 @@ def _cmd_report(args: argparse.Namespace) -> None:
         readings=readings,
         readings_registry=args.readings,
         statements=args.statements,
+        guards=guards,
     )
     if args.captions_out:
         from boostrank.report.captions import write_captions
 
-        write_captions(args.captions_out, catalog.values(), claims, inventory, reduced)
+        write_captions(args.captions_out, catalog.values(), claims, inventory, reduced, guards)
     counts = claims["verdict"].value_counts().to_dict()
     log.info("claims: %s; report written to %s", counts, args.out)
 

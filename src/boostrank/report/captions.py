@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from boostrank.io import write_text
+from boostrank.report import guard_counts
 from boostrank.report.claims import verdict_tally
 from boostrank.report.protocol import Reduction, label, reduced_for
 from boostrank.workflow.catalog import Figure
@@ -69,9 +70,11 @@ def caption(
     claims: pd.DataFrame,
     inventory: pd.DataFrame,
     reduced: list[Reduction] | None = None,
+    guards: pd.DataFrame | None = None,
 ) -> str:
     """A figure's caption in reStructuredText; it says "Reduced protocol" where the run changed
-    a printed key of the figure's section (``reduced``: the run's reduced keys)."""
+    a printed key of the figure's section (``reduced``: the run's reduced keys), and lists the
+    figure's guard counts (``guards``: :func:`boostrank.report.guard_counts.summary`)."""
     lines = [f"**{_rst(figure.title)}** ({_rst(figure.id)})", "", f"{_rst(figure.source)}."]
     if figure.description:
         lines += ["", _rst(" ".join(figure.description.split()))]
@@ -82,6 +85,10 @@ def caption(
     if data:
         lines += ["", data]
     lines += ["", *_claims_lines(figure, claims)]
+    fired = [] if guards is None else guard_counts.figure_lines(guards, figure.id)
+    if fired:
+        lines += ["", "Guards (steps the text lacks; results/guards/):", ""]
+        lines += [f"- {_rst(text)}" for text in fired]
     return "\n".join(lines)
 
 
@@ -95,6 +102,7 @@ def write_captions(
     claims: pd.DataFrame,
     inventory: pd.DataFrame,
     reduced: list[Reduction] | None = None,
+    guards: pd.DataFrame | None = None,
 ) -> None:
     """Write the one caption file every ``report(...)`` output points to."""
     blocks = ["{% set made = snakemake.output | list %}"]
@@ -103,7 +111,7 @@ def write_captions(
         blocks += [
             f"{{% if [{files}] | select('in', made) | list %}}",
             "{% raw %}",
-            caption(figure, claims, inventory, reduced),
+            caption(figure, claims, inventory, reduced, guards),
             "{% endraw %}",
             "{% endif %}",
         ]

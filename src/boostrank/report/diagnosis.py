@@ -20,6 +20,8 @@ Every FAIL and INCONCLUSIVE claim gets one, ``<kind>: <text>``, the first that a
 A reading or a data substitute that is found but not chosen is added to the text ("also: ..."),
 and so are the readings ``make readings`` tried on the claim with no option giving PASS (what
 its table rules out, at the protocol it ran).
+A guard the printed algorithm needs (basis ``silent``) that fired on real data in the claim's
+figure is named last (:mod:`boostrank.report.guard_counts`).
 A PASS, ERRATUM or NOT-COMPARABLE claim shows only a diagnosis its registry entry gives.
 """
 
@@ -77,6 +79,8 @@ class Findings:
     readings_run: bool = False  # whether a make readings table was read
     readings_reduced: bool = False  # whether that table was made on a reduced protocol
     reduced: tuple[Reduction, ...] = ()  # the printed keys this run changed
+    # figure -> its silent guards that fired on real data (report.guard_counts)
+    guards: dict[str, str] = field(default_factory=dict)
 
     def reduced_label(self, figure: str) -> str:
         """``reduced protocol (...)`` where the run changed a key of ``figure``'s section."""
@@ -131,7 +135,13 @@ def diagnose(
             f"reading that makes it PASS found ({checked})"
         )
     also = [c for c in (readings, data) if c and c != chosen]
-    return chosen + "".join(f"; also {c}" for c in also) + _ruled_out(claim_id, findings, chosen)
+    guard = f"; {findings.guards[figure]}" if figure in findings.guards else ""
+    return (
+        chosen
+        + "".join(f"; also {c}" for c in also)
+        + _ruled_out(claim_id, findings, chosen)
+        + guard
+    )
 
 
 def _ruled_out(claim_id: str, findings: Findings, chosen: str) -> str:

@@ -12,6 +12,7 @@ import pandas as pd
 
 from boostrank.data.inventory import standin_note
 from boostrank.io import write_text
+from boostrank.report import guard_counts
 from boostrank.report.claims import CLASSES, VERDICT_RULES, VERDICTS, verdict_tally
 from boostrank.report.diagnosis import DIAGNOSED_VERDICTS, KINDS, UNDIAGNOSED
 from boostrank.report.diagnosis import kind as diagnosis_kind
@@ -71,11 +72,13 @@ def write_report(
     readings: pd.DataFrame | None = None,
     readings_registry: Path | str | None = None,
     statements: Path | str | None = None,
+    guards: pd.DataFrame | None = None,
 ) -> None:
     """Write the report page: ``reduced`` (the printed keys the run changed) puts the
     reduced-protocol box above the tally; ``readings`` (make readings' table, with the
     registry ``readings_registry`` for each reading's basis) adds its section; the statements
-    ledger ``statements`` (config/statements.yaml) adds the coverage table under the tally."""
+    ledger ``statements`` (config/statements.yaml) adds the coverage table under the tally;
+    ``guards`` (:func:`boostrank.report.guard_counts.summary`) the guards' firing counts."""
     from boostrank.report.timing import figure_timing
 
     root, bench_dir = Path(root), Path(bench_dir)
@@ -92,7 +95,9 @@ def write_report(
     for figure in catalog.values():
         row = cast("pd.Series", cost.loc[figure.id])  # one timing row per figure
         parts.append(_figure_section(figure, claims, root, row))
+        parts.append(_guard_lines(guards, figure.id))
     parts.append(_all_claims(catalog, claims))
+    parts.append(_guards_section(guards))
     parts.append(_readings_section(root, readings, readings_registry))
     parts.append(_timing_section(timing, root))
     parts.append(
@@ -294,6 +299,29 @@ def _interval(claims: pd.DataFrame) -> list[str]:
         f"[{low}, {high}]" if str(low) not in ("", "nan") and int(n or 1) > 1 else ""
         for low, high, n in zip(claims["ci_low"], claims["ci_high"], claims["n"], strict=True)
     ]
+
+
+def _guard_lines(guards: pd.DataFrame | None, figure: str) -> str:
+    """The figure's guard counts, one line each, under its section (none: nothing)."""
+    lines = [] if guards is None else guard_counts.figure_lines(guards, figure)
+    if not lines:
+        return ""
+    items = "".join(f"<li>{html.escape(text)}</li>" for text in lines)
+    return f"<p class='meta'>Guards (steps the text lacks):</p><ul class='meta'>{items}</ul>"
+
+
+def _guards_section(guards: pd.DataFrame | None) -> str:
+    """Every figure's guards: the times each fired, in how many jobs, on real data."""
+    if guards is None or not len(guards):
+        return ""
+    return (
+        "<h2 id='guards'>Guards</h2><p class='meta'>Steps a learner takes that its printed "
+        "algorithm lacks (a cap, an early stop, a rescaling), each a reading of "
+        "<code>config/readings.yaml</code> with <code>guard: true</code>; counted by every job "
+        "(<code>results/guards/</code>). A <i>silent</i> guard is one the printed algorithm "
+        "is undefined without; where it fired on real data, every failing claim of its "
+        "figure names it.</p>" + _table_html(guards)
+    )
 
 
 def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | str | None) -> str:
