@@ -58,9 +58,9 @@ def parse(value: Any) -> Guards:
 
 def _fields(record: Any) -> tuple[str, str, Guards]:
     """(data set, data kind, guard counts) of a job record, or of its guard field alone."""
-    if isinstance(record, Mapping) and FIELD in record:
+    if isinstance(record, Mapping) and ({FIELD, "dataset", "data_kind"} & set(record)):
         dataset, kind = record.get("dataset", ""), record.get("data_kind", "")
-        return str(dataset or ""), str(kind or ""), parse(record[FIELD])
+        return str(dataset or ""), str(kind or ""), parse(record.get(FIELD))
     return "", "", parse(record)
 
 

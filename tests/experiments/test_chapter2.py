@@ -224,10 +224,16 @@ def test_figures_are_drawn_from_run_files(tmp_path):
             spec.FigureSpec(
                 figure=figure, runs=list(map(str, runs)), fraction=2, C=1e4, depth="2", seed=1,
                 csv=str(tmp_path / f"{figure}.csv"), summary=str(tmp_path / f"{figure}_s.csv"),
-                figure_prefix=str(tmp_path / figure),
+                figure_prefix=str(tmp_path / figure), guards=str(tmp_path / f"g-{figure}.csv"),
             )
         )  # fmt: skip
         assert (tmp_path / f"{figure}.png").stat().st_size > 0
+        # the guard table: MCSSB's guards, one job per MCSSB run the figure shows; Tree has none
+        table = pd.read_csv(tmp_path / f"g-{figure}.csv").set_index("guard")
+        # 2.1: 2% and 10%; 2.2: C = 1, 10^6 and Figure 2.1's 10^4; 2.3: depth 1, full and 2
+        assert set(table.index) == {"boosting_alpha_cap", "mcssb_similarity_rescale"}
+        assert (table["jobs"] == (2 if figure == "thesis-fig2_1" else 3)).all()
+        assert (table["figure"] == figure).all()
         assert (tmp_path / f"{figure}.pdf").exists()
         assert set(cells["data_kind"]) == {"synthetic"}
         assert cells["dataset_label"].str.contains("synthetic").all()

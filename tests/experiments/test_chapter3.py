@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from boostrank import guards
 from boostrank.errors import BoostrankError
 from boostrank.experiments import job
 from boostrank.experiments.chapter3 import jobs as c3
@@ -359,7 +360,7 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
     """The four kinds of job in turn, each given its parameter object as JSON: training,
     qrels, evaluation (two data sets, two folds) and the figure with its claims."""
     algorithms = [a.key for a in c3s.available() if a.key in ("regression", "lambdamart")]
-    evaluations, samples = [], []
+    evaluations, samples, records = [], [], []
     folds = [1, 2]
     for ds in ("ohsumed", "td2003"):
         npz, meta = str(letor_tiny / f"{ds}.npz"), str(letor_tiny / f"{ds}.json")
@@ -374,6 +375,7 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
                      meta=meta, params=TINY[key], seed=3, run=run,
                      record=run.replace(".run", ".json"))  # fmt: skip
                 runs.append(run)
+                records.append(run.replace(".run", ".json"))
         out = tmp_path / f"{ds}.csv"
         _job("chapter3.evaluate", dataset=ds, meta=meta, runs=runs, qrels=qrels, folds=folds,
              replicates=1, k_max=10, formula="letor", seed=3, out=str(out),
@@ -407,6 +409,7 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
     spec = c3s.FigureSpec(
         evaluations=evaluations,
         samples=samples,
+        records=records,
         letor=None,
         claims=str(claims),
         tolerance=0.005,
@@ -417,11 +420,15 @@ def test_tiny_end_to_end_figure_and_claims(letor_tiny, tmp_path):
         samples_out=str(root / "results/thesis-fig3_1.samples.csv"),
         summary=str(root / "results/thesis-fig3_1_summary.csv"),
         compared=str(root / "results/thesis-fig3_1_compared.csv"),
+        guards=str(root / "results/guards/thesis-fig3_1.csv"),
         figure_prefix=str(root / "figures/thesis-fig3_1"),
         table_prefix=str(root / "figures/tables/thesis-fig3_1"),
     )
     tidy = c3m.make_figure(spec)
     assert len(tidy) == 2 * len(c3s.ALGORITHMS) * 10
+    # Regression and LambdaMART have no guards: the table is written, with no row
+    table = pd.read_csv(root / "results/guards/thesis-fig3_1.csv")
+    assert list(table.columns) == guards.COLUMNS and table.empty
     cells = pd.read_csv(root / "results/thesis-fig3_1_compared.csv")
     assert len(cells) == 2 * (len(c3s.ALGORITHMS) - 1) * 10  # LambdaMART is no baseline
     assert cells["rank"].isna().all()  # SVM_MAP and others not run: no cell is complete

@@ -151,8 +151,8 @@ def test_base_ranker_choice_and_family_params(letor):
     assert scores[rec["best"]] == max(scores.values()) and scores[rec["worst"]] == min(
         scores.values()
     )
-    section = {**PARAMS, "ndcg_formula": None, "movies": PARAMS["movies"]}
-    p = spec.family_params(section, "baselines", formula="report")
+    section = {**PARAMS, "ndcg_formula": "report", "movies": PARAMS["movies"]}
+    p = spec.family_params(section, "baselines")
     assert set(p) == {"k_max", "feedback", "max_queries", "rocchio", "ranksvm", "ndcg_formula"}
     assert p["ndcg_formula"] == "report"
 
@@ -545,6 +545,10 @@ def test_a_family_split_by_query_writes_what_one_job_writes(
     if replicate == 1:
         for want, got in zip(whole, [files[0], files[2]], strict=True):
             assert got.read_bytes() == want.read_bytes()
+        # the blocks' fits are the job's: their guard counts reach its record
+        counts = json.loads((d / f"{family}.json").read_text())["guards"]
+        assert json.loads(files[1].read_text())["guards"] == counts
+        assert "mrr_alpha_smoothing" in counts or family == "lrr"
         return
     from boostrank.experiments.chapter4.jobs_curves import load_replicate, tidy_rows
 

@@ -1,5 +1,6 @@
 """The document-analysis ranking experiments (Sengupta 2018): data choice, toy, demo, fold+merge."""
 
+import json
 import math
 from pathlib import Path
 
@@ -257,10 +258,12 @@ def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny,
     dr.run_fold("docan-table4", 1, metas, settings, 11, again)
     assert again.read_text() == (tmp_path / "fold1.csv").read_text()
     summary = tmp_path / "docan-table4_summary.csv"
+    guards = tmp_path / "guards/docan-table4.csv"
     merge = spec.RankingMergeSpec(
-        "docan-table4", outs, str(claims), str(tmp_path / "docan-table4"), str(summary)
+        "docan-table4", outs, str(claims), str(tmp_path / "docan-table4"), str(summary), str(guards)
     )
     tidy = make_ranking.make_ranking_table(merge)
+    assert pd.read_csv(guards).empty  # ridge regression has no guard
     stats = pd.read_csv(summary, keep_default_na=False)
     assert set(stats["statistic"]) == {"gap_to_lowest_other", "sem"}  # no trees, no C
     assert set(stats["dataset"]) == {"mq2008"} and set(stats["n_folds"]) == {2}
@@ -281,6 +284,90 @@ def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny,
         "provenance",
         "dataset_label",
     } <= set(csv.columns)
+
+
+def test_ndcg_k_as_printed_uses_log2_of_one_plus_the_position():
+    """The report's NDCG(k) (section "Information Retrieval measures"), worked by hand: labels
+    2, 0, 1 ranked in that order, k = 3. DCG = 3/log2(2) + 0/log2(3) + 1/log2(4) = 3.5; the
+    ideal order 2, 1, 0 gives 3 + 1/log2(3) = 3.63093; NDCG = 0.963940. LETOR's script
+    discounts positions 1 and 2 by 1 and position 3 by 1/log2(3): DCG 3 + 0 + 0.63093, ideal
+    3 + 1 = 4, NDCG 0.907732."""
+    y, s, q = np.array([2, 0, 1]), np.array([3.0, 2.0, 1.0]), np.zeros(3, dtype=int)
+    assert ndcg_at_k(y, s, q, 3, formula="report")[0] == pytest.approx(3.5 / (3 + 1 / np.log2(3)))
+    assert ndcg_at_k(y, s, q, 3, formula="letor")[0] == pytest.approx(0.907732, abs=1e-6)
+    data = {"X": np.arange(3.0)[:, None], "y": y, "qid": q}
+    masks = {split: np.ones(3, dtype=bool) for split in spec.SPLITS}
+    printed = dr._evaluate(lambda X: -X[:, 0], data, masks, 3)  # the printed default
+    assert printed["test_ndcg3"] == pytest.approx(0.963940, abs=1e-6)
+    assert printed["test_ndcg3_letor_formula"] == pytest.approx(0.907732, abs=1e-6)
+    letor = dr._evaluate(lambda X: -X[:, 0], data, masks, 3, "letor")
+    assert letor["test_ndcg3"] == pytest.approx(0.907732, abs=1e-6)
+    assert letor["test_ndcg3_report_formula"] == pytest.approx(0.963940, abs=1e-6)
+    assert dr.ndcg_formula({}) == "report"
+    with pytest.raises(BoostrankError, match="ndcg_formula"):
+        dr.ndcg_formula({"ndcg_formula": "trec"})
+
+
+def test_the_folds_test_and_validate_as_the_reports_table_prints():
+    """Fold1 {S1,S2,S3} S4 S5 under "Training set, Testing, Validation": fold k tests on
+    S_k+3 and validates on S_k+4; LETOR 4.0's folds (its readme) swap the two."""
+    part = np.repeat(np.arange(1, 6), 2)
+    for fold in range(1, 6):
+        printed = {s: set(part[m]) for s, m in dr.fold_masks(part, fold).items()}
+        parts = [(fold - 1 + o) % 5 + 1 for o in range(5)]
+        assert printed == {"train": set(parts[:3]), "test": {parts[3]}, "validation": {parts[4]}}
+        letor = {s: set(part[m]) for s, m in dr.fold_masks(part, fold, "letor").items()}
+        assert letor["test"] == printed["validation"] and letor["validation"] == printed["test"]
+    first = dr.fold_masks(part, 1)
+    assert set(part[first["test"]]) == {4} and set(part[first["validation"]]) == {5}
+    with pytest.raises(BoostrankError, match="fold_roles"):
+        dr.fold_masks(part, 1, "swapped")
+
+
+def test_the_pair_cap_counts_the_queries_it_cuts():
+    """Query 1: labels 0, 0, 1, 2 (5 comparable pairs); query 2: 0, 1 (1 pair)."""
+    y, qid = np.array([0, 0, 1, 2, 0, 1]), np.array([1, 1, 1, 1, 2, 2])
+    assert dr.capped_queries(y, qid, None) == 0
+    assert dr.capped_queries(y, qid, 5) == 0
+    assert dr.capped_queries(y, qid, 4) == 1
+    assert dr.capped_queries(y, qid, 1) == 1
+    from boostrank.ranking.pairs import query_pairs
+
+    for cap in (1, 2, 4, 5):  # the count agrees with the sample query_pairs draws
+        kept = len(query_pairs(y, qid, max_pairs_per_query=cap, seed=0)[0])
+        assert (kept < 6) == (dr.capped_queries(y, qid, cap) > 0)
+
+
+def test_the_ranksvm_table_counts_its_guards_per_fold_and_merges_them(letor_tiny, tmp_path):
+    metas = [str(letor_tiny / "mq2007.json"), str(letor_tiny / "mq2008.json")]
+    row = {"n_components": 20, "c_exp": 3, "gamma_exp": -3}
+    settings = {"k": 10, "rows": [row], "max_pairs_per_query": 2, "max_iter": 2, "tol": 1e-12}
+    outs = []
+    for fold in (1, 2):
+        out = tmp_path / f"fold{fold}.csv"
+        frame = dr.run_fold("docan-table5", fold, metas, settings, 3, out)
+        (cell,) = frame["guards"]
+        counts = json.loads(cell)
+        assert counts["docan_ranksvm_max_iter"] == 1  # 2 liblinear iterations: capped
+        assert counts["docan_ranksvm_pairs"] > 0  # every tiny query has more than 2 pairs
+        assert set(frame["fold_roles"]) == {"printed"} and set(frame["ndcg_formula"]) == {"report"}
+        outs.append(str(out))
+    guards = tmp_path / "guards/docan-table5.csv"
+    claims = tmp_path / "claims.yaml"
+    claims.write_text("claims: []\n")
+    merge = spec.RankingMergeSpec(
+        "docan-table5", outs, str(claims), str(tmp_path / "docan-table5"), str(tmp_path / "s.csv"),
+        str(guards),
+    )  # fmt: skip
+    make_ranking.make_ranking_table(merge)
+    table = pd.read_csv(guards).set_index("guard")
+    assert set(table["dataset"]) == {"mq2008"} and set(table["data_kind"]) == {"mirror"}
+    assert table.loc["docan_ranksvm_max_iter", ["fired", "jobs", "jobs_fired"]].tolist() == [
+        2,
+        2,
+        2,
+    ]
+    assert table.loc["docan_ranksvm_pairs", "jobs_fired"] == 2
 
 
 def test_the_fold_job_runs_from_its_spec_as_run_fold_does(letor_tiny, tmp_path):

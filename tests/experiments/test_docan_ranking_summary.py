@@ -151,6 +151,7 @@ def _make_tables(
             str(CLAIMS),
             str(root / "figures/tables" / table),
             str(root / "results" / f"{table}_summary.csv"),
+            str(root / "results/guards" / f"{table}.csv"),
         )
         make_ranking.make_ranking_table(merge)
 

@@ -281,6 +281,21 @@ def test_the_worked_example_gives_every_printed_step_but_the_fourth():
     assert " inc " not in short["stemmed"] and "shareholders" in short["stemmed"]
 
 
+def test_the_worked_examples_stop_word_step_is_snowballs_not_scikit_learns():
+    """Step 5 ("After removing stop words") keeps "also", "five" and "inc": the Snowball list
+    (the default) gives the printed step, scikit-learn's 318 words remove all three."""
+    from boostrank.experiments.docan.summary import preprocessing_steps
+    from boostrank.preprocess.reuters import parse_sgml
+
+    (doc,) = parse_sgml(FIGURE3)
+    published = {c.id: c.published for c in _fig4_claims()}[STEP_CLAIMS["stop_words_removed"]]
+    snowball = preprocessing_steps(doc.body, {"stop_words": "snowball"})["stop_words_removed"]
+    sklearn = preprocessing_steps(doc.body, {"stop_words": "sklearn"})["stop_words_removed"]
+    assert snowball == published and sklearn != published
+    assert {"also", "five", "inc"} <= set(snowball.split())
+    assert not {"also", "five", "inc"} & set(sklearn.split())
+
+
 def test_make_fig4_writes_the_sections_statistics_beside_the_figure(tmp_path, monkeypatch):
     """Figure 4's job on two articles (Figure 3's and one more) in the 22 SGML files, with a
     corpus sidecar: the summary CSV holds each statistic its claims read. Two articles are

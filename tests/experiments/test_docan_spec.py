@@ -33,7 +33,13 @@ def test_forest_files_follow_the_data_sets_replicate_count():
 
 def test_each_ranking_table_reads_its_own_section_and_the_cutoff():
     settings = spec.ranking_settings(CONFIG, "docan-table5")
-    assert settings == {"k": CONFIG["docan_ranking"]["k"], **CONFIG["docan_ranking"]["ranksvm"]}
+    ranking = CONFIG["docan_ranking"]
+    assert settings == {
+        "k": ranking["k"],
+        "ndcg_formula": ranking["ndcg_formula"],
+        "fold_roles": ranking["fold_roles"],
+        **ranking["ranksvm"],
+    }
     assert spec.ranking_settings(CONFIG, "docan-table6") == settings  # both RankSVM tables
     assert "trees" in spec.ranking_settings(CONFIG, "docan-table2")
     with pytest.raises(KeyError):

@@ -66,6 +66,9 @@ def _params(**over):
         "standardize": True,
         "shuffle": True,
         "loops": 3,
+        "loops_rule": "fixed",
+        "validation": 0.2,
+        "bmr_edge": "lower",
     }
     params.update(over)
     return params
@@ -109,6 +112,63 @@ def test_train_run_records(tmp_path):
     assert again["test_loss"] == top["test_loss"]  # same seed, same numbers
     with pytest.raises(BoostrankError, match="needs k"):
         train_run(tmp_path, "topopt", None, "d.json")
+
+
+def test_best_loop_is_the_lowest_validation_loss_ties_to_fewer_passes():
+    curve = {1: 0.30, 2: 0.21, 3: 0.25, 4: 0.20, 5: 0.20, 6: 0.22}
+    assert jobs.best_loop(curve) == 4  # 4 and 5 tie: the fewer passes
+    assert jobs.best_loop({1: 0.1, 2: 0.3}) == 1
+    assert jobs.best_loop({3: 0.2, 1: 0.2, 2: 0.2}) == 1  # not the dict's order
+
+
+def test_validation_split_is_seeded_and_disjoint():
+    fit, val = jobs.validation_split(50, 0.2, seed=11)
+    assert len(val) == 10 and len(fit) == 40
+    assert set(fit).isdisjoint(val) and sorted({*fit, *val}) == list(range(50))
+    again = jobs.validation_split(50, 0.2, seed=11)
+    assert (again[0] == fit).all() and (again[1] == val).all()
+    other = jobs.validation_split(50, 0.2, seed=12)[1]
+    assert set(other) != set(val)
+    assert list(val) != list(range(40, 50))  # drawn, not the last rows
+    with pytest.raises(BoostrankError, match="at least one row"):
+        jobs.validation_split(3, 0.1, seed=1)
+
+
+def test_tuned_run_reports_the_test_loss_at_the_best_validation_pass(tmp_path):
+    _processed(tmp_path, n=100)
+    make_split(tmp_path, "mediamill", published=[3, 1], out="s")
+    tuned = train_run(tmp_path, "topada", 3, "t.json", _params(loops_rule="tuned", loops=4))
+    val = {int(c): v for c, v in tuned["validation_loss_at_loop"].items()}
+    assert sorted(val) == [1, 2, 3, 4] and sorted(tuned["test_loss_at_loop"]) == [
+        "1",
+        "2",
+        "3",
+        "4",
+    ]
+    assert tuned["chosen_loop"] == jobs.best_loop(val)
+    assert tuned["test_loss"] == tuned["test_loss_at_loop"][str(tuned["chosen_loop"])]
+    assert tuned["rows"] == {"train": 75, "fit": 60, "validation": 15, "test": 25}
+    assert tuned["rounds"] == 4 * 60 and tuned["loops_rule"] == "tuned"
+    full = train_run(tmp_path, "fullopt", None, "f.json", _params(loops_rule="tuned"))
+    assert full["rows"]["fit"] == 75 and full["validation_loss_at_loop"] == {}  # nothing tuned
+    assert full["guards"] == {"topk_bmr_edge": 0}  # OnlineBMR has the guard; 5 labels < 10
+
+
+def test_fixed_rule_is_the_old_protocol(tmp_path):
+    """fixed: every pass on the whole training part, the test loss after the last, the test
+    scored only at the checkpoints: the numbers of the protocol before the loops were tuned
+    (recorded from that code on this toy run)."""
+    _processed(tmp_path, n=100)
+    make_split(tmp_path, "mediamill", published=[3, 1], out="s")
+    fixed = train_run(tmp_path, "topada", 3, "x.json")
+    assert fixed["chosen_loop"] == 3 and fixed["rows"]["validation"] == 0
+    assert fixed["test_loss"] == fixed["test_loss_at_loop"]["3"]
+    assert fixed["validation_loss_at_loop"] == {}
+    # TopAda's test loss after passes 1, 2, 3 under the code before loops_rule existed
+    old = {"1": 0.13, "2": 0.12666666666666665, "3": 0.1433333333333333}
+    assert fixed["test_loss_at_loop"] == pytest.approx(old, abs=1e-12)
+    tuned = train_run(tmp_path, "topada", 3, "y.json", _params(loops_rule="tuned"))
+    assert tuned["test_loss_at_loop"] != pytest.approx(old, abs=1e-12)  # the rule matters
 
 
 def _record(tmp_path, dataset, key, seed, loss, kind="mirror"):
@@ -171,6 +231,36 @@ def test_table1_summary(tmp_path):
     assert values["max_relative_gap"] == pytest.approx(0.03 / 0.175, abs=1e-4)
     assert "published_max_relative_gap" not in values
     assert "published_max_gap" not in values  # one pair printed in part: no published gap
+
+
+def test_table1_shows_the_tuned_pass_and_the_checkpoints_and_writes_the_guards(tmp_path):
+    runs = []
+    for seed, chosen in ((0, 2), (1, 4)):
+        path = _record(tmp_path, "emotions", "topopt", seed, 0.2)
+        rec = json.loads(path.read_text())
+        every = {str(c): 0.3 - 0.01 * c for c in range(1, 21)}
+        rec.update(loops_rule="tuned", chosen_loop=chosen, checkpoints=[1, 20])
+        rec.update(test_loss_at_loop=every, guards={})
+        path.write_text(json.dumps(rec))
+        runs.append(path)
+    full = _record(tmp_path, "emotions", "fullopt", 0, 0.17)
+    rec = json.loads(full.read_text())
+    full.write_text(json.dumps({**rec, "guards": {"topk_bmr_edge": 3}}))
+    claims = tmp_path / "claims.yaml"
+    claims.write_text("claims: []\n")
+    frame = summary.table1_frame([*runs, full], [], claims)
+    top = frame.set_index("algorithm").loc["TopOpt"]
+    assert top["chosen_loop"] == 3 and top["loops_rule"] == "tuned" and top["loops"] == 20
+    passes = [c for c in frame.columns if c.startswith("loss_after_")]
+    assert passes == ["loss_after_1_passes", "loss_after_20_passes"]  # not all 20 passes
+    assert "the pass of up to 20 with the lowest loss" in summary.table1_shown(frame)[1]
+    make.write_guards(str(tmp_path / "g.csv"), spec.TABLE_ID, [*runs, full])
+    table = pd.read_csv(tmp_path / "g.csv")
+    assert table[["guard", "fired", "jobs", "jobs_fired"]].values.tolist() == [
+        ["topk_bmr_edge", 3, 1, 1]
+    ]
+    make.write_guards(str(tmp_path / "h.csv"), spec.TABLE_ID, runs[:1])
+    assert pd.read_csv(tmp_path / "h.csv").empty  # TopkBBM has no guard
 
 
 def test_table1_summary_published_gap(tmp_path):

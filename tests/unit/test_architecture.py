@@ -19,7 +19,7 @@ MODULES = sorted(
 )
 # Lower layers first; a module may import its own layer or a lower one, never a higher one.
 LAYERS = [
-    ("errors", "io", "seeds", "replicates", "py"),
+    ("errors", "io", "seeds", "replicates", "guards", "py"),
     ("metrics", "data", "preprocess", "boosting", "ranking", "online", "recommend", "plots"),
     ("workflow",),  # the plumbing that runs the jobs: checks, catalogue, code inputs, resources
     ("report",),

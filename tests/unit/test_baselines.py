@@ -89,13 +89,18 @@ def test_adarank_alpha_and_query_weights_on_a_two_query_example():
     assert query_weights(e0) == pytest.approx(p2)
 
 
-def test_adarank_stops_or_removes_a_feature_chosen_again_without_effect():
+def test_adarank_runs_every_round_as_printed_and_counts_its_repeat_guard():
     X, y, qid = _noisy()
-    stop = AdaRank(50).fit(X, y, qid)
+    printed = AdaRank(50).fit(X, y, qid)  # Algorithm 4: until the maximum number of rounds
+    assert printed.stop_reason_ == "n_rounds" and printed.rounds_trained_ == 50
+    assert printed.guards_ == {"adarank_repeated_feature": 0}
+    stop = AdaRank(50, on_repeat="stop").fit(X, y, qid)
     assert stop.stop_reason_ == "repeats"
     assert stop.features_.tolist() == [stop.features_[0]] * 5  # the weights never changed
+    assert stop.guards_ == {"adarank_repeated_feature": 1}
     remove = AdaRank(50, on_repeat="remove").fit(X, y, qid)
     assert len(set(remove.features_.tolist())) > 1
+    assert remove.guards_["adarank_repeated_feature"] >= 1
     with pytest.raises(BoostrankError, match="formula='report'"):
         AdaRank(k=None).fit(X, y, qid)
     full = AdaRank(5, k=None, formula="report").fit(X, y, qid)
@@ -275,3 +280,21 @@ def test_frank_with_all_pairs_equals_the_per_pair_objective():
         )
         H = H + alpha * (X[:, k] > theta)
     assert np.all(np.diff(model.loss_curve_) < 0)
+
+
+def test_solver_caps_and_frank_alpha_cap_are_counted_only_where_they_act():
+    """The guards of the baselines (boostrank.guards): liblinear stopped at max_iter, SVM-MAP's
+    cutting planes stopped at max_iter (once per C), FRank's alpha held at +-max_alpha."""
+    X, y, qid = _noisy()
+    assert RankSVM(10.0).fit(X, y, qid).guards_ == {"ranksvm_max_iter": 0}
+    assert RankSVM(10.0, max_iter=2).fit(X, y, qid).guards_ == {"ranksvm_max_iter": 1}
+    pairs = RankSVM(10.0, max_iter=2)  # fit_pairs alone (Chapter 4) counts afresh
+    assert pairs.fit_pairs(np.eye(3), np.array([1.0, -1.0, 1.0])).guards_ == {"ranksvm_max_iter": 0}
+    Xt, yt, qt = _toy()
+    assert SVMMAP(C=100.0).fit(Xt, yt, qt).guards_ == {"svm_map_max_iter": 0}
+    capped = SVMMAP(C_grid=(1.0, 100.0), max_iter=1).fit(X, y, qid, validation=_noisy(seed=2))
+    assert capped.guards_ == {"svm_map_max_iter": 2}
+    assert FRank(20).fit(X, y, qid).guards_ == {"frank_alpha_cap": 0}
+    tight = FRank(20, max_alpha=0.05).fit(X, y, qid)
+    assert tight.guards_ == {"frank_alpha_cap": tight.rounds_trained_}
+    assert all(abs(alpha) == 0.05 for _, _, alpha in tight.learners_)

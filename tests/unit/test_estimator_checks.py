@@ -31,7 +31,9 @@ def expected_failed_checks(estimator: Any) -> dict[str, str]:
     [
         TreeClassifier(random_state=0),
         Assemble(n_iterations=3, random_state=0),
-        MCSSB(n_iterations=3, random_state=0),
+        # the checks fit fully labelled data, which Algorithm 3's default sample (unlabelled
+        # rows only) cannot draw from: every row is sampled here
+        MCSSB(n_iterations=3, sampled_rows="all", random_state=0),
     ],
     expected_failed_checks=expected_failed_checks,
 )

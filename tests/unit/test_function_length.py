@@ -15,7 +15,6 @@ MAX_LINES = 80
 ALLOWED = {
     "cli.py:build_parser": "one argparse table of the root sub-commands",
     # A learner's fit: the algorithm's loop in one place, read against its pseudo-code.
-    "boosting/mcssb.py:MCSSB.fit": "MCSSB's boosting loop (dissertation Algorithm 3)",
     "ranking/adarank.py:AdaRank.fit": "AdaRank's boosting loop (dissertation Algorithm 4)",
     "ranking/frank.py:FRank.fit": "FRank's boosting loop (Tsai et al. 2007)",
     "ranking/ndcg_boost.py:NDCGBoost.fit": "NDCG_Boost's loop (dissertation Algorithm 5)",
@@ -27,7 +26,6 @@ ALLOWED = {
     "experiments/docan/jobs_ranking.py:run_toy": "one job: Table 7's toy queries",
     "experiments/qbrank/jobs.py:train_model": "one job: one model on one split",
     "experiments/topk/jobs.py:make_split": "one job: a Table 1 data set's split",
-    "experiments/topk/jobs.py:train_run": "one job: one booster on one data set",
     # One figure's statistics in row order, of a work not reworked yet; to be split by
     # statistic family as Chapter 4's stats4_2 was.
     "experiments/chapter2/summary.py:summary_fig2_1": "Figure 2.1's statistics",

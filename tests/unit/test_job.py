@@ -179,7 +179,7 @@ def test_chapter3s_specs_follow_the_config_and_the_rules_files():
     assert figure.letor == "letor/a.png" and figure.table_prefix == "table/a"
     assert figure.compared == "compared.file" and figure.samples_out == "samples.file"
     fetched_none = SimpleNamespace(evaluations=["e.csv"], samples=["e.samples.csv"], letor=[],
-                                   claims="claims.yaml")  # fmt: skip
+                                   records=[], claims="claims.yaml")  # fmt: skip
     assert ch3.figure_spec(CONFIG, None, fetched_none, Files("figure", "table")).letor is None
     with pytest.raises(BoostrankError, match="field 'out': 2 paths for 5 folds"):
         ch3.QrelsSpec(**{**json.loads(qrels.to_json()), "out": ["a.qrels", "b.qrels"]})

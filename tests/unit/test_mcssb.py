@@ -3,6 +3,8 @@ closed forms against the equations summed term by term, Lemma 2's bound against 
 objective, Theorem 3's alpha against a numerical minimisation, the objective never rising,
 non-negative weights, the supervised limit, the float32 path and the baseline tree."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
@@ -150,8 +152,9 @@ def test_lemma2_bounds_the_exact_change_and_eq_2_19_minimises_it(small, kind):
 def test_objective_never_rises_and_weights_are_nonnegative(kind, weight):
     # unequal labelled counts: with equal ones MCSSB-Uniform's first alpha is exactly 0
     X, _y, yy = _blobs(n_per=20, m=4, seed=3, n_labelled=[1, 2, 3, 4])
-    model = MCSSB(n_iterations=15, similarity=kind, weight=weight, random_state=0)
-    model.fit(X, yy)
+    # every row sampled: with unlabelled rows only, MCSSB-Absolute has no weight (reading 2)
+    model = MCSSB(n_iterations=15, similarity=kind, weight=weight, sampled_rows="all")
+    model.set_params(random_state=0).fit(X, yy)
     F = np.array(model.objective_)
     assert len(F) >= 2
     assert np.all(np.diff(F) <= 1e-9 * F[:-1]), F
@@ -208,7 +211,8 @@ def _supervised_booster(X, y, m, n_iterations, depth, seed):
 def test_infinite_c_without_unlabelled_rows_is_a_supervised_booster():
     X, y, _ = _blobs(n_per=25, m=3, spread=1.5, seed=6)
     ref_alphas, ref_H = _supervised_booster(X, y, 3, 12, 2, seed=11)
-    model = MCSSB(n_iterations=12, C=1e12, similarity="absolute", random_state=11).fit(X, y)
+    model = MCSSB(n_iterations=12, C=1e12, similarity="absolute", sampled_rows="all")
+    model.set_params(random_state=11).fit(X, y)
     assert len(ref_alphas) >= 3
     np.testing.assert_allclose(model.alphas_, ref_alphas, rtol=1e-6)
     np.testing.assert_allclose(model.train_scores_, ref_H, rtol=1e-6)
@@ -315,11 +319,13 @@ def test_deterministic_and_labelled_target_options():
     a = MCSSB(n_iterations=5, random_state=3).fit(X, yy).predict(X)
     b = MCSSB(n_iterations=5, random_state=3).fit(X, yy).predict(X)
     np.testing.assert_array_equal(a, b)
-    for targets in ("own", "exclude"):
-        model = MCSSB(n_iterations=5, labelled_targets=targets, random_state=3).fit(X, yy)
+    for rows in ("all", "unlabelled"):
+        model = MCSSB(n_iterations=5, sampled_rows=rows, random_state=3).fit(X, yy)
         assert model.n_iterations_ >= 1
-        if targets == "exclude":
-            assert all(rec.get("sampled_labelled", 0) == 0 for rec in model.history_)
+        sampled = [rec["sampled_labelled"] for rec in model.history_]
+        assert (max(sampled) == 0) == (rows == "unlabelled"), sampled
+    with pytest.raises(BoostrankError, match="labelled_targets"):
+        MCSSB(labelled_targets="exclude").fit(X, yy)
     with pytest.raises(BoostrankError):
         MCSSB(similarity="cosine").fit(X, yy)
     with pytest.raises(BoostrankError):
@@ -345,8 +351,8 @@ def test_tree_baseline_fits_labelled_rows_only_with_global_classes():
 
 
 def test_labelled_rows_keep_their_own_label_by_default(monkeypatch):
-    """Algorithm 3 step 5 assigns k* to the *unlabelled* rows; the default
-    ("own") trains the tree on every labelled row's own label, "argmin" on k*."""
+    """Algorithm 3 step 5 assigns k* to the *unlabelled* rows; where labelled rows are sampled
+    too, "own" (default) trains the tree on every labelled row's own label, "argmin" on k*."""
     X, _, yy = _blobs(n_per=20, m=4, seed=11, n_labelled=[1, 2, 3, 4])
     labelled = yy >= 0
     seen = []
@@ -356,10 +362,11 @@ def test_labelled_rows_keep_their_own_label_by_default(monkeypatch):
         return fit_sample(X_, target, idx, *args, **kwargs)
 
     monkeypatch.setattr(mc, "fit_sample", spy)
-    MCSSB(n_iterations=5, random_state=0).fit(X, yy)
+    MCSSB(n_iterations=5, sampled_rows="all", random_state=0).fit(X, yy)
     assert seen and all(np.array_equal(t[labelled], yy[labelled]) for t in seen)
     seen.clear()
-    argmin = MCSSB(n_iterations=5, C=1.0, labelled_targets="argmin", random_state=0).fit(X, yy)
+    argmin = MCSSB(n_iterations=5, C=1.0, sampled_rows="all", labelled_targets="argmin")
+    argmin.set_params(random_state=0).fit(X, yy)
     shares = [rec["labelled_argmin_own"] for rec in argmin.history_]
     assert any(not np.array_equal(t[labelled], yy[labelled]) for t in seen) == (min(shares) < 1)
 
@@ -386,3 +393,87 @@ def test_uniform_similarity_with_unbalanced_labels_targets_the_largest_class():
         n_iterations=5, C=C, similarity="uniform", labelled_targets="argmin", random_state=0
     ).fit(X, yy)
     assert len(set(model.predict(X))) == 1 and model.predict(X)[0] == 2
+
+
+def test_by_default_no_labelled_row_is_sampled(monkeypatch):
+    """Algorithm 3's input: s examples sampled "from (N - N_l) unlabeled examples" (the
+    default, as config/config.yaml sets for the three variants)."""
+    import yaml
+
+    from boostrank.experiments.chapter2.jobs import make_model
+    from boostrank.experiments.chapter2.spec import BY_KEY
+
+    X, _, yy = _blobs(n_per=20, m=4, seed=11, n_labelled=[1, 2, 3, 4])
+    labelled = yy >= 0
+    drawn = []
+
+    def spy(w, size, rng):
+        drawn.append((w.copy(), resample(w, size, rng)))
+        return drawn[-1][1]
+
+    monkeypatch.setattr(mc, "resample", spy)
+    root = Path(__file__).resolve().parents[2]
+    config = yaml.safe_load((root / "config/config.yaml").read_text(encoding="utf-8"))
+    config = config["chapter2"]["methods"]
+    for key in ("mcssb", "mcssb_uniform"):
+        assert config[key]["sampled_rows"] == "unlabelled"
+        model = make_model(BY_KEY[key], {**config[key], "dtype": "float64"}, 10.0, 2, 0)
+        model.fit(X, yy)
+        assert model.n_iterations_ >= 1
+    assert drawn
+    for w, idx in drawn:
+        assert (w[labelled] == 0).all() and not labelled[idx].any()
+    assert MCSSB().sampled_rows == "unlabelled"
+
+
+def test_the_absolute_variant_has_no_weight_on_unlabelled_rows_alone():
+    """S = I: an unlabelled row has M_i = 0 (beta = 0) and, at H = 0, alpha = 0, so with only
+    unlabelled rows sampled the first weights are all 0 and no tree is trained."""
+    X, _, yy = _blobs(n_per=15, m=3, seed=8)
+    model = MCSSB(n_iterations=5, similarity="absolute", random_state=0).fit(X, yy)
+    assert model.n_iterations_ == 0 and model.stop_reason_ == "zero_weights"
+
+
+def test_the_alpha_cap_acts_only_where_eq_2_19_is_infinite():
+    from boostrank.boosting.base import bounded_alpha
+    from boostrank.guards import Guards
+
+    guards = Guards.of("boosting_alpha_cap")
+    infinite = mc.optimal_alpha((0.0, 0.0, 1.0, 2.0), C=1.0)  # A = 0 < B: no error
+    assert infinite == np.inf
+    assert bounded_alpha(infinite, 10.0, False, guards) == 10.0
+    assert guards["boosting_alpha_cap"] == 1
+    big = mc.optimal_alpha((1e-30, 0.0, 1.0, 0.0), C=1.0)  # finite, above 10
+    assert big == pytest.approx(0.25 * np.log(1e30)) and big > 10
+    assert bounded_alpha(big, 10.0, False, guards) == big  # the printed value
+    assert guards["boosting_alpha_cap"] == 1
+    assert bounded_alpha(big, 10.0, True, guards) == 10.0  # the clip option
+    assert guards["boosting_alpha_clip"] == 1
+    # an ordinary fit: every alpha finite, the guard present and never fired
+    X, _, yy = _blobs(n_per=15, m=3, seed=8)
+    model = MCSSB(n_iterations=5, random_state=3).fit(X, yy)
+    assert model.guards_["boosting_alpha_cap"] == 0 and "boosting_alpha_clip" not in model.guards_
+
+
+def test_rescaling_the_similarity_changes_no_decision_and_counts_its_flushes():
+    """Reading 6: S divided by its largest entry gives the same k*, weights, trees and alphas
+    (MCSSB is invariant to the scale of S); the flush of subnormal entries is counted."""
+    X, _, yy = _blobs(n_per=15, m=3, seed=10)
+    fits = [
+        MCSSB(n_iterations=8, rescale_similarity=rescale, random_state=4).fit(X, yy)
+        for rescale in (True, False)
+    ]
+    np.testing.assert_allclose(fits[0].alphas_, fits[1].alphas_, rtol=1e-9)
+    np.testing.assert_array_equal(fits[0].predict(X), fits[1].predict(X))
+    assert fits[0].guards_["mcssb_similarity_rescale"] == 0  # nothing subnormal here
+    assert "mcssb_similarity_rescale" not in fits[1].guards_
+    rng = np.random.default_rng(5)
+    far = rng.normal(size=(240, 50))  # distances concentrate: many subnormal float32 entries
+    sim = MCSSB(dtype="float32").make_similarity(far)
+    flushed = sim.guards["mcssb_similarity_rescale"]
+    S, _ = mc.gaussian_similarity(far, dtype=np.float32, rescale=False)
+    assert flushed > 100
+    yy = np.where(rng.random(240) < 0.1, rng.integers(0, 3, 240), -1)
+    model = MCSSB(n_iterations=2, dtype="float32", random_state=0).fit(far, yy, similarity=sim)
+    assert model.guards_["mcssb_similarity_rescale"] == flushed
+    assert S.dtype == np.float32 and np.diag(S).max() == 0

@@ -176,3 +176,19 @@ def test_bad_arguments():
         MRR(2, weak_learner="tree").fit(X, g, pairs)  # type: ignore[arg-type]
     with pytest.raises(BoostrankError, match="out of range"):
         MRR(2).fit(X, g, np.array([[0, 99]]))
+
+
+def test_the_smoothing_guard_fires_only_where_eq_4_14_is_infinite():
+    """With eta = 0 and a base ranker so steep that W is 0 or 1, a feature that agrees with the
+    base order and the feedback leaves no pair the wrong way: nu = 0, Eq. 4.14's alpha is
+    infinite and the smoothing sets it (counted each iteration); with eta = 0.5, T puts
+    weight on every pair, nu > 0 and the guard stays at 0."""
+    g = np.arange(10, 0, -1, dtype=float)
+    X, pairs = g[:, None].copy(), np.array([[0, 9], [1, 8], [2, 7]])
+    steep = MRR(3, eta=0.0, lam=1000.0).fit(X, g, pairs)
+    assert (steep.nu_ == 0.0).all() and np.isfinite(steep.alpha_).all()
+    assert steep.guards_ == {"mrr_alpha_smoothing": 3}
+    smooth = MRR(3, eta=0.5, lam=1000.0).fit(X, g, pairs)
+    assert (smooth.nu_ > 0.0).all() and smooth.guards_ == {"mrr_alpha_smoothing": 0}
+    X, _, g, pairs, judged = _fixture()
+    assert MRR(20).fit(X, g, pairs, judged=judged).guards_ == {"mrr_alpha_smoothing": 0}

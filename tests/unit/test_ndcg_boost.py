@@ -11,6 +11,7 @@ from scipy.special import expit
 from sklearn.tree import DecisionTreeClassifier
 
 from boostrank.errors import BoostrankError
+from boostrank.guards import Guards
 from boostrank.metrics.ranking import ndcg_at_k
 from boostrank.ranking import ndcg_boost as nb
 from boostrank.ranking.ndcg_boost import NDCGBoost
@@ -351,6 +352,41 @@ def test_combination_weight_edge_cases():
     assert nb.combination_weight(1.0, 2.0) < 0
 
 
+def test_only_an_infinite_alpha_is_capped_by_default():
+    """Eq. 3.15 defines alpha wherever alpha_2 > 0: by default a finite alpha above max_alpha
+    is used as printed, and only alpha_2 = 0 (alpha infinite) gets max_alpha; cap_scope
+    "all" caps both. Each cap that acts is counted under its reading's id."""
+    big = (np.exp(30.0), 1.0)  # 1/2 log(e^30) = 15 > max_alpha = 10
+    counts = Guards.of(nb.ALPHA_CAP, nb.CAP_SCOPE)
+    assert nb.combination_weight(*big, guards=counts) == pytest.approx(15.0)
+    assert counts == {nb.ALPHA_CAP: 0, nb.CAP_SCOPE: 0}
+    assert nb.combination_weight(*big, cap_scope="all", guards=counts) == 10.0
+    assert counts == {nb.ALPHA_CAP: 0, nb.CAP_SCOPE: 1}
+    assert nb.combination_weight(1.0, 0.0, guards=counts) == 10.0  # infinite: capped always
+    assert counts == {nb.ALPHA_CAP: 1, nb.CAP_SCOPE: 1}
+    assert nb.combination_weight(0.5, 1.0, cap_scope="all", guards=counts) < 0
+    assert counts == {nb.ALPHA_CAP: 1, nb.CAP_SCOPE: 1}  # nothing capped
+
+
+def test_fit_counts_its_guards():
+    """One query, a relevant and a non-relevant document split by one feature: every stump
+    puts the relevant one alone on f = 1, alpha_2 = 0 and Eq. 3.15 is infinite, so the cap
+    acts in every iteration; on noisy queries alpha_2 > 0 and no cap acts."""
+    X, y, qid = np.array([[1.0], [0.0]]), np.array([1, 0]), np.array([7, 7])
+    model = NDCGBoost(n_iterations=3, random_state=0).fit(X, y, qid)
+    assert model.n_iterations_ == 3 and (model.alphas_ == 10.0).all()
+    assert model.guards_ == {
+        nb.ALPHA_CAP: 3, nb.CAP_SCOPE: 0, nb.NONPOSITIVE: 0, nb.MAX_REDRAWS: 0,
+    }  # fmt: skip
+    X, y, qid = _letor_like(n_queries=8, noise=6.0, seed=3)
+    noisy = NDCGBoost(n_iterations=30, sample_size=20, random_state=1).fit(X, y, qid)
+    assert noisy.guards_[nb.ALPHA_CAP] == noisy.guards_[nb.CAP_SCOPE] == 0
+    assert noisy.guards_[nb.NONPOSITIVE] == noisy.n_flipped_ + noisy.n_redrawn_ > 0
+    assert noisy.guards_[nb.MAX_REDRAWS] == 0
+    with pytest.raises(BoostrankError, match="cap_scope"):
+        NDCGBoost(cap_scope="some").fit(X, y, qid)
+
+
 def test_alpha_of_the_flipped_stump_is_minus_alpha():
     """Reading 10: w sums to 0 within each query, so 1 - f swaps alpha_1 and alpha_2."""
     X, y, qid = _letor_like(n_queries=5, seed=4)
@@ -395,3 +431,4 @@ def test_redraws_are_bounded():
     model = NDCGBoost(n_iterations=10, max_redraws=7).fit(np.zeros((len(y), 1)), y, qid)
     assert model.n_iterations_ == 0 and model.n_redrawn_ == 7
     assert model.stop_reason_ == "no usable stump in 7 draws"
+    assert model.guards_[nb.MAX_REDRAWS] == 1 and model.guards_[nb.NONPOSITIVE] == 7

@@ -376,6 +376,9 @@ def test_rating_matrix_and_runs():
     assert M.shape == (3, 3)
     assert np.allclose(M[:, 0], [0.25, -0.25, 0.0])  # user 1: mean 4, unrated movie 3 is 0
     assert np.allclose(M.sum(0), 0.0)
+    # the printed step (minus the scale's midpoint) maps 1..5 stars onto -0.5 .. 0.5
+    printed = prank_jobs.rating_matrix(data, "scale_midpoint", 0.25)
+    assert np.allclose(printed[:, 1], [-0.25, 0.25, 0.0]) and printed[2, 2] == -0.5
     targets, movies, _ = prank_jobs.movie_runs(data, 3, 5, seed=0)
     assert np.all(targets == 1) and movies.shape == (5, 3)
     assert np.array_equal(np.sort(movies, 1), np.tile([0, 1, 2], (5, 1)))

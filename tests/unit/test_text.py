@@ -153,6 +153,14 @@ def test_stop_list_is_snowballs_174_words_and_keeps_the_reports_words():
     assert any("tm" in line for line in header)
 
 
+def test_the_other_stop_list_is_scikit_learns_318_words():
+    stop = T.load_stopwords("sklearn")
+    assert len(stop) == 318 and {"also", "five", "the"} <= stop
+    assert T.load_stopwords("snowball") == T.load_stopwords()
+    with pytest.raises(ValueError, match="stop_words"):
+        T.load_stopwords("smart")
+
+
 def test_stop_words_are_matched_after_punctuation_removal():
     # tm removes stop words after removePunctuation: "doesn't" (a stop word) has become
     # "doesnt" (not one), which the toy TF table keeps; "she's" likewise survives as "shes".

@@ -293,6 +293,28 @@ def test_topk_booster_reads_only_the_shown_labels():
         assert np.array_equal(b1.weak.W, b2.weak.W)
 
 
+def test_onlinebmr_counts_its_edge_guard_on_rows_with_too_many_labels():
+    """gamma |Y| > 1 leaves u_gamma^Y no distribution: the guard topk_bmr_edge fires once per
+    such row; 'lower' still updates there (gamma 1/|Y|), 'skip' leaves the learners alone."""
+    X, Y = _toy(n=40)
+    wide = Y.sum(axis=1) >= 3  # gamma 0.4: 3 labels give 1.2 > 1
+    assert 0 < wide.sum() < len(Y)
+    boosters = {
+        rule: OnlineBMR(X.shape[1], 6, n_learners=4, gamma=0.4, edge_guard=rule, random_state=0)
+        for rule in ("lower", "skip")
+    }
+    for rule, b in boosters.items():
+        for x, y, fires in zip(X, Y, wide, strict=True):
+            before = b.weak.W.copy()
+            b.partial_fit(x, y)
+            if fires:
+                assert np.array_equal(b.weak.W, before) == (rule == "skip")
+        assert b.guards_ == {"topk_bmr_edge": int(wide.sum())}
+    assert TopkBBM(X.shape[1], 6, k=3, gamma=0.4).guards_ == {}  # top-k: votes on one label
+    with pytest.raises(BoostrankError, match="edge_guard"):
+        OnlineBMR(X.shape[1], 6, edge_guard="clip")
+
+
 @pytest.mark.parametrize(("m", "k"), [(6, 3), (7, 4), (8, 3)])
 def test_estimate_bound_is_the_largest_one_round_estimate(m, k):
     """Hedge's scale (``hedge_scale: range``): over every exploration outcome and every

@@ -3,7 +3,8 @@
 # One job per (figure, data set, method, block of repeats: config repeats_per_job) loops over
 # its repeats and that figure's settings (Figure 2.1: the labelled fractions; 2.2: C; 2.3: tree
 # depths); Figure 2.2's reference C and Figure 2.3's reference depth are Figure 2.1's 2% runs,
-# read from there. One job per figure merges its runs into the results CSVs and the figure.
+# read from there. One job per figure merges its runs into the results CSVs, the figure and
+# its guard table (results/guards/<figure>.csv: the guards' firing counts, boostrank.guards).
 
 
 rule chapter2_run:
@@ -37,6 +38,7 @@ rule chapter2_figure:
         csv="results/{figure}.csv",
         summary="results/{figure}_summary.csv",
         samples="results/{figure}_summary.samples.csv",
+        guards=CH2_SPEC.guards_file("{figure}"),
         figure=reported(multiext("figures/{figure}", ".png", ".pdf")),
     log:
         "logs/{figure}/figure.log",

@@ -84,6 +84,12 @@ rule chapter3_figure:
     input:
         evaluations=expand("results/thesis-fig3_1/{dataset}.csv", dataset=CH3["datasets"]),
         samples=expand("results/thesis-fig3_1/{dataset}.samples.csv", dataset=CH3["datasets"]),
+        # the training jobs' records: their guards' counts (results/guards/thesis-fig3_1.csv)
+        records=lambda w: [
+            r
+            for ds in CH3["datasets"]
+            for r in CH3_SPEC.record_files(CH3, ds, data_replicates(CH3["replicates"], ds), SRC)
+        ],
         # LETOR 3.0's published baseline values (a registry data set without a stand-in): drawn
         # and claimed where a source has them, else the figure says they were not fetched.
         letor=([raw_provenance("letor3_baselines")] if data_available("letor3_baselines") else []),
@@ -95,6 +101,7 @@ rule chapter3_figure:
         summary="results/thesis-fig3_1_summary.csv",
         compared="results/thesis-fig3_1_compared.csv",
         compared_samples="results/thesis-fig3_1_compared.samples.csv",
+        guards="results/guards/thesis-fig3_1.csv",
         figure=reported(multiext("figures/thesis-fig3_1", ".png", ".pdf")),
         table=reported(multiext("figures/tables/thesis-fig3_1", ".csv", ".md", ".tex")),
     log:

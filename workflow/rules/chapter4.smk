@@ -215,6 +215,8 @@ rule chapter4_movies_replicate:
 rule chapter4_figure:
     input:
         results=lambda w: CH4_SPEC.figure_inputs(w.fig, CH4["datasets"]) + ch4_letor_arrays(w.fig),
+        # the jobs' records: their guards' counts (results/guards/{fig}.csv)
+        records=lambda w: CH4_SPEC.record_inputs(w.fig, CH4["datasets"]),
         claims=config["claims"],
         code=code(*CH4_SPEC.FIGURE.code),
     output:
@@ -222,6 +224,7 @@ rule chapter4_figure:
         csv="results/{fig}.csv",
         summary="results/{fig}_summary.csv",
         samples="results/{fig}_summary.samples.csv",
+        guards="results/guards/{fig}.csv",
     log:
         "logs/{fig}/figure.log",
     benchmark:

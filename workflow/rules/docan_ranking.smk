@@ -1,9 +1,9 @@
 # Document-analysis report (Sengupta 2018), section "Results" and "Working on a toy dataset":
 # the ranking Tables 2-6 on LETOR 4.0 (one job per table and fold, then a merge that also
-# writes the statistics its ordering claims read, results/<table>_summary.csv), Table 7 (the
-# toy example, with the features it derives from its documents) and Table 8 (the 2-D
-# pairwise-transform demo). MQ2007 or its MQ2008 substitute is chosen at run time from the two
-# sidecars (both are inputs).
+# writes the statistics its ordering claims read, results/<table>_summary.csv, and the table's
+# guard counts, results/guards/<table>.csv), Table 7 (the toy example, with the features it
+# derives from its documents) and Table 8 (the 2-D pairwise-transform demo). MQ2007 or its
+# MQ2008 substitute is chosen at run time from the two sidecars (both are inputs).
 
 
 rule docan_ranking_fold:
@@ -38,6 +38,7 @@ rule docan_ranking_merge:
     output:
         table=reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
         summary="results/{table}_summary.csv",
+        guards="results/guards/{table}.csv",
     log:
         "logs/{table}/merge.log",
     benchmark:

@@ -24,12 +24,13 @@ rule docan_reuters_corpus:
         top=config["docan_reuters"]["top_topics"],
         stemmer=config["docan_reuters"]["stemmer"],
         min_length=config["docan_reuters"]["min_word_length"],
+        stop_words=config["docan_reuters"]["stop_words"],
     shell:
         "boostrank reuters-corpus --raw-dir data/raw/reuters21578 --provenance {input.raw}"
         " --npz {output.npz} --meta {output.meta} --text {params.text}"
         " --multi-topic {params.multi_topic} --topic-counting {params.counting}"
         " --top-topics {params.top} --stemmer {params.stemmer}"
-        " --min-word-length {params.min_length} 2> {log}"
+        " --min-word-length {params.min_length} --stop-words {params.stop_words} 2> {log}"
 
 
 # Beside the figure, the section's statistics of the data (articles, the top topics' share, the

@@ -86,6 +86,7 @@ rule topk_table1:
         csv="results/topk-table1.csv",
         samples="results/topk-table1.samples.csv",
         summary="results/topk-table1_summary.csv",
+        guards="results/guards/topk-table1.csv",
         table=reported(multiext("figures/tables/topk-table1", ".csv", ".md", ".tex")),
     log:
         "logs/topk-table1/table.log",
@@ -104,6 +105,7 @@ rule topk_fig2:
     output:
         csv="results/topk-fig2.csv",
         summary="results/topk-fig2_summary.csv",
+        guards="results/guards/topk-fig2.csv",
         figure=reported(multiext("figures/topk-fig2", ".png", ".pdf")),
     log:
         "logs/topk-fig2/figure.log",

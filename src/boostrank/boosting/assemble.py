@@ -11,9 +11,10 @@ The algorithm, as implemented (F the N x m ensemble scores)::
       y_i   = argmax_k F^k(x_i) for unlabelled i (t = 1: the initial pseudo-labels)  (step 5)
       draw s = max(20, N/5) rows with probability w_t; fit the tree h_t on (x_i, y_i)
       eps_t = sum_i w_t(i) I(y_i != h_t(x_i))            over every row            (step 6)
-      a_t   = ln((1 - eps_t) / eps_t) + ln(m - 1)     (SAMME; printed: 1/2 ln(...))  (step 7)
+      a_t   = 1/2 ln((1 - eps_t) / eps_t)     (printed; SAMME: ln(...) + ln(m - 1))  (step 7)
       F    += a_t onehot(h_t(x))                                                    (step 8)
       w_t+1(i) = w_t(i) exp(a_t I(y_i != h_t(x_i))) / Z_t                            (step 9)
+    until t = T                                                                    (step 10)
 
 Readings (configurable):
 
@@ -27,23 +28,24 @@ Readings (configurable):
 3. **The weak learner** gets a weighted resample of s = max(20, N/5) rows (Algorithm 2's input
    "s: the number of sampled examples", the same rule as MCSSB) or, with
    ``sampling="weights"``, every row with its weight.
-4. **The tree's weight.** Step 7 prints AdaBoost's binary weight 1/2 ln((1 - eps_t) / eps_t),
-   which is <= 0 once eps_t >= 1/2. A multi-class tree of depth 2 on 10 or more classes has a
-   first-round weighted error of 0.62-0.70, so the printed weight is negative at once, and
-   Algorithm 2 has no rule for that (it loops "until reach the maximum number of iterations").
-   ``alpha_rule="samme"`` (default) uses the standard multi-class generalisation, SAMME (Zhu,
-   Zou, Rosset and Hastie, "Multi-class AdaBoost", Statistics and Its Interface 2, 2009,
-   Algorithm 2): a_t = ln((1 - eps_t) / eps_t) + ln(m - 1), positive for any tree better than
-   chance (eps_t < (m - 1)/m), with step 9's update as printed. For m = 2 it is twice the
-   printed weight: F ranks the classes alike, and step 9 then multiplies a misclassified row's
-   weight by (1 - eps_t)/eps_t, as AdaBoost does, instead of the printed sqrt((1 - eps_t) /
-   eps_t). A tree no better than chance ends the
-   loop (SAMME's own rule; scikit-learn's AdaBoostClassifier does the same).
-   ``alpha_rule="printed"`` uses step 7 as printed and stops at a_t <= 0 (AdaBoost.M1's rule),
-   which keeps a single tree on the 10-class sets. Either way, if the first tree is no better
-   than that rule allows it is kept with weight 1, so the model is never empty; eps_t = 0 caps
-   a_t at ``max_alpha``. ``n_iterations_`` (trees kept) and ``stop_reason_`` record what
-   happened.
+4. **The tree's weight and the loop.** ``alpha_rule="printed"`` (default) is steps 7-10 as
+   printed: a_t = 1/2 ln((1 - eps_t) / eps_t) and every one of the T iterations, whatever the
+   sign of a_t. A multi-class tree of depth 2 on 10 or more classes has a first-round weighted
+   error of 0.62-0.70, so a_t is negative there: step 8 then takes a_t from the votes of the
+   classes the tree predicts, and step 9 shrinks the weights of the misclassified rows (by
+   exp(a_t) < 1) while the rows predicted right keep theirs. That is what is printed; Z_t =
+   (1 - eps_t) + eps_t exp(a_t) stays positive. ``"printed_exit"`` adds AdaBoost.M1's exit:
+   the loop is left at a_t <= 0, and a first tree with a_t <= 0 is kept with weight 1 so the
+   model is never empty (on the 10-class sets this keeps a single tree). ``"samme"`` uses the
+   multi-class weight of SAMME (Zhu, Zou, Rosset and Hastie, "Multi-class AdaBoost", Statistics
+   and Its Interface 2, 2009, Algorithm 2): a_t = ln((1 - eps_t) / eps_t) + ln(m - 1), positive
+   for any tree better than chance (eps_t < (m - 1)/m), with the same exit (SAMME's own rule,
+   as scikit-learn's AdaBoostClassifier). The exit is a guard the printed loop lacks, counted
+   under the reading's id ``assemble_alpha`` when it ends the loop.
+5. **Guards on the weight.** eps_t = 0 (eps_t = 1) makes the printed a_t infinite: it becomes
+   +max_alpha (-max_alpha), counted under ``boosting_alpha_cap``; finite weights are used as
+   printed unless ``clip_alpha`` clips them to +-max_alpha (``boosting_alpha_clip``).
+   ``n_iterations_`` (trees kept), ``stop_reason_`` and ``guards_`` record what happened.
 """
 
 from __future__ import annotations
@@ -54,7 +56,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from boostrank.boosting.base import (
+    ALPHA_CAP,
+    ALPHA_CLIP,
     WeakTree,
+    bounded_alpha,
     fit_sample,
     fit_tree,
     resample,
@@ -63,6 +68,10 @@ from boostrank.boosting.base import (
     validate_semi_supervised,
 )
 from boostrank.errors import BoostrankError
+from boostrank.guards import Guards
+
+ALPHA_RULES = ("printed", "printed_exit", "samme")
+EXIT = "assemble_alpha"  # the guard id of the exit at a_t <= 0 (its reading's id)
 
 
 def nearest_labelled(X: np.ndarray, y: np.ndarray, block: int = 2048) -> np.ndarray:
@@ -93,7 +102,8 @@ class Assemble(ClassifierMixin, BaseEstimator):
         sample_min: int = 20,
         sample_fraction: float = 0.2,
         max_alpha: float = 10.0,
-        alpha_rule: str = "samme",
+        alpha_rule: str = "printed",
+        clip_alpha: bool = False,
         random_state: int | None = None,
     ) -> None:
         self.n_iterations = n_iterations
@@ -105,6 +115,7 @@ class Assemble(ClassifierMixin, BaseEstimator):
         self.sample_fraction = sample_fraction
         self.max_alpha = max_alpha
         self.alpha_rule = alpha_rule
+        self.clip_alpha = clip_alpha
         self.random_state = random_state
 
     def fit(self, X: Any, y: Any, n_classes: int | None = None) -> Assemble:
@@ -112,8 +123,8 @@ class Assemble(ClassifierMixin, BaseEstimator):
         ``0..n_classes-1``)."""
         if self.init not in ("nearest", "tree") or self.sampling not in ("resample", "weights"):
             raise BoostrankError("init must be nearest|tree and sampling resample|weights")
-        if self.alpha_rule not in ("samme", "printed"):
-            raise BoostrankError(f"alpha_rule must be samme or printed, not {self.alpha_rule!r}")
+        if self.alpha_rule not in ALPHA_RULES:
+            raise BoostrankError(f"alpha_rule must be one of {ALPHA_RULES}: {self.alpha_rule!r}")
         if not 0 < self.labelled_share <= 1:
             raise BoostrankError("labelled_share must be in (0, 1]")
         X, y, m = validate_semi_supervised(self, X, y, n_classes)
@@ -137,6 +148,10 @@ class Assemble(ClassifierMixin, BaseEstimator):
         self.alphas_: list[float] = []
         self.errors_: list[float] = []
         self.stop_reason_ = "max_iterations"
+        exits = self.alpha_rule != "printed"
+        self.guards_ = Guards.of(
+            ALPHA_CAP, *([ALPHA_CLIP] if self.clip_alpha else []), *([EXIT] if exits else [])
+        )
         for t in range(self.n_iterations):
             if t > 0:
                 target[~labelled] = np.argmax(F[~labelled], axis=1)  # step 5
@@ -149,32 +164,36 @@ class Assemble(ClassifierMixin, BaseEstimator):
             wrong = pred != target
             eps = float(w[wrong].sum())  # step 6
             self.errors_.append(eps)
-            alpha = self.tree_weight(eps, m)  # step 7
-
-            if alpha <= 0:
+            printed = self.tree_weight(eps, m)  # step 7
+            if exits and printed <= 0:  # the exit the printed loop lacks (reading 4)
+                self.guards_.fire(EXIT)
                 self.stop_reason_ = "alpha<=0"
                 if not self.trees_:  # keep the first tree so the model predicts something
                     self.trees_.append(tree)
                     self.alphas_.append(1.0)
                 break
-            F[rows, pred] += alpha  # step 8
+            alpha = bounded_alpha(printed, self.max_alpha, self.clip_alpha, self.guards_)
+            F[rows, pred] += alpha  # step 8 (a negative alpha takes from the predicted class)
             self.trees_.append(tree)
             self.alphas_.append(alpha)
-            w = w * np.exp(alpha * wrong)  # step 9
+            # step 9; the rows predicted right keep their weight, so Z_t > 0 for any alpha
+            w = np.where(wrong, w * np.exp(alpha), w)
             w /= w.sum()
         self.n_classes_ = m
         self.n_iterations_ = len(self.trees_)
         return self
 
     def tree_weight(self, eps: float, n_classes: int) -> float:
-        """a_t of step 7 (module docstring, reading 4), capped at ``max_alpha``."""
+        """a_t of step 7 (module docstring, reading 4) as the rule prints it: +inf at
+        eps_t = 0, -inf at eps_t = 1 (:func:`~boostrank.boosting.base.bounded_alpha` then
+        caps it)."""
         if eps <= 0:
-            return float(self.max_alpha)
-        if self.alpha_rule == "printed":
-            alpha = 0.5 * np.log((1 - eps) / eps)
-        else:  # SAMME (Zhu et al. 2009)
-            alpha = np.log((1 - eps) / eps) + np.log(max(n_classes - 1, 1))
-        return float(min(alpha, self.max_alpha))
+            return float("inf")
+        if eps >= 1:
+            return float("-inf")
+        if self.alpha_rule == "samme":  # Zhu et al. 2009
+            return float(np.log((1 - eps) / eps) + np.log(max(n_classes - 1, 1)))
+        return float(0.5 * np.log((1 - eps) / eps))
 
     def decision_function(self, X: Any) -> np.ndarray:
         """F(x) = sum_t a_t onehot(h_t(x))."""
@@ -186,8 +205,11 @@ class Assemble(ClassifierMixin, BaseEstimator):
         return F
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        """Normalised votes F / sum F (uniform where there are none)."""
+        """Normalised votes F / sum F (uniform where there are none); a row with negative
+        votes (trees of negative weight) is first shifted to a least vote of 0, which keeps
+        its argmax."""
         F = self.decision_function(X)
+        F = F - np.minimum(F.min(axis=1, keepdims=True), 0.0)
         total = F.sum(axis=1, keepdims=True)
         return np.where(total > 0, F / np.where(total > 0, total, 1), 1.0 / self.n_classes_)
 

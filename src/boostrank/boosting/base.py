@@ -17,6 +17,7 @@ returns ``classes_[index]``.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -25,8 +26,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from boostrank.errors import BoostrankError, InputError
+from boostrank.guards import Guards
 
 UNLABELLED = -1
+# Guard ids (readings of config/readings.yaml) of the tree weight both boosters share.
+ALPHA_CAP = "boosting_alpha_cap"  # an infinite printed weight becomes +-max_alpha
+ALPHA_CLIP = "boosting_alpha_clip"  # a finite weight beyond +-max_alpha is clipped (option)
 
 
 def encode_labels(y: np.ndarray, n_classes: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -89,6 +94,20 @@ def resample(weights: np.ndarray, size: int, rng: np.random.Generator) -> np.nda
         return rng.integers(0, len(w), size)
     cdf = np.cumsum(w / total)
     return np.minimum(np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right"), len(w) - 1)
+
+
+def bounded_alpha(alpha: float, max_alpha: float, clip: bool, guards: Guards) -> float:
+    """The tree weight a boosting step adds: ``alpha`` as printed (Algorithm 2 step 7, Eq. 2.19)
+    where it is finite; an infinite printed weight (a tree with no weighted error) becomes
+    +-``max_alpha``, counted under :data:`ALPHA_CAP`. With ``clip``, a finite weight beyond
+    +-``max_alpha`` is clipped too, counted under :data:`ALPHA_CLIP` (the text has no clip)."""
+    if math.isinf(alpha):
+        guards.fire(ALPHA_CAP)
+        return math.copysign(float(max_alpha), alpha)
+    if clip and abs(alpha) > max_alpha:
+        guards.fire(ALPHA_CLIP)
+        return math.copysign(float(max_alpha), alpha)
+    return float(alpha)
 
 
 def sample_size(n: int, minimum: int = 20, fraction: float = 0.2) -> int:

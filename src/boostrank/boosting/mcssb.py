@@ -18,11 +18,12 @@ N x m scores; all quantities are matrix expressions, O(N^2 m) per iteration thro
     beta_i^k  = 1/2 [ b_i^k sum_c M_i^c P_i^c - M_i^k P_i^k ]                         (2.12)
     g      = alpha + C beta                (rows sum to 0)
     k*_i   = argmin_k g_i^k,  w_i = -g_i^{k*} >= 0                            (2.13, Alg. 3)
-    draw s = max(20, N/5) rows with probability w_i / sum w; fit the tree on (x_i, k*_i)
+    draw s = max(20, N/5) unlabelled rows with probability w_i / sum w; fit the tree on
+             (x_i, k*_i)                                                    (Alg. 3 steps 6-7)
     h      = one-hot predictions of the tree on every row
     A_u = sum_i r_i (h_i . b_i)          A_l = 1/2 sum_i (sum_c M_i^c P_i^c)(h_i . b_i)  (2.15-16)
     B_u = sum_i h_i . (b_i * QB_i)       B_l = 1/2 sum_i h_i . (M_i * P_i)              (2.17-18)
-    a      = 1/4 log((B_u + C B_l) / (A_u + C A_l)); stop when a <= 0                  (2.19)
+    a      = 1/4 log((B_u + C B_l) / (A_u + C A_l)); exit the loop if a <= 0          (2.19)
     H     <- H + a h
 
 ``tau_ij^k / Z_ij = b_i^k b_j^k / Z_ij^2`` and ``phi`` (Eq. 2.10) with one-hot y give the
@@ -34,8 +35,8 @@ Similarity (section 2.4.1): ``gaussian``, S_ij = exp(-d_ij^2 / sigma^2) with Euc
 the features as given and sigma = 0.15 (d_max - d_min) over pairs i != j (``kernel_width``;
 the form follows the SemiBoost paper the text cites as [70]; ``kernel_form="two_sigma2"``
 divides by 2 sigma^2 instead, ``feature_scaling="standard"`` standardises each feature first;
-entries below the dtype's smallest normal number are 0); ``uniform``, S_ij = 1 for all i, j
-(MCSSB-Uniform);
+with ``rescale_similarity`` S is divided by its largest entry and entries below the dtype's
+smallest normal number are 0, reading 6); ``uniform``, S_ij = 1 for all i, j (MCSSB-Uniform);
 ``absolute``, S = I (MCSSB-Absolute, O(N m) per iteration).
 
 Readings of what the text leaves open (each configurable):
@@ -46,17 +47,20 @@ Readings of what the text leaves open (each configurable):
    (``zero_diagonal=True``) and the two variants keep theirs. With S = I, F_l is
    sum_{i labelled} sum_k exp(H_i^k - H_i^{y_i}), the multi-class exponential loss: MCSSB with
    C -> infinity and no unlabelled rows is a supervised multi-class booster.
-2. **Which rows the weak learner sees.** Step 4 of Algorithm 3 computes alpha and beta "for
-   every example"; step 5 assigns "each unlabeled example x_i to class k*_i"; step 6 samples
-   "s examples" by w. ``labelled_targets="own"`` (default) keeps every row in the sample: an
-   unlabelled row with target k*_i and weight w_i, a labelled row with its own label and the
-   decrease of the bound if the tree predicts that label, max(0, -g_i^{y_i}). ``"argmin"``
-   gives labelled rows k*_i too; this does not keep their labels: at 4% labelled (C = 10^4,
-   the five real data sets of Figure 2.1, ten repeats) 17-88% of the labelled rows had
-   k*_i = y_i (mean over iterations; 26% on Letter to 75% on Optdigits on average), the
-   history's ``labelled_argmin_own``. ``"exclude"`` samples unlabelled rows only (Algorithm
-   3's input "s: the number of sampled examples from (N - N_l) unlabeled examples"). The
-   objective, alpha and the stopping rule always use every row.
+2. **Which rows the weak learner sees.** Algorithm 3's input is "s: the number of sampled
+   examples from (N - N_l) unlabeled examples" and step 5 assigns "each unlabeled example x_i
+   to class k*_i"; ``sampled_rows="unlabelled"`` (the default) samples those rows only. Then
+   MCSSB-Absolute (S = I) cannot start: an unlabelled row's beta is 0 (M_i = 0) and, at H = 0,
+   so is its alpha, so every weight is 0 and the loop stops before its first tree
+   (``stop_reason_ = "zero_weights"``). ``sampled_rows="all"`` samples every row: an
+   unlabelled row with target k*_i and weight w_i, a labelled row with the target
+   ``labelled_targets`` gives it: ``"own"``, its own label and the decrease of the bound if
+   the tree predicts that label, max(0, -g_i^{y_i}) (inferred from F_l's "true labels",
+   section 2.3.3, and from MCSSB-Absolute, which section 2.4.1 says exploits "a direct
+   formulation of the multi-class problem"), or ``"argmin"``, k*_i as for an unlabelled row
+   (at 4% labelled, C = 10^4, 17-88% of the labelled rows had k*_i = y_i on the five real
+   data sets of Figure 2.1: the history's ``labelled_argmin_own``). The objective, alpha and
+   the stopping rule always use every row.
 3. **The weight.** Step 5 writes w_i = alpha_i^{k*} + C beta_i^{k*}, which is <= 0 (k* is the
    argmin and the row sums to 0), so it cannot weight a sample; the text before Algorithm 3
    says w_i = max_k(alpha_i^k + C beta_i^k) >= 0. ``weight="max"`` uses that printed form;
@@ -66,22 +70,35 @@ Readings of what the text leaves open (each configurable):
 4. **Signs in Lemma 2.** Eqs. 2.14-2.19 are used as printed; they are a valid bound (checked
    against the exact objective in the tests), and Eq. 2.19 is its exact minimiser. Remark II's
    epsilon has "C(A_l + B_u)", a typo for C(A_l + B_l); it is not used.
-5. **Guards.** The first iteration starts from H = 0 (Algorithm 3 step 2). If A_u + C A_l is 0
-   the bound falls without limit and alpha is capped at ``max_alpha``; all-zero weights stop.
-   F_u sums over all pairs as Eq. 2.4 writes it (``unlabelled_pairs_only=True``: over the
-   unlabelled sub-matrix, the footnote's alternative).
+5. **Guards.** The first iteration starts from H = 0 (Algorithm 3 step 2). Eq. 2.19 is
+   infinite where A_u + C A_l = 0 < B_u + C B_l; with every b_i^k > 0 that cannot happen (A_u
+   = 0 needs S = 0, which makes B_u = 0 too; A_l = 0 needs M = 0, so B_l = 0), so only a
+   softmax that underflows reaches it: alpha is then ``max_alpha``, counted under
+   ``boosting_alpha_cap``. Finite alphas are used as printed unless ``clip_alpha`` clips them
+   at ``max_alpha`` (``boosting_alpha_clip``). All-zero weights stop the loop (step 6 cannot
+   sample). F_u sums over all pairs as Eq. 2.4 writes it (``unlabelled_pairs_only=True``: over
+   the unlabelled sub-matrix, the footnote's alternative).
+6. **Rescaled similarity.** ``rescale_similarity=True`` divides the Gaussian S by its largest
+   off-diagonal entry: MCSSB is invariant to the scale of S (F, alpha_i^k, beta_i^k and A, B
+   of Lemma 2 are linear in S; k*, the sampling distribution and Eq. 2.19's ratio are not
+   moved), and the rescaled S stays representable where exp(-d^2 / sigma^2) underflows float32.
+   Entries then below the dtype's smallest normal number are set to 0; the number of entries
+   that flush changed is counted under ``mcssb_similarity_rescale`` in every fit on that S.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from boostrank.boosting.base import (
+    ALPHA_CAP,
+    ALPHA_CLIP,
     WeakTree,
+    bounded_alpha,
     fit_sample,
     one_hot,
     resample,
@@ -90,8 +107,11 @@ from boostrank.boosting.base import (
     validate_semi_supervised,
 )
 from boostrank.errors import BoostrankError, InputError
+from boostrank.guards import Guards
 
 SIMILARITIES = ("gaussian", "uniform", "absolute")
+SAMPLED_ROWS = ("unlabelled", "all")
+RESCALE = "mcssb_similarity_rescale"  # the guard id of the rescaled S (its reading's id)
 
 
 # --------------------------------------------------------------------------- similarity
@@ -119,12 +139,16 @@ def gaussian_similarity(
     dtype: Any = np.float64,
     form: str = "sigma2",
     scaling: str = "none",
+    rescale: bool = True,
+    guards: Guards | None = None,
 ) -> tuple[np.ndarray, float]:
     """S_ij = exp(-d_ij^2 / sigma^2) (``form="two_sigma2"``: exp(-d_ij^2 / (2 sigma^2))),
     sigma = width (d_max - d_min) over pairs i != j (section 2.4.1), d the Euclidean distance
     of the rows as given (``scaling="standard"``: of each feature standardised to mean 0 and
-    sd 1 over the rows); with ``zero_diagonal``, S_ii = 0 and S is divided by its largest
-    entry (MCSSB is invariant to the scale of S). Returns S and sigma."""
+    sd 1 over the rows); with ``zero_diagonal``, S_ii = 0. With ``rescale`` (module docstring,
+    reading 6), S is divided by its largest entry and its subnormal entries are set to 0, the
+    number of entries that changed counted in ``guards`` under :data:`RESCALE`. Returns S and
+    sigma."""
     if form not in KERNEL_FORMS or scaling not in FEATURE_SCALINGS:
         raise BoostrankError(
             f"kernel form must be one of {KERNEL_FORMS} and feature scaling one of "
@@ -146,34 +170,42 @@ def gaussian_similarity(
         raise BoostrankError("all rows are equally far apart: the kernel width is 0")
     d2 *= -1.0 / (sigma**2 if form == "sigma2" else 2.0 * sigma**2)
     if zero_diagonal:
+        np.fill_diagonal(d2, -np.inf)
+    if rescale and zero_diagonal:  # with S_ii = exp(0) = 1 the largest entry is 1 already
         # S / max_{i != j} S_ij: MCSSB is invariant to scaling S (F, alpha_i^k, beta_i^k and
         # A, B of Lemma 2 are linear in S; argmin, sampling and Eq. 2.19 are not affected),
         # and the rescaled S stays representable where exp(-d^2 / sigma^2) would underflow
         # float32 (high-dimensional data, whose distances concentrate far above sigma).
-        np.fill_diagonal(d2, -np.inf)
         d2 -= d2.max()
     S = d2.astype(dtype, copy=False)
     np.exp(S, out=S)
+    if not rescale:
+        return S, sigma
     # Entries below the dtype's smallest normal number (float32: 1.2e-38 of the largest S) are
     # set to 0: they hold fewer significant bits than the dtype's precision, and arithmetic on
     # subnormal numbers ran 12 times slower on a Xeon here. 31% of the Protein stand-in's
     # float32 S and 7% of Isolet's were subnormal, none on the five real data sets of Figure
     # 2.1 (their S is unchanged). The full run's errors stayed byte-identical; only Isolet's
     # labelled_argmin_own diagnostic moved (7 of 120 rows, by at most 6e-4).
-    S[np.less(S, np.finfo(S.dtype).tiny)] = 0.0
+    subnormal = np.less(S, np.finfo(S.dtype).tiny) & (S != 0)
+    if guards is not None:
+        guards.fire(RESCALE, int(np.count_nonzero(subnormal)))
+    S[subnormal] = 0.0
     return S, sigma
 
 
 @dataclass
 class Similarity:
     """S in one of three forms: a dense matrix, all ones (Uniform) or the identity
-    (Absolute); the latter two are never stored."""
+    (Absolute); the latter two are never stored. ``guards``: what computing S counted (the
+    entries the rescaled S flushed to 0), added to every fit on it."""
 
     kind: str  # "dense" | "ones" | "identity"
     n: int
     matrix: np.ndarray | None = None
     block: int | None = None
     dtype: Any = np.float64
+    guards: Guards = field(default_factory=Guards)
 
     @classmethod
     def make(
@@ -189,15 +221,19 @@ class Similarity:
         block: int | None = None,
         form: str = "sigma2",
         scaling: str = "none",
+        rescale: bool = True,
     ) -> Similarity:
         """``kind`` gaussian (from X, or ``matrix`` if given), uniform or absolute."""
         if kind == "gaussian":
+            guards = Guards()
             if matrix is None:
                 if X is None:
                     raise BoostrankError("the Gaussian similarity needs X or a matrix")
-                matrix, _ = gaussian_similarity(X, width, zero_diagonal, dtype, form, scaling)
+                matrix, _ = gaussian_similarity(
+                    X, width, zero_diagonal, dtype, form, scaling, rescale, guards
+                )
             matrix = np.asarray(matrix, dtype=dtype)
-            return cls("dense", len(matrix), matrix, block, dtype)
+            return cls("dense", len(matrix), matrix, block, dtype, guards)
         size = n if n is not None else (len(X) if X is not None else None)
         if size is None:
             raise BoostrankError("give n or X")
@@ -306,8 +342,13 @@ def objective_terms(H: np.ndarray, sim: Similarity, M: np.ndarray) -> tuple[floa
 def gradient_terms(
     B: np.ndarray, P: np.ndarray, r: np.ndarray, qb: np.ndarray, M: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """alpha_i^k and beta_i^k of Eq. 2.12 (N x m each)."""
-    alpha = B * (r[:, None] - qb)
+    """alpha_i^k and beta_i^k of Eq. 2.12 (N x m each). A difference r_i - (QB)_i^k within
+    rounding of 0 (8 ulps of its larger term) is 0, as in exact arithmetic: with S = I the two
+    terms are equal, and their rounding noise must not weight a row (reading 2)."""
+    diff = r[:, None] - qb
+    scale = np.maximum(np.abs(r)[:, None], np.abs(qb))
+    diff[np.abs(diff) <= 8 * np.finfo(diff.dtype).eps * scale] = 0.0
+    alpha = B * diff
     mp = (M * P).sum(axis=1)
     beta = 0.5 * (B * mp[:, None] - M * P)
     return alpha, beta
@@ -332,17 +373,17 @@ def lemma2_bound(alpha: float, terms: tuple[float, float, float, float], C: floa
     return (np.exp(2 * alpha) - 1) * (a_u + C * a_l) + (np.exp(-2 * alpha) - 1) * (b_u + C * b_l)
 
 
-def optimal_alpha(
-    terms: tuple[float, float, float, float], C: float, max_alpha: float = 10.0
-) -> float:
-    """Theorem 3 (Eq. 2.19): alpha = 1/4 log((B_u + C B_l) / (A_u + C A_l)), capped."""
+def optimal_alpha(terms: tuple[float, float, float, float], C: float) -> float:
+    """Theorem 3 (Eq. 2.19): alpha = 1/4 log((B_u + C B_l) / (A_u + C A_l)) as printed:
+    -inf where B_u + C B_l = 0 (the loop exits), +inf where only A_u + C A_l is 0 (the
+    caller caps it, :func:`~boostrank.boosting.base.bounded_alpha`)."""
     a_u, a_l, b_u, b_l = terms
     a, b = a_u + C * a_l, b_u + C * b_l
     if b <= 0:
         return -np.inf
     if a <= 0:
-        return max_alpha
-    return float(min(0.25 * np.log(b / a), max_alpha))
+        return np.inf
+    return float(0.25 * np.log(b / a))
 
 
 # --------------------------------------------------------------------------- estimator
@@ -366,10 +407,13 @@ class MCSSB(ClassifierMixin, BaseEstimator):
         depth: int | None = 2,
         sample_min: int = 20,
         sample_fraction: float = 0.2,
+        sampled_rows: str = "unlabelled",
         labelled_targets: str = "own",
         weight: str = "gain",
         unlabelled_pairs_only: bool = False,
         max_alpha: float = 10.0,
+        clip_alpha: bool = False,
+        rescale_similarity: bool = True,
         dtype: str = "float64",
         block: int | None = None,
         random_state: int | None = None,
@@ -384,10 +428,13 @@ class MCSSB(ClassifierMixin, BaseEstimator):
         self.depth = depth
         self.sample_min = sample_min
         self.sample_fraction = sample_fraction
+        self.sampled_rows = sampled_rows
         self.labelled_targets = labelled_targets
         self.weight = weight
         self.unlabelled_pairs_only = unlabelled_pairs_only
         self.max_alpha = max_alpha
+        self.clip_alpha = clip_alpha
+        self.rescale_similarity = rescale_similarity
         self.dtype = dtype
         self.block = block
         self.random_state = random_state
@@ -395,8 +442,10 @@ class MCSSB(ClassifierMixin, BaseEstimator):
     def _check_params(self) -> None:
         if self.similarity not in SIMILARITIES:
             raise BoostrankError(f"similarity must be one of {SIMILARITIES}")
-        if self.labelled_targets not in ("argmin", "own", "exclude"):
-            raise BoostrankError("labelled_targets must be argmin, own or exclude")
+        if self.sampled_rows not in SAMPLED_ROWS:
+            raise BoostrankError(f"sampled_rows must be one of {SAMPLED_ROWS}")
+        if self.labelled_targets not in ("argmin", "own"):
+            raise BoostrankError("labelled_targets must be argmin or own")
         if self.weight not in ("gain", "max"):
             raise BoostrankError("weight must be gain or max")
         if self.dtype not in ("float32", "float64"):
@@ -416,6 +465,7 @@ class MCSSB(ClassifierMixin, BaseEstimator):
             block=self.block,
             form=self.kernel_form,
             scaling=self.feature_scaling,
+            rescale=self.rescale_similarity,
         )
 
     def fit(
@@ -441,10 +491,16 @@ class MCSSB(ClassifierMixin, BaseEstimator):
         M = sim.labelled_mass(Y, labelled)
         pair_sim = sim.restricted(~labelled) if self.unlabelled_pairs_only else sim
         s = sample_size(n, self.sample_min, self.sample_fraction)
-        pool = ~labelled if self.labelled_targets == "exclude" else np.ones(n, dtype=bool)
+        # Algorithm 3's input: s sampled "from (N - N_l) unlabeled examples" (reading 2)
+        pool = ~labelled if self.sampled_rows == "unlabelled" else np.ones(n, dtype=bool)
         if not pool.any():
-            raise BoostrankError("labelled_targets='exclude' needs unlabelled rows")
+            raise BoostrankError("sampled_rows='unlabelled' needs unlabelled rows")
         C = float(self.C)
+        rescaled = self.similarity == "gaussian" and self.rescale_similarity
+        self.guards_ = Guards.of(
+            ALPHA_CAP, *([ALPHA_CLIP] if self.clip_alpha else []), *([RESCALE] if rescaled else [])
+        )
+        self.guards_.add(sim.guards)  # the entries the rescaled S flushed to 0
 
         H = np.zeros((n, m))
         self.trees_: list[WeakTree] = []
@@ -454,48 +510,28 @@ class MCSSB(ClassifierMixin, BaseEstimator):
         for _ in range(self.n_iterations):
             B, P = softmax_and_inverse(H)
             r, qb = pair_sim.pair_terms(B)
-            alpha_ik, beta_ik = gradient_terms(B, P, r, qb, M)
+            alpha_ik, beta_ik = gradient_terms(B, P, r, qb, M)  # step 4
             g = alpha_ik + C * beta_ik  # Theorem 1: rows sum to 0
-            target = np.argmin(g, axis=1)
-            gain = -g[np.arange(n), target]
-            w = gain.copy() if self.weight == "gain" else g.max(axis=1)  # "own" edits w
-            own_share = float((target[labelled] == y[labelled]).mean()) if labelled.any() else 1.0
-            if self.labelled_targets == "own":
-                target[labelled] = y[labelled]
-                w[labelled] = -g[labelled, y[labelled]]
-            w = np.clip(w, 0.0, None) * pool
-            record = {
-                "F_u": float(r.sum()),
-                "F_l": float((M * P).sum()),
-                "min_weight": float(w.min()),
-                "min_raw_weight": float((gain if self.weight == "gain" else g.max(1)).min()),
-                "g_row_sum_max": float(np.abs(g.sum(axis=1)).max()),
-                "labelled_argmin_own": own_share,  # labelled rows whose k* is their label
-            }
+            target, w, record = self._sample_weights(g, y, labelled, pool)  # step 5
+            record.update(F_u=float(r.sum()), F_l=float((M * P).sum()))
             record["F"] = record["F_u"] + C * record["F_l"]
-            if not np.isfinite(w).all():
-                raise BoostrankError("MCSSB weights are not finite (scores overflowed)")
-            if w.sum() <= 0:
+            if w.sum() <= 0:  # step 6 cannot sample from all-zero weights
                 self.stop_reason_ = "zero_weights"
                 self.history_.append(record)
                 break
-            idx = resample(w, s, rng)
-            tree = fit_sample(X, target, idx, m, self.depth, rng)
+            idx = resample(w, s, rng)  # step 6
+            tree = fit_sample(X, target, idx, m, self.depth, rng)  # step 7
             h = one_hot(tree.predict(X), m)
             terms = bound_terms(h, B, P, r, qb, M)
-            a = optimal_alpha(terms, C, self.max_alpha)
-            record.update(
-                alpha=a,
-                A_u=terms[0],
-                A_l=terms[1],
-                B_u=terms[2],
-                B_l=terms[3],
-                sampled_labelled=float(labelled[idx].mean()),
-            )
+            a = optimal_alpha(terms, C)  # step 8, Eq. 2.19
+            record.update(alpha=a, A_u=terms[0], A_l=terms[1], B_u=terms[2], B_l=terms[3])
+            record["sampled_labelled"] = float(labelled[idx].mean())
             self.history_.append(record)
-            if not a > 0:  # Algorithm 3 step 8
+            if not a > 0:  # step 8: "Exit the loop if alpha <= 0"
                 self.stop_reason_ = "alpha<=0"
                 break
+            a = bounded_alpha(a, self.max_alpha, self.clip_alpha, self.guards_)
+            record["alpha"] = a
             H += a * h
             self.trees_.append(tree)
             self.alphas_.append(a)
@@ -506,6 +542,33 @@ class MCSSB(ClassifierMixin, BaseEstimator):
         self.objective_ = [rec["F"] for rec in self.history_ if "alpha" in rec]
         self.objective_.append(fu + C * fl)
         return self
+
+    def _sample_weights(
+        self, g: np.ndarray, y: np.ndarray, labelled: np.ndarray, pool: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, dict[str, float]]:
+        """Step 5: each row's target k*_i = argmin_k g_i^k and sampling weight (reading 3),
+        zero outside ``pool``; a labelled row, if sampled, gets the target of
+        ``labelled_targets`` (reading 2). Returns the targets, the weights and the record of
+        the iteration's diagnostics."""
+        n = len(g)
+        target = np.argmin(g, axis=1)
+        gain = -g[np.arange(n), target]
+        raw = gain if self.weight == "gain" else g.max(axis=1)
+        w = raw.copy()
+        own_share = float((target[labelled] == y[labelled]).mean()) if labelled.any() else 1.0
+        if self.labelled_targets == "own":
+            target[labelled] = y[labelled]
+            w[labelled] = -g[labelled, y[labelled]]
+        w = np.clip(w, 0.0, None) * pool
+        if not np.isfinite(w).all():
+            raise BoostrankError("MCSSB weights are not finite (scores overflowed)")
+        record = {
+            "min_weight": float(w.min()),
+            "min_raw_weight": float(raw.min()),
+            "g_row_sum_max": float(np.abs(g.sum(axis=1)).max()),
+            "labelled_argmin_own": own_share,  # labelled rows whose k* is their label
+        }
+        return target, w, record
 
     def decision_function(self, X: Any) -> np.ndarray:
         """H(x) = sum_t alpha_t h_t(x) (N x m)."""

@@ -31,7 +31,12 @@ NDCG_Boost with the baselines LETOR 3.0 publishes, whose NDCG@1..10 were compute
 script (``Eval-Score-3.0.pl``, the DCG above), so the same script's measure keeps the comparison
 like for like. ``report`` is the textbook ``1/log2(1 + p)`` form (what ``trec_eval``'s
 ``ndcg_cut`` computes when the qrels carry the gains ``2^r - 1``); the two agree at k = 1 and
-differ from k = 2 on (and at k > n for queries of n < k documents).
+differ from k = 2 on (and at k > n for queries of n < k documents). ``report`` is also Eq. 3.1
+of Valizadegan (2010), ``(2^r - 1) / log(1 + j)``, whose log has no printed base: the base
+scales the DCG and its ideal alike and cancels in NDCG, so ``log2`` here is that formula.
+Chapter 4 (``boostrank.experiments.chapter4``) uses it by default (config
+``chapter4.ndcg_formula``): section 4.4 names Section 3.3.1's NDCG and compares with no LETOR
+baseline (docs/readings.md, "Why Chapters 3 and 4 score NDCG differently").
 Averages follow LETOR's evaluation: the mean over queries of each fold's test part, then the
 mean over the folds (:func:`ndcg_curve` gives every cut-off of every query in one pass).
 

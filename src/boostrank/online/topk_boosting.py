@@ -25,8 +25,11 @@ shown pairs, each weighted by 1 / P(shown), the estimator of Eq. 1):
   (u[l] = gamma + (1 - gamma)/m, else (1 - gamma)/m) and f_lr the hinge
   (margin + s_r - s_l)_+. alpha = 1; the last expert predicts.
 - OnlineBMR: the same with the ground-truth potential, votes drawn from u_gamma^Y
-  (u[l] = gamma + (1 - gamma |Y|)/m on Y, (1 - gamma |Y|)/m elsewhere; gamma is lowered to
-  1/|Y| on rows where gamma |Y| > 1), pairs weighted 1/(|Y||Y^c|) (the weighted hinge loss).
+  (u[l] = gamma + (1 - gamma |Y|)/m on Y, (1 - gamma |Y|)/m elsewhere), pairs weighted
+  1/(|Y||Y^c|) (the weighted hinge loss). On a row with gamma |Y| > 1, u_gamma^Y is no
+  distribution and the potential is undefined: a guard (reading ``topk_bmr_edge``, counted in
+  ``guards_``) lowers gamma to 1/|Y| on that row (``edge_guard='lower'``) or skips the row's
+  update (``'skip'``).
 - TopkAdaptive (Algorithm 3, Eq. 4): c^i = gradient of the estimated logistic loss
   sum_pairs w log(1 + exp(s_r - s_l)) at s^{i-1}; alpha^i by projected SGD onto [-2, 2] with
   step eta_t = alpha_lr / sqrt(t) on the estimated loss at s^i; Hedge picks the expert, each
@@ -74,6 +77,7 @@ import numpy as np
 from scipy.special import expit
 
 from boostrank.errors import BoostrankError
+from boostrank.guards import Guards
 from boostrank.online.multilabel_weak import OnlineSoftmaxLearners
 from boostrank.online.rank_loss import ranking
 from boostrank.online.topk_feedback import (
@@ -86,6 +90,7 @@ from boostrank.online.topk_feedback import (
 from boostrank.seeds import estimator_streams
 
 _SHIFTS = np.array([-1.0, 0.0, 1.0])[:, None, None, None]
+EDGE_GUARD = "topk_bmr_edge"  # OnlineBMR on a row with gamma |Y| > 1 (its reading's id)
 
 
 def _row_rank_loss(s: np.ndarray, y: np.ndarray) -> float:
@@ -192,6 +197,7 @@ class TopkBooster:
         hedge_rate: float = 1.0,
         hedge_scale: str = "range",
         test_expert: str = "sample",
+        edge_guard: str = "lower",
         weak: dict[str, Any] | None = None,
         random_state: int = 0,
     ) -> None:
@@ -201,6 +207,8 @@ class TopkBooster:
             raise BoostrankError(f"hedge_scale must be range or none, not {hedge_scale!r}")
         if test_expert not in ("sample", "best"):
             raise BoostrankError(f"test_expert must be sample or best, not {test_expert!r}")
+        if edge_guard not in ("lower", "skip"):
+            raise BoostrankError(f"edge_guard must be lower or skip, not {edge_guard!r}")
         self.m, self.algorithm, self.N = int(n_labels), algorithm, int(n_learners)
         self.k = None if k is None or int(k) >= self.m else int(k)
         self.rho, self.n_swap = float(rho), int(n_swap)
@@ -227,10 +235,14 @@ class TopkBooster:
         self.explored = 0
         self._remaining = self.N - 1 - np.arange(self.N)  # draws left after learner i: N - i
         self._potentials: dict[int, PairPotential] = {}
+        # OnlineBMR alone can meet an undefined potential (gamma |Y| > 1); counted per row
+        self.edge_guard = edge_guard
+        self.guards_ = Guards.of(EDGE_GUARD) if bbm and self.k is None else Guards.of()
 
     # ------------------------------------------------------------------ potentials
     def _potential(self, n_rel: int) -> PairPotential:
-        """TopkBBM's surrogate (votes from u_gamma^l) or OnlineBMR's (from u_gamma^Y)."""
+        """TopkBBM's surrogate (votes from u_gamma^l) or OnlineBMR's (from u_gamma^Y; gamma
+        lowered to 1/|Y| where gamma |Y| > 1, the guard ``topk_bmr_edge``)."""
         key = 1 if self.k is not None else n_rel
         pot = self._potentials.get(key)
         if pot is None:
@@ -272,7 +284,12 @@ class TopkBooster:
             return loss  # no (relevant, irrelevant) pair seen: every cost vector is 0
         S_prev = np.vstack([np.zeros((1, self.m)), S[:-1]])  # s^{i-1}
         if self.algorithm == "bbm":  # Eq. 3
-            pot = self._potential(1 if self.k is not None else int(y.sum()))
+            n_rel = 1 if self.k is not None else int(y.sum())
+            if self.k is None and self.gamma * n_rel > 1:  # u_gamma^Y is no distribution
+                self.guards_.fire(EDGE_GUARD)
+                if self.edge_guard == "skip":
+                    return loss
+            pot = self._potential(n_rel)
             cost = potential_costs(S_prev, rel, irr, w, pot, self._remaining)
         else:  # Eq. 4
             cost = logistic_costs(S_prev, rel, irr, w)

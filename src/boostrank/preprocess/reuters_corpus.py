@@ -36,6 +36,7 @@ class CorpusSettings:
     top_topics: int = 10
     stemmer: str = pipeline.PORTER_MODE
     min_word_length: int = 1
+    stop_words: str = "snowball"  # snowball | sklearn (boostrank.preprocess.text.load_stopwords)
 
     def __post_init__(self) -> None:
         allowed = {
@@ -43,6 +44,7 @@ class CorpusSettings:
             "multi_topic": reuters.MULTI_TOPIC_RULES,
             "topic_counting": reuters.TOPIC_COUNTINGS,
             "stemmer": pipeline.STEMMERS,
+            "stop_words": pipeline.STOP_LISTS,
         }
         for key, values in allowed.items():
             if getattr(self, key) not in values:
@@ -92,7 +94,10 @@ def build_corpus(
         pairs = reuters.select_top_topics(split[name], topics, settings.multi_topic)
         texts = [_document_text(doc, settings.text) for doc, _ in pairs]
         tokens[name], kept = pipeline.preprocess_corpus(
-            texts, stemmer=settings.stemmer, min_word_length=settings.min_word_length
+            texts,
+            stemmer=settings.stemmer,
+            stopwords=pipeline.load_stopwords(settings.stop_words),
+            min_word_length=settings.min_word_length,
         )
         labels[name] = np.asarray([topics.index(pairs[i][1]) for i in kept], dtype=np.int64)
         newids[name] = np.asarray([pairs[i][0].newid for i in kept], dtype=np.int64)

@@ -38,6 +38,7 @@ def _cmd_reuters_corpus(args: argparse.Namespace) -> None:
         top_topics=args.top_topics,
         stemmer=args.stemmer,
         min_word_length=args.min_word_length,
+        stop_words=args.stop_words,
     )
     docs = reuters.read_reuters(args.raw_dir)
     corpus, stats = build_corpus(docs, settings)
@@ -78,4 +79,5 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--top-topics", type=int, default=10)
     p.add_argument("--stemmer", choices=STEMMER_CHOICES, default="NLTK_EXTENSIONS")
     p.add_argument("--min-word-length", type=int, default=1)
+    p.add_argument("--stop-words", choices=("snowball", "sklearn"), default="snowball")
     p.set_defaults(func=_cmd_reuters_corpus)

@@ -27,11 +27,14 @@ Readings (recorded here and in the fitted attributes):
   last round removed -- when the mean training E drops by more than ``tol``. When one feature
   has been chosen ``max_repeats`` times in a row (default 5, RankLib's ``maxSelCount``) with
   the training E of every query unchanged, the query weights are fixed and the rounds only keep
-  adding that feature: ``on_repeat="stop"`` (default) ends training there; ``"remove"`` takes
-  the feature out of the pool until the training E changes (RankLib's rule without its
-  "enqueue" pass). With single-feature weak rankers the first round's feature often stays the
-  weighted best (the weights exp(-E) vary by at most a factor e), so "stop" can end with one
-  feature.
+  adding that feature. Neither the paper (Figure 1, "For t = 1, ..., T") nor the dissertation
+  (Algorithm 4, "until reach the maximum number of iterations") has a step for this:
+  ``on_repeat="continue"`` (default) runs every round as printed; ``"stop"`` ends training
+  there; ``"remove"`` takes the feature out of the pool until the training E changes
+  (RankLib's rule without its "enqueue" pass). With single-feature weak rankers the first
+  round's feature often stays the weighted best (the weights exp(-E) vary by at most a factor
+  e), so "stop" can end with one feature. ``guards_["adarank_repeated_feature"]`` counts the
+  stops and removals (:mod:`boostrank.guards`).
 - With ``validation=(X, y, qid)``, the model keeps the prefix of rounds with the best validation
   score (``metric``, default NDCG@10; first of equal maxima), as LETOR's baselines select the
   model on the validation fold.
@@ -42,8 +45,12 @@ from __future__ import annotations
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.guards import Guards
 from boostrank.metrics.ranking import Formula, ndcg_at_k
 from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
+
+REPEATED = "adarank_repeated_feature"  # guard id: a stop or removal on a repeated feature
+ON_REPEAT = ("continue", "stop", "remove")
 
 
 def adarank_alpha(weights: np.ndarray, measure: np.ndarray, floor: float = 1e-12) -> float:
@@ -69,7 +76,7 @@ class AdaRank:
         formula: Formula = "letor",
         tol: float | None = 0.002,
         max_repeats: int | None = 5,
-        on_repeat: str = "stop",
+        on_repeat: str = "continue",
         metric: str = "ndcg@10",
         random_state: int = 0,
     ) -> None:
@@ -101,9 +108,9 @@ class AdaRank:
                 "AdaRank: k=None (NDCG of the whole list) needs formula='report': LETOR's "
                 "formula scores every query shorter than k as 0"
             )
-        if self.on_repeat not in ("stop", "remove"):
+        if self.on_repeat not in ON_REPEAT:
             raise BoostrankError(
-                f"AdaRank: on_repeat must be 'stop' or 'remove', not {self.on_repeat!r}"
+                f"AdaRank: on_repeat must be one of {ON_REPEAT}, not {self.on_repeat!r}"
             )
         check_metric(self.metric)
         X = np.asarray(X, dtype=np.float64)
@@ -129,6 +136,8 @@ class AdaRank:
         repeats = 0
         pool = np.ones(d, dtype=bool)  # features not removed (on_repeat="remove")
         self.stop_reason_ = "n_rounds"
+        self.guards_ = Guards.of(REPEATED)
+        watch = self.max_repeats is not None and self.on_repeat != "continue"
         for _ in range(self.n_rounds):
             if not pool.any():
                 self.stop_reason_ = "no feature left"
@@ -158,7 +167,8 @@ class AdaRank:
                 valid_curve.append(score)
                 if score > best[0]:
                     best = (score, len(features), coef.copy())
-            if self.max_repeats is not None and repeats + 1 >= self.max_repeats:
+            if watch and repeats + 1 >= int(self.max_repeats or 0):
+                self.guards_.fire(REPEATED)
                 if self.on_repeat == "stop":
                     self.stop_reason_ = "repeats"
                     break

@@ -34,7 +34,11 @@ Readings, recorded:
   alpha = 0 (a per-document gradient summed over each threshold's documents, one sparse
   product for all candidates) get one Newton step each on the pairs they split; the least
   exact loss wins,
-  and its alpha is refined to ``newton_steps`` (default 4) steps in all.
+  and its alpha is refined to ``newton_steps`` (default 4) steps in all. Every step keeps
+  ``|alpha| <= max_alpha`` (default 10), a guard the paper does not have: where every pair a
+  weak learner splits is ordered right, the fidelity loss falls for ever larger alpha and the
+  Newton steps would not end. ``guards_["frank_alpha_cap"]`` counts the weak learners kept at
+  the cap (:mod:`boostrank.guards`).
 - The number of weak learners: at most ``n_rounds`` (default 100); with ``validation`` the
   prefix with the best validation score (default NDCG@10) is kept, as LETOR's baselines chose
   it on the validation fold.
@@ -53,8 +57,11 @@ import numpy as np
 from scipy import sparse
 
 from boostrank.errors import BoostrankError
+from boostrank.guards import Guards
 from boostrank.ranking.pairs import query_pairs
 from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
+
+ALPHA_CAP = "frank_alpha_cap"  # guard id: a weak learner's alpha held at +-max_alpha
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
@@ -264,6 +271,7 @@ class FRank:
         cand_index = np.concatenate([np.arange(s) for s in sizes])
 
         val = unpack(validation)
+        self.guards_ = Guards.of(ALPHA_CAP)
         H = np.zeros(n)
         o = np.zeros(len(i))  # pair margins H_i - H_j
         vH = None if val is None else np.zeros(len(val[0]))
@@ -301,6 +309,8 @@ class FRank:
             if state[0] == 0.0:
                 break
             change, alpha = state[1] - start[1], state[0]
+            if abs(alpha) >= self.max_alpha:
+                self.guards_.fire(ALPHA_CAP)
             theta = float(thresholds[k][m])
             learners.append((k, theta, alpha))
             H += alpha * hd

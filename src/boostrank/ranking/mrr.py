@@ -16,9 +16,12 @@ judged pairs (Eq. 4.3), see :mod:`boostrank.ranking.refinement`. Each iteration:
    ``nu = sum gamma_ij [f_i = 0, f_j = 1]`` (Eq. 4.14); 9. ``F <- F + alpha f``.
 
 ``F`` starts at 0, so ``L_p^0 = (sum T)(sum W)``. The step-8 ``alpha`` minimises the bound of
-Lemma 5, so ``L_p`` never rises (``alpha`` is shrunk towards 0 by ``smoothing`` only when
-``nu`` or ``mu`` vanishes). Everything is vectorised over the ``n x n`` pair matrices through
-the rank-one form of ``exp(F_j - F_i)``: an iteration costs a few products with ``W``.
+Lemma 5, so ``L_p`` never rises. Where ``nu`` (or ``mu``) is 0, Eq. 4.14's alpha is infinite and the
+printed step undefined; ``alpha = 1/2 log((mu + s)/(nu + s))`` with ``smoothing`` s (default 1e-12)
+keeps it finite, a guard the text does not have. ``guards_["mrr_alpha_smoothing"]`` counts the
+iterations where ``min(mu, nu) < s``, i.e. where the smoothing, not the data, sets the size of alpha
+(:mod:`boostrank.guards`). Everything is vectorised over the ``n x n`` pair matrices through the
+rank-one form of ``exp(F_j - F_i)``: an iteration costs a few products with ``W``.
 
 Recorded per iteration: ``objective_`` (``log L_p``, length T + 1), ``mu_``, ``nu_``,
 ``edge_`` (``eta_t = mu - nu``, Appendix A.12), ``alpha_``. :meth:`theorem9_bound` and
@@ -45,6 +48,7 @@ from typing import Literal
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.guards import Guards
 from boostrank.ranking.refinement import (
     PairModel,
     Stump,
@@ -58,6 +62,7 @@ from boostrank.ranking.refinement import (
 
 WeakLearner = Literal["sampled_stump", "thresholds"]
 TScope = Literal["all", "judged"]
+SMOOTHING = "mrr_alpha_smoothing"  # guard id: mu or nu of Eq. 4.14 below the smoothing
 
 
 def t_mask(t_scope: str, n: int, pairs: np.ndarray, judged: np.ndarray | None) -> np.ndarray | None:
@@ -141,6 +146,7 @@ class MRR:
         F = np.zeros(n)
         self.stumps_: list[Stump] = []
         self._alphas_kept: list[float] = []
+        self.guards_ = Guards.of(SMOOTHING)
         alphas, mus, nus, objective = [], [], [], []
         for _ in range(int(self.n_iterations)):
             sums = model.sums(F)
@@ -158,6 +164,8 @@ class MRR:
                 f = stump.predict(X)  # step 7
                 mu, nu = model.blocks(sums, f)
                 if mu > 0 or nu > 0:  # step 8 (Eq. 4.14); f constant: mu = nu = 0
+                    if min(mu, nu) < self.smoothing:  # Eq. 4.14 infinite or nearly so
+                        self.guards_.fire(SMOOTHING)
                     alpha = 0.5 * float(np.log((mu + self.smoothing) / (nu + self.smoothing)))
                     F = F + alpha * f  # step 9
                     self.stumps_.append(stump)

@@ -60,17 +60,19 @@ each choice below was derived from the dissertation's own proofs and checked num
    symmetric, ``alpha_1 - alpha_2 = 1/n sum_i f_i w_i``: alpha > 0 exactly when the stump's
    f = 1 side carries positive total weight on the whole training set.
 6. **Degenerate alpha.** If alpha_2 = 0 < alpha_1 the bound decreases without limit and so does
-   Mbar (no relevant document with f = 0 shares a query with a document with f = 1); alpha is
-   then capped at ``max_alpha``, as is any alpha of Eq. 3.15. "Stop when alpha <= 0" (also
-   MCSSB's rule, chapter 2, Algorithm 3 step 8; chapter 3's Remark asks the weak learner to
-   beat random guessing) applies when alpha_1 <= alpha_2 with alpha_1 + alpha_2 > 0. A stump
-   whose two leaves predict the same class (both majority +1, which the Gini criterion allows
-   on a sample that is not exactly balanced), or any f constant within every query, leaves
-   every pair unchanged and makes alpha = 1/2 log(0/0) undefined rather than <= 0: that round
-   adds nothing and counts as an iteration (``n_skipped_``), and the next round draws a new
-   sample. On LETOR 3.0 OHSUMED such stumps come up in 2-20% of rounds; stopping at the
-   first one ended the boosting after 8-29 iterations (five folds, random_state 0). All
-   w = 0 stops.
+   Mbar (no relevant document with f = 0 shares a query with a document with f = 1); Eq. 3.15 is
+   infinite there and alpha is set to ``max_alpha`` (guard ``chapter3_alpha_cap``, on: the
+   printed step is undefined without it). Wherever alpha_2 > 0, Eq. 3.15 defines alpha and it is
+   used as printed (``cap_scope="infinite"``, the default); ``cap_scope="all"`` also caps every
+   finite alpha at ``max_alpha`` (guard ``ndcg_boost_cap_scope``). "Stop when alpha <= 0" (also
+   MCSSB's rule, chapter 2, Algorithm 3 step 8; chapter 3's Remark asks the weak learner to beat
+   random guessing) applies when alpha_1 <= alpha_2 with alpha_1 + alpha_2 > 0. A stump whose
+   two leaves predict the same class (both majority +1, which the Gini criterion allows on a
+   sample that is not exactly balanced), or any f constant within every query, leaves every pair
+   unchanged and makes alpha = 1/2 log(0/0) undefined rather than <= 0: that round adds nothing
+   and counts as an iteration (``n_skipped_``), and the next round draws a new sample. On LETOR
+   3.0 OHSUMED such stumps come up in 2-20% of rounds; stopping at the first one ended the
+   boosting after 8-29 iterations (five folds, random_state 0). All w = 0 stops.
 7. **Sampling.** Chapter 3 samples "according to |w_i|" without a size; the size
    ``s = max(20, n/5)`` (n training documents, n/5 rounded down; ``sample_fraction`` 0.2) is
    the dissertation's rule of chapter 4 (Algorithm 6) and of chapter 2 (section 2.3.4).
@@ -101,8 +103,12 @@ each choice below was derived from the dissertation's own proofs and checked num
    to produce models better than random guessing", read as an exit; it ended 4 of 5 OHSUMED
    folds after 42-63 iterations), and ``"skip"`` drops such a round; both let a constant or
    undefined round use up an iteration (``n_skipped_``). ``max_redraws`` consecutive draws
-   without a usable stump end the loop (``stop_reason_``); the fold records carry
-   ``n_iterations_``, ``n_flipped_``, ``n_redrawn_`` and ``n_skipped_``.
+   without a usable stump end the loop (``stop_reason_``; guard ``ndcg_boost_max_redraws``,
+   on: without it the loop need not end); the fold records carry ``n_iterations_``,
+   ``n_flipped_``, ``n_redrawn_`` and ``n_skipped_``. Every flip, redraw, skip or stop of a
+   round whose alpha is not > 0 fires guard ``ndcg_boost_nonpositive_alpha``.
+
+Guards (:mod:`boostrank.guards`): ``guards_`` counts, per fit, how often each of the four acted.
 
 Computation (vectorised per query; the Python loops run over queries and tiles, never pairs).
 Every pair term needs only ``P_ij = exp(s_i - s_j)``: ``S = 1/(1 + P)`` is the logistic term of
@@ -126,6 +132,7 @@ computes them in double precision.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -134,12 +141,21 @@ from typing import Any, Literal
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.guards import Guards
 from boostrank.ranking.pairs import query_groups
 
 Dtype = Literal["float32", "float64"]
 # Largest |s_i - c| for which exp(s_i - c) * exp(c - s_j) stays a normal number.
 _EXP_HALF_RANGE = {np.dtype(np.float32): 40.0, np.dtype(np.float64): 300.0}
 _FEATURE_THRESHOLD = 1e-7  # scikit-learn's tree: feature values closer than this are equal
+# Guard ids (readings in config/readings.yaml): Eq. 3.15 infinite (alpha_2 = 0) set to
+# max_alpha; a finite alpha capped (cap_scope "all"); a round with alpha <= 0 or undefined
+# flipped, redrawn, skipped or stopped at; the loop ended after max_redraws draws.
+ALPHA_CAP = "chapter3_alpha_cap"
+CAP_SCOPE = "ndcg_boost_cap_scope"
+NONPOSITIVE = "ndcg_boost_nonpositive_alpha"
+MAX_REDRAWS = "ndcg_boost_max_redraws"
+CapScope = Literal["infinite", "all"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -339,15 +355,29 @@ class _Pairs:
         return float(np.dot(self.c[f], cross[0, f])), float(np.dot(self.c[~f], cross[0, ~f]))
 
 
-def combination_weight(alpha_1: float, alpha_2: float, max_alpha: float = 10.0) -> float:
-    """Eq. 3.15, ``1/2 log(alpha_1 / alpha_2)``, capped at ``max_alpha``: ``max_alpha`` when
-    only alpha_2 = 0, ``-inf`` when only alpha_1 = 0, NaN (undefined) when both are 0, i.e.
-    when f is constant within every query (module docstring, reading 6)."""
+def combination_weight(
+    alpha_1: float,
+    alpha_2: float,
+    max_alpha: float = 10.0,
+    cap_scope: CapScope = "infinite",
+    guards: Guards | None = None,
+) -> float:
+    """Eq. 3.15, ``1/2 log(alpha_1 / alpha_2)``: ``max_alpha`` when only alpha_2 = 0 (Eq. 3.15
+    infinite), ``-inf`` when only alpha_1 = 0, NaN (undefined) when both are 0, i.e. when f is
+    constant within every query (module docstring, reading 6). A finite alpha is capped at
+    ``max_alpha`` only with ``cap_scope="all"``. ``guards`` counts each cap that acted."""
     if not alpha_1 > 0.0:
         return math.nan if not alpha_2 > 0.0 else -math.inf
     if not alpha_2 > 0.0:
+        if guards is not None:
+            guards.fire(ALPHA_CAP)
         return float(max_alpha)
-    return min(0.5 * math.log(alpha_1 / alpha_2), float(max_alpha))
+    alpha = 0.5 * math.log(alpha_1 / alpha_2)
+    if cap_scope == "all" and alpha > max_alpha:
+        if guards is not None:
+            guards.fire(CAP_SCOPE)
+        return float(max_alpha)
+    return alpha
 
 
 # --------------------------------------------------------------------------------------------
@@ -504,16 +534,17 @@ class NDCGBoost:
     whole list (None) or its top c (reading 2). Keyword options (module docstring): ``block``,
     the largest tile side of a
     query's pair matrix (``None``: whole queries at once); ``dtype`` of the pair terms;
-    ``max_alpha`` (reading 6); ``refresh``, iterations between full recomputations of the
-    pair sums (``None``: never); ``on_nonpositive_alpha``, ``"flip"`` (default), ``"redraw"``,
-    ``"stop"`` or ``"skip"``, and ``max_redraws`` (reading 10).
+    ``max_alpha`` and ``cap_scope`` (reading 6); ``refresh``, iterations between full
+    recomputations of the pair sums (``None``: never); ``on_nonpositive_alpha``, ``"flip"``
+    (default), ``"redraw"``, ``"stop"`` or ``"skip"``, and ``max_redraws`` (reading 10).
 
     Attributes after ``fit``: ``alphas_`` (Eq. 3.15 of each kept stump), ``stumps_``
     (:class:`Stump`) and the same as arrays ``features_``, ``thresholds_``, ``leaf_values_``
     (f of the left and right leaf); ``objective_``, Mbar (3.11) at F = 0 and after each
     iteration (``n_iterations_ + 1`` values); ``n_iterations_``, stumps kept; ``n_flipped_``,
     stumps kept flipped; ``n_redrawn_``, samples drawn again; ``n_skipped_``, rounds used up
-    without a stump (``"stop"``/``"skip"`` only); ``stop_reason_``.
+    without a stump (``"stop"``/``"skip"`` only); ``stop_reason_``; ``guards_``, the guards'
+    firings in this fit (module docstring).
     """
 
     def __init__(
@@ -525,6 +556,7 @@ class NDCGBoost:
         block: int | None = 512,
         dtype: Dtype = "float32",
         max_alpha: float = 10.0,
+        cap_scope: CapScope = "infinite",
         refresh: int | None = 25,
         on_nonpositive_alpha: Literal["flip", "redraw", "stop", "skip"] = "flip",
         max_redraws: int = 100,
@@ -537,6 +569,7 @@ class NDCGBoost:
         self.block = block
         self.dtype = dtype
         self.max_alpha = max_alpha
+        self.cap_scope = cap_scope
         self.refresh = refresh
         self.on_nonpositive_alpha = on_nonpositive_alpha
         self.max_redraws = max_redraws
@@ -567,7 +600,13 @@ class NDCGBoost:
             raise BoostrankError(
                 f"on_nonpositive_alpha must be 'flip', 'redraw', 'stop' or 'skip', not {mode!r}"
             )
+        if self.cap_scope not in ("infinite", "all"):
+            raise BoostrankError(f"cap_scope must be 'infinite' or 'all', not {self.cap_scope!r}")
         full_run = mode in ("flip", "redraw")  # every iteration adds a stump (reading 10)
+        self.guards_ = guards = Guards.of(ALPHA_CAP, CAP_SCOPE, NONPOSITIVE, MAX_REDRAWS)
+        weight = functools.partial(
+            combination_weight, max_alpha=self.max_alpha, cap_scope=self.cap_scope, guards=guards
+        )
         rng = np.random.default_rng(self.random_state)
         if self.ideal_dcg_cutoff is not None and self.ideal_dcg_cutoff < 1:
             raise BoostrankError(
@@ -598,18 +637,21 @@ class NDCGBoost:
             if stump is not None and stump.left != stump.right:
                 f = stump.predict(Xs).astype(bool)  # step 7
                 before = pairs.cross_sums(s, f)  # the only pair terms that alpha f changes
-                alpha = combination_weight(*pairs.alpha_terms(before, f), self.max_alpha)  # 3.15
+                alpha = weight(*pairs.alpha_terms(before, f))  # Eq. 3.15
                 if alpha < 0.0 and mode == "flip":  # 1 - f with weight -alpha (reading 10)
                     stump = Stump(stump.feature, stump.threshold, 1 - stump.left, 1 - stump.right)
                     f = ~f  # the pairs with f_i != f_j, and so ``before``, stay the same
-                    alpha = combination_weight(*pairs.alpha_terms(before, f), self.max_alpha)
+                    alpha = weight(*pairs.alpha_terms(before, f))
                     self.n_flipped_ += 1
+                    guards.fire(NONPOSITIVE)
             if not alpha > 0.0:  # NaN, 0, or < 0 where not flipped
+                guards.fire(NONPOSITIVE)  # redrawn, skipped or stopped at
                 if full_run:
                     self.n_redrawn_ += 1
                     misses += 1
                     if misses >= self.max_redraws:
                         self.stop_reason_ = f"no usable stump in {misses} draws"
+                        guards.fire(MAX_REDRAWS)
                         break
                     continue
                 if math.isnan(alpha) or mode == "skip":

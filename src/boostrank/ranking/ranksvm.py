@@ -10,7 +10,10 @@ The ranking function is ``f(x) = w . phi(x)``; ``w`` is a linear SVM (scikit-lea
 ``kernel_map=None`` is the linear RankSVM (``phi(x) = x``).
 
 ``LinearSVC`` solves the hinge loss in the dual (liblinear's coordinate descent), the faster
-solver here (the primal, ``dual=False``, liblinear offers only for the squared hinge). The pair
+solver here (the primal, ``dual=False``, liblinear offers only for the squared hinge), for at
+most ``max_iter`` iterations, a cap SVM-light does not have (it stops at its tolerance only);
+``guards_["ranksvm_max_iter"]`` counts the solves that stopped at it (liblinear's
+ConvergenceWarning; :mod:`boostrank.guards`), ``converged_`` says whether the kept one did. The pair
 count can be capped per query (seeded subsample) for the time budget. Only the documents that
 occur in a pair are mapped for training; Nystroem scores are computed as ``k(x, landmarks) .
 (M^T w)`` with M the map's normalisation, which equals ``phi(x) . w`` without forming ``phi``
@@ -48,11 +51,13 @@ from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.svm import LinearSVC
 
 from boostrank.errors import BoostrankError
+from boostrank.guards import Guards
 from boostrank.ranking.pairs import balanced_signs, query_pairs
 from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
 
 KernelMap = Literal["nystroem", "rff"]
 DefaultC = Literal["code", "usage"]
+MAX_ITER = "ranksvm_max_iter"  # guard id: a liblinear solve stopped at max_iter
 
 
 def svm_light_default_C(vectors: np.ndarray, rule: DefaultC = "code") -> float:
@@ -157,17 +162,18 @@ class RankSVM:
             )
             fmap.fit(np.asarray(X, dtype=np.float64))
         self.feature_map_ = fmap
+        self.guards_ = Guards.of(MAX_ITER)
         diff, sign = pair_design(
             fmap, X, y, qid, max_pairs_per_query=self.max_pairs_per_query, seed=self.random_state
         )
         val = unpack(validation)
         if val is None or not self.C_grid:
-            return self.fit_pairs(diff, sign)
+            return self._solve(diff, sign)
         check_metric(self.metric)
         scores: dict[float, float] = {}
         best: tuple[float, tuple[float, bool, int, np.ndarray]] | None = None
         for C in self.C_grid:
-            self.fit_pairs(diff, sign, C=float(C))
+            self._solve(diff, sign, C=float(C))
             score = validation_score(val[1], self.predict(val[0]), val[2], self.metric)
             scores[float(C)] = score
             if best is None or score > best[0]:
@@ -182,6 +188,11 @@ class RankSVM:
         ``C`` (default: the constructor's, or SVM-light's default where that is None); the C
         used is ``C_``. Called alone, the pairs were built with the constructor's
         ``feature_map``."""
+        self.guards_ = Guards.of(MAX_ITER)
+        return self._solve(diff, sign, C=C)
+
+    def _solve(self, diff: np.ndarray, sign: np.ndarray, *, C: float | None = None) -> RankSVM:
+        """liblinear on the pairs (:meth:`fit_pairs`), counting a stop at ``max_iter``."""
         if self.feature_map is not None or not hasattr(self, "feature_map_"):
             self.feature_map_ = self.feature_map
         if C is None:
@@ -200,6 +211,8 @@ class RankSVM:
             warnings.simplefilter("always", ConvergenceWarning)
             svm.fit(diff, sign)
         self.converged_ = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
+        if not self.converged_:
+            self.guards_.fire(MAX_ITER)
         self.n_iter_ = int(svm.n_iter_)
         self.n_pairs_ = len(sign)
         self.coef_ = svm.coef_.ravel().copy()

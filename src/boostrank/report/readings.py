@@ -81,6 +81,7 @@ class Reading:
     evidence: str
     claims: list[str]
     covers: tuple[str, ...] = ()  # keys the choice also sets, held as configured
+    guard: bool = False  # the reading switches a guard (boostrank.guards counts its firings)
 
     @property
     def keys(self) -> list[str]:

@@ -60,6 +60,7 @@ from boostrank.experiments.chapter2.spec import (
     get_method,
 )
 from boostrank.experiments.common import classification_label
+from boostrank.guards import Guards
 from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
@@ -295,6 +296,8 @@ def run_job(spec: RunSpec) -> pd.DataFrame:
                     if history
                     else ""
                 ),
+                # the guards' firing counts of this fit (boostrank.guards; Tree has none)
+                guards=Guards(getattr(model, "guards_", {})).text(),
                 note="",
             )
             records.append(row)

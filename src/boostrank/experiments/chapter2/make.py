@@ -10,6 +10,7 @@ from boostrank.experiments.chapter2.figure import draw
 from boostrank.experiments.chapter2.spec import FigureSpec
 from boostrank.experiments.chapter2.summary import (
     figure_cells,
+    figure_guards,
     read_runs,
     summarise,
     summary_samples,
@@ -21,8 +22,9 @@ if TYPE_CHECKING:
 
 def make_figure(spec: FigureSpec) -> pd.DataFrame:
     """Merge the run CSVs into the figure's results CSV, summary CSV and its samples (each
-    repeat's value, beside it as ``<summary>.samples.csv``), PNG and PDF; ``spec.seed`` seeds
-    the bands' bootstrap."""
+    repeat's value, beside it as ``<summary>.samples.csv``), guard table (``spec.guards``),
+    PNG and PDF; ``spec.seed`` seeds the bands' bootstrap."""
+    from boostrank import guards
     from boostrank.io import write_text
 
     figure, options = spec.figure, {"fraction": spec.fraction, "C": spec.C, "depth": spec.depth}
@@ -33,6 +35,7 @@ def make_figure(spec: FigureSpec) -> pd.DataFrame:
     write_text(spec.summary, stats.to_csv(index=False))
     samples = summary_samples(figure, frame, options)
     write_text(Path(spec.summary).with_suffix(".samples.csv"), samples.to_csv(index=False))
+    guards.write_table(spec.guards, figure, figure_guards(figure, frame, options))
     draw(figure, cells, spec.figure_prefix)
     return cells
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boostrank import guards
 from boostrank.errors import BoostrankError
 from boostrank.experiments.common import Job
 from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
@@ -106,6 +107,7 @@ class FigureSpec(JobSpec):
     csv: str
     summary: str
     figure_prefix: str
+    guards: str  # the figure's guard table (boostrank.guards.path)
 
     def check(self) -> None:
         check_choice("figure", self.figure, FIGURES)
@@ -208,7 +210,13 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
         csv=output.csv,
         summary=output.summary,
         figure_prefix=stem(output.figure[0]),
+        guards=output.guards,
     )
+
+
+def guards_file(figure: str) -> str:
+    """The figure's guard table (rule chapter2_figure's output)."""
+    return guards.path(figure)
 
 
 def run_file(figure: str, dataset: str, method: str, block: str) -> str:
@@ -269,6 +277,7 @@ __all__ = [
     "figure_runs",
     "figure_spec",
     "get_method",
+    "guards_file",
     "repeat_blocks",
     "run_file",
     "run_spec",

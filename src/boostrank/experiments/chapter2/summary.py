@@ -547,6 +547,15 @@ def figure_cells(
     return with_intervals(cells, runs, seed)
 
 
+def figure_guards(figure: str, runs: pd.DataFrame, options: dict[str, Any]) -> list[Any]:
+    """The runs (with their column ``guards``, :mod:`boostrank.guards`) the figure
+    shows (:func:`select`: Figures 2.2 and 2.3 read only Figure 2.1's reference runs), one
+    per run; none for runs written before the column existed."""
+    if "guards" not in runs.columns:
+        return []
+    return select(runs, figure, options).to_dict("records")
+
+
 __all__ = [
     "FRACTIONS",
     "PER_REPEAT",
@@ -554,6 +563,7 @@ __all__ = [
     "constant_class_share",
     "depth_positions",
     "figure_cells",
+    "figure_guards",
     "mean_full_depth",
     "read_runs",
     "select",

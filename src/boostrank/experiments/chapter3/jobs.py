@@ -165,8 +165,8 @@ def train_fold(
     replicate: int = 1,
 ) -> dict[str, Any]:
     """Train one algorithm on one LETOR fold (one replicate); write the test run and a JSON
-    record (arguments, seed, row counts, fitted scalars such as a validation-chosen C,
-    provenance)."""
+    record (arguments, seed, row counts, fitted scalars such as a validation-chosen C, the
+    guards' counts of :mod:`boostrank.guards`, provenance)."""
     import numpy as np
 
     from boostrank.data.folds import letor_fold_masks
@@ -218,19 +218,15 @@ def train_fold(
             k: int(m.sum()) for k, m in (("train", train), ("validation", valid), ("test", test))
         },
         "fitted": _scalar_attributes(model),
+        "guards": dict(getattr(model, "guards_", {})),  # steps the text lacks, times acted
         "data_kind": meta["provenance"]["kind"],
         "provenance": meta["provenance_line"],
     }
     write_json(record_path, record)  # deterministic: the timings go to the log
     log.info(
-        "%s on %s fold %d: fit %.2f s, predict and write %.2f s (seed %s)",
-        algorithm.label,
-        dataset,
-        fold,
-        fitted - started,
-        time.perf_counter() - fitted,
-        record["seed"],
-    )
+        "%s on %s fold %d: fit %.2f s, predict and write %.2f s (seed %s)", algorithm.label,
+        dataset, fold, fitted - started, time.perf_counter() - fitted, record["seed"],
+    )  # fmt: skip
     return record
 
 

@@ -1,14 +1,15 @@
 """Figure 3.1 of Valizadegan (2010), section 3.4.2, the figure job: merge and summarise the data
 sets' evaluations (:mod:`.summary`), write the results CSVs, draw the figure and its table
-(:mod:`.figure`)."""
+(:mod:`.figure`), and write the guard table of the training jobs' records."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from boostrank.experiments.chapter3.figure import draw_figure, write_results_table
-from boostrank.experiments.chapter3.spec import FigureSpec
+from boostrank.experiments.chapter3.spec import FIGURE_ID, FigureSpec
 from boostrank.experiments.chapter3.summary import (
     letor_gap_stats,
     letor_published,
@@ -20,6 +21,15 @@ from boostrank.experiments.chapter3.summary import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+def write_guards(path: str, records: Sequence[str]) -> pd.DataFrame:
+    """The figure's guard table (:func:`boostrank.guards.write_table`): each guard's firings
+    summed over the training jobs' records."""
+    from boostrank import guards
+    from boostrank.io import read_json
+
+    return guards.write_table(path, FIGURE_ID, [read_json(r) for r in records])
 
 
 def make_figure(spec: FigureSpec) -> pd.DataFrame:
@@ -62,6 +72,7 @@ def make_figure(spec: FigureSpec) -> pd.DataFrame:
     write_text(spec.summary, stats.to_csv(index=False))
     write_text(spec.compared, cells.to_csv(index=False))
     write_results_table(tidy, spec.table_prefix)
+    write_guards(spec.guards, spec.records)
     bands = ndcg_boost_bands(merged, spec.seed)
     formula = str(tidy["formula"].iloc[0])
     draw_figure(tidy, spec.figure_prefix, formula, sources, bands, spec.baselines_compared)

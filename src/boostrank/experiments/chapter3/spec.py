@@ -158,6 +158,15 @@ def first_runs(section: dict[str, Any], dataset: str, src: Path | str | None = N
     ]
 
 
+def record_files(
+    section: dict[str, Any], dataset: str, replicates: int, src: Path | str | None = None
+) -> list[str]:
+    """The JSON records of every training job of a data set (beside its run files): the
+    figure job sums their guards into ``results/guards/thesis-fig3_1.csv``."""
+    runs = [*first_runs(section, dataset, src), *replicate_runs(section, dataset, replicates, src)]
+    return [r.removesuffix(".run") + ".json" for r in runs]
+
+
 def replicate_runs(
     section: dict[str, Any], dataset: str, replicates: int, src: Path | str | None = None
 ) -> list[str]:
@@ -248,6 +257,7 @@ class FigureSpec(JobSpec):
 
     evaluations: tuple[str, ...]
     samples: tuple[str, ...]  # the evaluations' per-query files
+    records: tuple[str, ...]  # the training jobs' JSON records (their guards)
     letor: str | None
     claims: str
     tolerance: float  # config chapter3.best_tolerance
@@ -258,6 +268,7 @@ class FigureSpec(JobSpec):
     samples_out: str
     summary: str
     compared: str  # the cells the comparative claims read (samples beside it)
+    guards: str  # the guard table, results/guards/thesis-fig3_1.csv
     figure_prefix: str
     table_prefix: str
 
@@ -354,6 +365,7 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     return FigureSpec(
         evaluations=tuple(input.evaluations),
         samples=tuple(input.samples),
+        records=tuple(input.records),
         letor=input.letor[0] if input.letor else None,
         claims=input.claims,
         tolerance=section["best_tolerance"],
@@ -364,6 +376,7 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
         samples_out=output.samples,
         summary=output.summary,
         compared=output.compared,
+        guards=output.guards,
         figure_prefix=stem(output.figure[0]),
         table_prefix=stem(output.table[0]),
     )
@@ -401,6 +414,7 @@ __all__ = [
     "get_algorithm",
     "module_file",
     "qrels_spec",
+    "record_files",
     "replicate_runs",
     "run_file",
     "seeded",

@@ -9,8 +9,9 @@ the MovieLens jobs of Figures 4.5-4.6 (:mod:`.jobs_movies`).
   the refinement, so the evaluation puts equal scores in a seeded random order per query
   (config ``chapter4.tie_break: random``, the default; ``base`` keeps the base order), and
   each row carries the method's share of tied documents (``tied_share``).
-- Evaluation: NDCG@1..25 (formula ``chapter4.ndcg_formula``, by default Chapter 3's
-  ``chapter3.ndcg_formula``, LETOR's script) of the **whole list** of each query
+- Evaluation: NDCG@1..25 (formula ``chapter4.ndcg_formula``, by default ``report``, Eq. 3.1
+  as printed, which section 4.4 names: "NDCG is described in Section 3.3.1"; Chapter 4 compares
+  with no LETOR baseline, so LETOR's script has no part here) of the **whole list** of each query
   (``evaluate: all``, the default) and of the unjudged remainder (``residual``, the residual
   collection). The text does not say which documents are scored (section 4.4.1: "we sort all
   documents of one query based on the base ranker"; 4.4.2: "NDCG for the first 25 ranked
@@ -54,6 +55,8 @@ from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from boostrank.guards import Guards
 
 
 @dataclass
@@ -237,9 +240,11 @@ def run_mrr(
     weak_learner: str | None = None,
     W_cache: dict[int, np.ndarray] | None = None,
     timings: list[float] | None = None,
+    guards: Guards | None = None,
 ) -> list[np.ndarray]:
     """MRR's scores per query (``train_scores_``); optional shared ``W`` per query index;
-    ``t_scope`` and ``weak_learner`` override the configured ones."""
+    ``t_scope`` and ``weak_learner`` override the configured ones; ``guards`` receives each
+    fit's guard counts (:mod:`boostrank.guards`)."""
     import numpy as np
 
     from boostrank.ranking.mrr import MRR
@@ -262,6 +267,8 @@ def run_mrr(
             W = W_cache[i]
         model = MRR(**kwargs, random_state=derive_seed(root_seed, SEED_KEY, *seed_parts, q.qid))
         model.fit(q.X, q.g, pairs_of(q), judged=q.judged, W=W)
+        if guards is not None:
+            guards.add(model.guards_)
         out.append(np.asarray(model.train_scores_))
         if timings is not None:
             timings.append(time.perf_counter() - started)
@@ -384,11 +391,11 @@ def run_rocchio(
 
 
 def run_svm(
-    queries: Sequence[Query], params: dict[str, Any], seed: int
+    queries: Sequence[Query], params: dict[str, Any], seed: int, guards: Guards | None = None
 ) -> tuple[list[np.ndarray], int]:
     """Ranking-SVM per query on the judged documents' pairs (augmented features); a query
     whose judged documents all share one grade keeps the base ranking. Returns the scores
-    and the number of such queries."""
+    and the number of such queries; ``guards`` receives each fit's guard counts."""
     import numpy as np
 
     from boostrank.ranking.ranksvm import RankSVM, pair_design
@@ -409,6 +416,8 @@ def run_svm(
             max_iter=int(cfg["max_iter"]),
             random_state=seed,
         ).fit_pairs(diff, sign)
+        if guards is not None:
+            guards.add(model.guards_)
         out.append(model.predict(Xa))
     return out, fallback
 

@@ -319,7 +319,9 @@ def write_family(
 ) -> pd.DataFrame:
     """A family's results: replicate 1's curves (``items``) averaged with those of the other
     replicates' files, as tidy rows (``out``), per-query means (``queries_out``) and a JSON
-    record (``record`` plus each other replicate's record)."""
+    record (``record`` plus each other replicate's record; its ``guards``, the guards' counts
+    summed over the replicates, :mod:`boostrank.guards`)."""
+    from boostrank.guards import FIELD, Guards
     from boostrank.io import write_json, write_text
 
     others = [load_replicate(p) for p in replicate_files]
@@ -331,7 +333,10 @@ def write_family(
     if queries_out is not None:
         write_text(queries_out, result_frame(samples, info).to_csv(index=False))
     more = {"other_replicates": [o[1] for o in others]} if others else {}
-    write_json(record_path, {**info, **record, **more})
+    counts = Guards().add(record.get(FIELD))
+    for _, other in others:
+        counts.add(other.get(FIELD))
+    write_json(record_path, {**info, **record, **more, FIELD: counts})
     return frame
 
 

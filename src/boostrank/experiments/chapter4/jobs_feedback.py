@@ -39,6 +39,7 @@ from boostrank.experiments.chapter4.jobs import (
 from boostrank.experiments.chapter4.jobs_curves import MethodCurves, save_replicate, write_family
 from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY, alt_label, weak_label
 from boostrank.experiments.common import letor_label
+from boostrank.guards import FIELD, Guards, parse
 from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
@@ -69,6 +70,11 @@ class FeedbackRun:
     # The replicate's job of a split family: each block's scores, per scoring call and query.
     block_scores: list[list[list[np.ndarray]]] = field(default_factory=list)
     scored: list[list[np.ndarray]] = field(default_factory=list)  # the scores, per call
+
+    @property
+    def guards(self) -> Guards:
+        """The guards' counts of this job's fits (the record's ``guards``, block jobs' added)."""
+        return self.notes.setdefault(FIELD, Guards())
 
     @property
     def k_max(self) -> int:
@@ -144,25 +150,29 @@ def query_block(qs: Sequence[Query], block: int, blocks: int) -> list[Query]:
     return list(qs[start : start + size + (block <= extra)])
 
 
-def save_scores(path: str, scored: list[list[np.ndarray]]) -> None:
-    """A block's scores, per scoring call and query, as an ``.npz``."""
+def save_scores(path: str, scored: list[list[np.ndarray]], guards: Guards) -> None:
+    """A block's scores, per scoring call and query, and its fits' guard counts, as an
+    ``.npz``."""
     import numpy as np
 
     from boostrank.io import save_npz
 
     arrays = {f"{c}.{i}": s for c, call in enumerate(scored) for i, s in enumerate(call)}
     counts = [len(call) for call in scored]
-    save_npz(path, meta=np.array(json.dumps({"counts": counts})), **arrays)
+    meta = json.dumps({"counts": counts, FIELD: guards}, sort_keys=True)
+    save_npz(path, meta=np.array(meta), **arrays)
 
 
-def load_scores(path: str) -> list[list[np.ndarray]]:
-    """The scores :func:`save_scores` wrote."""
+def load_scores(path: str) -> tuple[list[list[np.ndarray]], Guards]:
+    """The scores and guard counts :func:`save_scores` wrote."""
     import numpy as np
 
     try:
         with np.load(path) as a:
-            counts = json.loads(str(a["meta"]))["counts"]
-            return [[a[f"{c}.{i}"] for i in range(n)] for c, n in enumerate(counts)]
+            meta = json.loads(str(a["meta"]))
+            counts = meta["counts"]
+            scores = [[a[f"{c}.{i}"] for i in range(n)] for c, n in enumerate(counts)]
+            return scores, parse(meta.get(FIELD))
     except (OSError, KeyError, ValueError) as e:
         raise BoostrankError(
             f"{path}: not a Chapter 4 block's scores ({e}); delete it and rerun"
@@ -175,7 +185,8 @@ def feedback_baselines(run: FeedbackRun) -> Curves:
     qs = run.queries_for(run.best)
     out = [run.measure(qs, [q.g for q in qs], LABELS["base"], common)]
     out.append(rocchio_curves(qs, params, run.k_max, run.formula, common))
-    sscores, fallback = run_svm(qs, params, derive_seed(run.seed, SEED_KEY, run.dataset, "svm"))
+    seed = derive_seed(run.seed, SEED_KEY, run.dataset, "svm")
+    sscores, fallback = run_svm(qs, params, seed, run.guards)
     run.notes["svm_queries_without_pairs"] = fallback
     out.append(run.measure(qs, sscores, LABELS["svm"], common))
     return out
@@ -196,7 +207,7 @@ def feedback_mrr(run: FeedbackRun) -> Curves:
     qs = run.queries_for(run.best)
     cache: dict[int, np.ndarray] = {}
     scope = params["refinement"]["t_scope"]
-    mrr = partial(run_mrr, params=params, root_seed=seed, W_cache=cache)
+    mrr = partial(run_mrr, params=params, root_seed=seed, W_cache=cache, guards=run.guards)
     scores = run.score(qs, partial(mrr, seed_parts=(dataset, "mrr")))
     out = [run.measure(qs, scores, LABELS["mrr"], {**common, "variant": f"t_scope={scope}"})]
     other = params.get("mrr_alternative_t_scope")
@@ -224,9 +235,8 @@ def feedback_mrr_bases(run: FeedbackRun) -> Curves:
         extra = {**run.common, "base_feature": feature, "variant": which}
         out.append(run.measure(qs, [q.g for q in qs], LABELS["base"], extra))
         parts = (run.dataset, "mrr_bases", feature)
-        scores = run.score(
-            qs, partial(run_mrr, params=run.params, seed_parts=parts, root_seed=run.seed)
-        )
+        mrr = partial(run_mrr, params=run.params, root_seed=run.seed, guards=run.guards)
+        scores = run.score(qs, partial(mrr, seed_parts=parts))
         out.append(run.measure(qs, scores, LABELS["mrr"], extra))
     return out
 
@@ -239,7 +249,7 @@ def feedback_mrr_sizes(run: FeedbackRun) -> Curves:
     out = []
     qs0 = run.queries_for(run.best)
     cache: dict[int, np.ndarray] = {}
-    mrr = partial(run_mrr, params=run.params, root_seed=run.seed, W_cache=cache)
+    mrr = partial(run_mrr, params=run.params, root_seed=run.seed, W_cache=cache, guards=run.guards)
     sizes = sorted({int(s) for s in run.params["feedback_sizes"]} | {run.feedback})
     top = sizes[-1]
     for size in sizes:
@@ -284,17 +294,20 @@ def feedback_job(spec: FeedbackSpec) -> pd.DataFrame | None:
     root = replicate_seed(seed, replicate)
     random_ties = params.get("tie_break", "random") == "random"
     tie_seed = derive_seed(root, SEED_KEY, dataset, "ties") if random_ties else None
+    blocks = [load_scores(f) for f in spec.block_files]
     run = FeedbackRun(
         dataset, data, base, params, root, tie_seed, block=spec.block, blocks=spec.blocks,
-        block_scores=[load_scores(f) for f in spec.block_files],
+        block_scores=[b[0] for b in blocks],
     )  # fmt: skip
+    for _, counts in blocks:  # the blocks' fits are this replicate's
+        run.guards.add(counts)
     items = [c for c in FEEDBACK_RUNNERS[family](run) if c is not None]
     log.info(
         "%s %s replicate %d (block %s of %d) in %.1f s", dataset, family, replicate,
         spec.block or "-", spec.blocks, time.perf_counter() - started,
     )  # fmt: skip
     if spec.block is not None:
-        save_scores(spec.out, run.scored)
+        save_scores(spec.out, run.scored, run.guards)
         return None
     if replicate > 1:
         save_replicate(spec.out, items, {"replicate": replicate, "seed": root, **run.notes})

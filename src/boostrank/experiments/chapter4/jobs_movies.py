@@ -37,6 +37,7 @@ from boostrank.experiments.chapter4.jobs import (
 )
 from boostrank.experiments.chapter4.jobs_curves import MethodCurves, save_replicate, write_family
 from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY
+from boostrank.guards import FIELD, Guards
 from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
@@ -155,6 +156,11 @@ class MovieRun:
     notes: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def guards(self) -> Guards:
+        """The guards' counts of this job's fits (the record's ``guards``)."""
+        return self.notes.setdefault(FIELD, Guards())
+
+    @property
     def cfg(self) -> dict[str, Any]:
         return self.params["movies"]
 
@@ -198,7 +204,8 @@ def movies_baselines(run: MovieRun) -> list[MethodCurves]:
     out = [run.measure(qs, [q.g for q in qs], LABELS["base"], common)]
     relevant = int(cfg["relevant_rating"]) - int(cfg["grade_offset"])
     out.append(rocchio_curves(qs, params, run.k_max, run.formula, common, relevant))
-    sscores, fallback = run_svm(qs, params, derive_seed(run.seed, SEED_KEY, "movies", "svm"))
+    seed = derive_seed(run.seed, SEED_KEY, "movies", "svm")
+    sscores, fallback = run_svm(qs, params, seed, run.guards)
     run.notes["svm_users_without_pairs"] = fallback
     out.append(run.measure(qs, sscores, LABELS["svm"], common))
     return out
@@ -221,7 +228,7 @@ def movies_mrr(run: MovieRun) -> list[MethodCurves]:
     params, meta = run.params, run.meta
     qs = run.queries()
     timings: list[float] = []
-    scores = run_mrr(qs, params, ("movies", "mrr"), run.seed, timings=timings)
+    scores = run_mrr(qs, params, ("movies", "mrr"), run.seed, timings=timings, guards=run.guards)
     out = [run.measure(qs, scores, LABELS["mrr"], {**run.common, "variant": run.scope})]
     if run.timing_out is not None:
         timing = pd.DataFrame(
@@ -251,7 +258,7 @@ def movies_mrr_sizes(run: MovieRun) -> list[MethodCurves]:
         qs = movie_queries(mv, params, size, eval_from=top, users=users, tie_seed=run.tie_seed)
         extra = {**run.common, "feedback": size}
         out.append(run.measure(qs, [q.g for q in qs], LABELS["base"], extra))
-        scores = run_mrr(qs, params, ("movies", "mrr_sizes", size), run.seed)
+        scores = run_mrr(qs, params, ("movies", "mrr_sizes", size), run.seed, guards=run.guards)
         out.append(run.measure(qs, scores, LABELS["mrr"], {**extra, "variant": run.scope}))
     return out
 

@@ -61,6 +61,7 @@ def objective_job(spec: ObjectiveSpec) -> pd.DataFrame:
             )
             model.fit(q.X, q.g, pairs_of(q), judged=q.judged)
             t = np.arange(len(model.objective_))
+            # the fit's guard counts (boostrank.guards), on each of its rows
             frames.append(
                 pd.DataFrame(
                     {
@@ -77,6 +78,7 @@ def objective_job(spec: ObjectiveSpec) -> pd.DataFrame:
                         "mu": np.r_[model.mu_, np.nan],
                         "nu": np.r_[model.nu_, np.nan],
                         "alpha": np.r_[model.alpha_, np.nan],
+                        "guards": model.guards_.text(),
                     }
                 )
             )

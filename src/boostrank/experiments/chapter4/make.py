@@ -1,9 +1,10 @@
 """Figures 4.1-4.6 of Valizadegan (2010), chapter 4, the figure job: merge and summarise
-(:mod:`.summary`), write the results, summary and samples CSVs, draw (:mod:`.figure`)."""
+(:mod:`.summary`), write the results, summary and samples CSVs and the guard table, draw
+(:mod:`.figure`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.chapter4.figure import draw_figure
 from boostrank.experiments.chapter4.summary import read_inputs, summarise
@@ -13,6 +14,21 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from boostrank.experiments.chapter4.spec import FigureSpec
+
+
+def write_guards(spec: FigureSpec, objective: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The figure's guard table (:func:`boostrank.guards.write_table`): the guard counts of
+    its jobs' records, and for Figure 4.1 those of each MRR fit in the objective CSV."""
+    from boostrank import guards
+    from boostrank.io import read_json
+
+    if spec.guards is None:
+        return None
+    counts: list[Any] = [read_json(r) for r in spec.records]
+    if objective is not None and guards.FIELD in objective:
+        fits = objective.drop_duplicates(["t_scope", "weak_learner", "qid"])
+        counts += fits.to_dict("records")
+    return guards.write_table(spec.guards, spec.figure, counts)
 
 
 def make_figure(spec: FigureSpec) -> pd.DataFrame:
@@ -32,6 +48,7 @@ def make_figure(spec: FigureSpec) -> pd.DataFrame:
     write_text(spec.csv, tidy.to_csv(index=False))
     write_text(spec.summary, stats.to_csv(index=False))
     write_text(spec.samples, summary_samples(figure, d).to_csv(index=False))
+    write_guards(spec, d["objective"])
     return stats
 
 

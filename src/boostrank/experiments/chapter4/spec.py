@@ -86,14 +86,12 @@ def query_blocks(section: dict[str, Any], family: str) -> int:
     return int((section.get("query_blocks") or {}).get(family, 1))
 
 
-def family_params(
-    section: dict[str, Any], family: str, *, movies: bool = False, formula: str = "letor"
-) -> dict[str, Any]:
-    """The part of config ``chapter4`` one job needs, with the NDCG formula resolved
-    (``ndcg_formula: null`` means Chapter 3's, passed as ``formula``)."""
+def family_params(section: dict[str, Any], family: str, *, movies: bool = False) -> dict[str, Any]:
+    """The part of config ``chapter4`` one job needs, with its NDCG formula (config
+    ``chapter4.ndcg_formula``, reading ``chapter4_ndcg_formula``)."""
     keys = COMMON_KEYS + FAMILY_KEYS[family]
     out = {k: section[k] for k in keys if k in section}
-    out["ndcg_formula"] = section.get("ndcg_formula") or formula
+    out["ndcg_formula"] = section["ndcg_formula"]
     if movies:
         out["movies"] = section["movies"]
         out.pop("feedback_sizes", None)
@@ -199,6 +197,24 @@ def figure_inputs(figure: str, datasets: list[str] | tuple[str, ...]) -> list[st
     out = [feedback_csv(d, f) for d in datasets for f in FIGURE_FAMILIES[figure]]
     bases = [base_json(d) for d in datasets] if figure == "thesis-fig4_3" else []
     return out + [queries_csv(f) for f in out] + bases
+
+
+def record_inputs(figure: str, datasets: list[str] | tuple[str, ...]) -> list[str]:
+    """The JSON records of the jobs ``figure`` merges (beside their results CSVs), whose guard
+    counts its guard table sums; Figure 4.1's are in the objective CSV's ``guards`` column, and
+    Figure 4.6's is MovieLens MRR's record (the job that times it)."""
+    check_choice("figure", figure, FIGURES)
+    if figure == "thesis-fig4_1":
+        return []
+    if figure == "thesis-fig4_6":
+        return [f"{movie_stem('mrr')}.json"]
+    if figure == "thesis-fig4_5":
+        return [f"{movie_stem(f)}.json" for f in FIGURE_FAMILIES[figure]]
+    return [
+        feedback_csv(d, f).removesuffix(".csv") + ".json"
+        for d in datasets
+        for f in FIGURE_FAMILIES[figure]
+    ]
 
 
 # ---------------------------------------------------------------- the jobs' parameters
@@ -339,6 +355,8 @@ class FigureSpec(JobSpec):
     bin_width: int  # Figure 4.6: movies per group
     claims: str
     no_change_se: float  # config chapter4.no_change_se: "no change" within this many SEs
+    records: tuple[str, ...] = ()  # the jobs' JSON records (record_inputs): their guards
+    guards: str | None = None  # the guard table, results/guards/<figure>.csv
 
     def check(self) -> None:
         check_choice("figure", self.figure, FIGURES)
@@ -390,9 +408,8 @@ JOBS = registry(BASE_RANKERS, FEEDBACK, OBJECTIVE, MOVIES, FIGURE)
 
 # ---------------------------------------------------------------- the rules' spec functions
 def _params(config: dict[str, Any], family: str, *, movies: bool = False) -> dict[str, Any]:
-    """:func:`family_params` of the config (Chapter 3's NDCG formula where chapter4's is null)."""
-    formula = config["chapter3"]["ndcg_formula"]
-    return family_params(config["chapter4"], family, movies=movies, formula=formula)
+    """:func:`family_params` of the config."""
+    return family_params(config["chapter4"], family, movies=movies)
 
 
 def base_rankers_spec(
@@ -405,7 +422,7 @@ def base_rankers_spec(
         npz=input.npz,
         meta=input.meta,
         k_max=section["k_max"],
-        formula=section["ndcg_formula"] or config["chapter3"]["ndcg_formula"],
+        formula=section["ndcg_formula"],
         max_queries=section["max_queries"] or None,
         out=output.json,
     )
@@ -554,6 +571,8 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
         bin_width=section["movies"]["time_bin_width"],
         claims=input.claims,
         no_change_se=section["no_change_se"],
+        records=tuple(input.records),
+        guards=output.guards,
     )
 
 
@@ -616,6 +635,7 @@ __all__ = [
     "objective_spec",
     "queries_csv",
     "query_blocks",
+    "record_inputs",
     "replicate_files",
     "weak_label",
 ]

@@ -163,7 +163,7 @@ def clustering_curves(
     n_init: int = 5,
     svd_dim: int = 50,
     gmm_max: int = 15,
-    covariance: str = "diag",
+    covariance: str = "full",
 ) -> pd.DataFrame:
     """Figure 5's numbers: K-means WSS on the training TF-IDF and its elbow; GMM AIC/BIC.
 

@@ -14,8 +14,17 @@ dataset":
   one of F. Pedregosa's "Learning to rank with scikit-learn: the pairwise transform" (2012),
   whose text the report follows; with its seed (0) and split the printed values reproduce.
 
-NDCG@10 is LETOR 4.0's (``boostrank.metrics.ranking``, ``formula="letor"``); the test NDCG@10
-of the report's own formula (``formula="report"``) is given beside it.
+NDCG@10 is the report's printed NDCG(k) (section "Information Retrieval measures": gain
+2^y - 1, discount 1/log2(1 + position); ``boostrank.metrics.ranking``, ``formula="report"``) by
+default, or LETOR 4.0's script (config ``docan_ranking.ndcg_formula``); the test NDCG@10 of the
+other formula is given beside it. Fold k trains on S_k, S_k+1, S_k+2 and, as the report's fold
+table prints ("Training set, Testing, Validation": Fold1 {S1,S2,S3} S4 S5), tests on S_k+3 and
+validates on S_k+4; LETOR 4.0's own folds swap the two (config ``docan_ranking.fold_roles``).
+
+Guards (:mod:`boostrank.guards`), steps the printed algorithms lack, counted in each row's
+``guards``: LambdaMART's early stop (``docan_lambdamart``: once per tree count that stopped
+before its last tree), RankSVM's pair sample (``docan_ranksvm_pairs``: once per query it cut)
+and liblinear's iteration cap (``docan_ranksvm_max_iter``: once per fit that hit it).
 
 This module holds the jobs (one fold of a table, the toy models, the demo); :mod:`.summary`
 merges the folds and puts the published values beside, :mod:`.figure` writes the tables.
@@ -27,7 +36,7 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -45,8 +54,9 @@ from boostrank.experiments.docan.spec import (
     TOY_TREES,
     RankingFoldSpec,
 )
+from boostrank.guards import Guards
 from boostrank.io import write_text
-from boostrank.metrics.ranking import ndcg_at_k
+from boostrank.metrics.ranking import FORMULAS, Formula, ndcg_at_k, query_groups
 from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:  # pandas and scipy load in the jobs that use them, not for --help
@@ -99,22 +109,64 @@ def table_rows(table: str, settings: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- one fold
+FOLD_ROLES = ("printed", "letor")
+
+
+def fold_masks(part: np.ndarray, fold: int, roles: str = "printed") -> dict[str, np.ndarray]:
+    """The train, validation and test rows of ``fold``. ``printed``: the report's fold table
+    ("Training set, Testing, Validation": Fold1 {S1,S2,S3} S4 S5), so fold k tests on S_k+3
+    and validates on S_k+4; ``letor``: LETOR 4.0's folds, which swap the two."""
+    if roles not in FOLD_ROLES:
+        raise BoostrankError(f"fold_roles must be one of {FOLD_ROLES}, not {roles!r}")
+    train, letor_valid, letor_test = letor_fold_masks(part, fold)
+    if roles == "printed":
+        return {"train": train, "validation": letor_test, "test": letor_valid}
+    return {"train": train, "validation": letor_valid, "test": letor_test}
+
+
 def _evaluate(
     score: Callable[[np.ndarray], np.ndarray],
     data: dict[str, np.ndarray],
     masks: dict[str, np.ndarray],
     k: int,
+    formula: Formula = "report",
 ) -> dict[str, float]:
+    """NDCG@k of each split with ``formula``; the test split's with the other formula too."""
     out = {}
+    other: Formula = "letor" if formula == "report" else "report"
     for split in SPLITS:
         m = masks[split]
         s = score(data["X"][m])
-        out[f"{split}_ndcg{k}"] = _round(ndcg_at_k(data["y"][m], s, data["qid"][m], k).mean())
+        y, q = data["y"][m], data["qid"][m]
+        out[f"{split}_ndcg{k}"] = _round(ndcg_at_k(y, s, q, k, formula=formula).mean())
         if split == "test":
-            out[f"test_ndcg{k}_report_formula"] = _round(
-                ndcg_at_k(data["y"][m], s, data["qid"][m], k, formula="report").mean()
+            out[f"test_ndcg{k}_{other}_formula"] = _round(
+                ndcg_at_k(y, s, q, k, formula=other).mean()
             )
     return out
+
+
+def ndcg_formula(settings: Row) -> Formula:
+    """The NDCG formula of the tables (config ``docan_ranking.ndcg_formula``; the printed one
+    by default)."""
+    formula = settings.get("ndcg_formula", "report")
+    if formula == "report" or formula == "letor":
+        return cast("Formula", formula)
+    raise BoostrankError(f"ndcg_formula must be one of {FORMULAS}, not {formula!r}")
+
+
+def capped_queries(y: np.ndarray, qid: np.ndarray, cap: int | None) -> int:
+    """How many queries have more than ``cap`` comparable pairs (different labels), i.e. how
+    often the pair sample of :func:`boostrank.ranking.pairs.query_pairs` cuts one."""
+    if cap is None:
+        return 0
+    order, bounds = query_groups(qid)
+    cut = 0
+    for g in range(len(bounds) - 1):
+        labels = np.asarray(y)[order[bounds[g] : bounds[g + 1]]]
+        counts = np.unique(labels, return_counts=True)[1]
+        cut += (len(labels) ** 2 - int((counts**2).sum())) // 2 > cap
+    return cut
 
 
 def _round(value: float) -> float:
@@ -144,9 +196,13 @@ def _fold_lambdamart(
         validation=(data["X"][va], data["y"][va], data["qid"][va]),
     )
     out = []
+    formula = ndcg_formula(settings)
     for row in rows:
         t = row["trees"]
-        res = _evaluate(lambda X, t=t: model.predict(X, n_trees=t), data, masks, k)
+        res = _evaluate(lambda X, t=t: model.predict(X, n_trees=t), data, masks, k, formula)
+        guards = Guards.of("docan_lambdamart")
+        if settings.get("early_stopping_rounds") and model.rounds_trained_ < t:
+            guards.fire("docan_lambdamart")  # stopped before its t-th tree
         out.append(
             {
                 **row,
@@ -155,6 +211,7 @@ def _fold_lambdamart(
                 **res,
                 "trees_kept": model.best_iteration_for(t),
                 "rounds_trained": min(t, model.rounds_trained_),
+                "guards": guards.text(),
             }
         )
     return out
@@ -184,7 +241,13 @@ def _fold_ranknet(
         ).fit(data["X"][tr], data["y"][tr], data["qid"][tr], checkpoints=epochs)
         for n in members:
             e = int(rows[n]["epochs"])
-            res = _evaluate(lambda X, e=e, net=net: net.predict(X, epochs=e), data, masks, k)
+            res = _evaluate(
+                lambda X, e=e, net=net: net.predict(X, epochs=e),
+                data,
+                masks,
+                k,
+                ndcg_formula(settings),
+            )
             out[n] = {**rows[n], **res, "final_train_loss": _round(net.loss_curve_[e - 1])}
     return [out[n] for n in range(len(rows))]
 
@@ -198,7 +261,8 @@ def _fold_linear(
     out = []
     for row in rows:
         model = LinearRanker(row["l2"]).fit(data["X"][tr], data["y"][tr])
-        out.append({**row, **_evaluate(model.predict, data, masks, k)})
+        formula = ndcg_formula(settings)
+        out.append({**row, **_evaluate(model.predict, data, masks, k, formula)})
     return out
 
 
@@ -213,6 +277,8 @@ def _fold_ranksvm(kind: str) -> Runner:
 
         tr = masks["train"]
         cap = settings.get("max_pairs_per_query")
+        formula = ndcg_formula(settings)
+        cut = capped_queries(data["y"][tr], data["qid"][tr], cap)
         out: dict[int, dict[str, Any]] = {}
         groups: dict[tuple[int, float], list[int]] = {}
         for n, row in enumerate(rows):
@@ -237,7 +303,11 @@ def _fold_ranksvm(kind: str) -> Runner:
                     tol=float(settings["tol"]),
                     random_state=seed,
                 ).fit_pairs(diff, sign)
-                res = _evaluate(model.predict, data, masks, k)
+                res = _evaluate(model.predict, data, masks, k, formula)
+                guards = Guards.of("docan_ranksvm_pairs", "docan_ranksvm_max_iter")
+                guards.fire("docan_ranksvm_pairs", cut)  # queries whose pairs were sampled
+                if not model.converged_:
+                    guards.fire("docan_ranksvm_max_iter")  # liblinear stopped at max_iter
                 out[n] = {
                     **rows[n],
                     "C": c,
@@ -246,6 +316,7 @@ def _fold_ranksvm(kind: str) -> Runner:
                     "pairs": model.n_pairs_,
                     "svm_iterations": model.n_iter_,
                     "converged": model.converged_,
+                    "guards": guards.text(),
                 }
             del diff
         return [out[n] for n in range(len(rows))]
@@ -285,8 +356,8 @@ def run_fold(
             "qid": arrays["qid"],
             "part": arrays["part"],
         }
-    train, valid, test = letor_fold_masks(data["part"], fold)
-    masks = {"train": train, "validation": valid, "test": test}
+    roles = str(settings.get("fold_roles", "printed"))
+    masks = fold_masks(data["part"], fold, roles)
     k = int(settings.get("k", 10))
     job_seed = derive_seed(seed, table, fold)
     started = time.perf_counter()
@@ -306,6 +377,8 @@ def run_fold(
                 "config": config_key(table, row),
                 "fold": str(fold),
                 **row,
+                "ndcg_formula": settings.get("ndcg_formula", "report"),
+                "fold_roles": roles,
                 "dataset": meta["dataset"],
                 "dataset_label": label,
                 "data_kind": meta["provenance"]["kind"],
@@ -569,11 +642,14 @@ def run_demo(settings: dict[str, Any]) -> pd.DataFrame:
 
 
 __all__ = [
+    "capped_queries",
     "choose_dataset",
     "concordance_gamma",
     "config_key",
     "demo_data",
     "fold_job",
+    "fold_masks",
+    "ndcg_formula",
     "printed_linear_score",
     "printed_trees_score",
     "run_demo",

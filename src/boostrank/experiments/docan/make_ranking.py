@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from boostrank import guards
 from boostrank.experiments.docan import figure, jobs_ranking, summary, summary_ranking
 from boostrank.experiments.docan.spec import TOY_DOCUMENTS, DemoSpec, RankingMergeSpec, ToySpec
 from boostrank.io import write_text
@@ -19,11 +20,15 @@ if TYPE_CHECKING:
 
 def make_ranking_table(spec: RankingMergeSpec) -> pd.DataFrame:
     """Tables 2-6: per-fold rows, their means over the folds, the validation-selected
-    configuration and the report's published values, as ``<out_prefix>.csv/.md/.tex``; and
-    the statistics the claims on the table's orderings read, as ``spec.summary``."""
+    configuration and the report's published values, as ``<out_prefix>.csv/.md/.tex``; the
+    statistics the claims on the table's orderings read, as ``spec.summary``; and the guard
+    table (:func:`boostrank.guards.write_table`, one record per configuration and fold), as
+    ``spec.guards``."""
     table = summary.merge_frames(spec.table, list(spec.folds), spec.claims, spec.out_prefix)
     stats = summary_ranking.table_statistics(spec.table, table.tidy)
     write_text(spec.summary, stats.to_csv(index=False))
+    per_fold = table.tidy[~table.tidy["fold"].isin(["mean", "selected"])]
+    guards.write_table(spec.guards, spec.table, per_fold.to_dict("records"))
     return figure.write_table(spec.out_prefix, table)
 
 

@@ -273,6 +273,7 @@ class RankingMergeSpec(JobSpec):
     claims: str
     out_prefix: str
     summary: str
+    guards: str  # the table's guard table, results/guards/<table>.csv
 
     def check(self) -> None:
         check_choice("table", self.table, LETOR_TABLES)
@@ -350,15 +351,21 @@ TABLE1 = JobKind(
 )
 RANKING_FOLD = JobKind(
     "docan.ranking_fold",
-    ("seed", "docan_ranking.k", *sorted({f"docan_ranking.{s}" for s in CONFIG_SECTION.values()})),
-    ("experiments.docan.jobs_ranking", "metrics.ranking", "data.folds"),
+    (
+        "seed",
+        "docan_ranking.k",
+        "docan_ranking.ndcg_formula",
+        "docan_ranking.fold_roles",
+        *sorted({f"docan_ranking.{s}" for s in CONFIG_SECTION.values()}),
+    ),
+    ("experiments.docan.jobs_ranking", "metrics.ranking", "data.folds", "guards"),
     RankingFoldSpec,
     "boostrank.experiments.docan.jobs_ranking:fold_job",
 )
 RANKING_MERGE = JobKind(
     "docan.ranking_merge",
     ("claims", "docan_ranking.folds"),
-    _RANKING_CODE,
+    (*_RANKING_CODE, "guards"),
     RankingMergeSpec,
     "boostrank.experiments.docan.make_ranking:make_ranking_table",
 )
@@ -419,9 +426,15 @@ def forest_files(
 
 
 def ranking_settings(config: dict[str, Any], table: str) -> dict[str, Any]:
-    """A ranking table's config section (``docan_ranking.<section>``) and the cutoff k."""
-    section = config["docan_ranking"][CONFIG_SECTION[table]]
-    return {"k": config["docan_ranking"]["k"], **section}
+    """A ranking table's config section (``docan_ranking.<section>``), the cutoff k, the NDCG
+    formula and the folds' test and validation parts (``fold_roles``)."""
+    ranking = config["docan_ranking"]
+    return {
+        "k": ranking["k"],
+        "ndcg_formula": ranking["ndcg_formula"],
+        "fold_roles": ranking["fold_roles"],
+        **ranking[CONFIG_SECTION[table]],
+    }
 
 
 def fig4_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Fig4Spec:
@@ -534,6 +547,7 @@ def ranking_merge_spec(
         claims=input.claims,
         out_prefix=stem(output.table[0]),
         summary=output.summary,
+        guards=output.guards,
     )
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from boostrank.errors import BoostrankError
 from boostrank.experiments.docan.spec import LETOR_TABLES, NDCG_DECIMALS, SPLITS
+from boostrank.guards import Guards, parse
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -107,9 +108,9 @@ def preprocessing_steps(body: str, settings: dict[str, Any] | None = None) -> di
     """The worked example's six steps (section "Dataset description with an example on
     pre-processing", steps 1-6: the raw data, lower case, numbers removed, punctuation removed,
     stop words removed, stemmed) applied to ``body`` by the corpus's own functions
-    (:mod:`boostrank.preprocess.text`, with the corpus's ``stemmer`` and ``min_word_length``
-    from ``settings``); each step's text with its words joined by one space (the report breaks
-    its lines where its page did)."""
+    (:mod:`boostrank.preprocess.text`, with the corpus's ``stemmer``, ``stop_words`` and
+    ``min_word_length`` from ``settings``); each step's text with its words joined by one
+    space (the report breaks its lines where its page did)."""
     from boostrank.preprocess import text as pipeline
 
     settings = settings or {}
@@ -117,7 +118,8 @@ def preprocessing_steps(body: str, settings: dict[str, Any] | None = None) -> di
     numbers = pipeline.remove_digits(lower)
     punctuation = pipeline.remove_punctuation(numbers)
     shortest = int(settings.get("min_word_length", 1))
-    words = [w for w in pipeline.remove_stopwords(punctuation.split()) if len(w) >= shortest]
+    stop = pipeline.load_stopwords(str(settings.get("stop_words", "snowball")))
+    words = [w for w in pipeline.remove_stopwords(punctuation.split(), stop) if len(w) >= shortest]
     stems = pipeline.stem_tokens(words, str(settings.get("stemmer", pipeline.PORTER_MODE)))
     texts = (body, lower, numbers, punctuation, " ".join(words), " ".join(stems))
     return {step: " ".join(t.split()) for step, t in zip(PREPROCESSING_STEPS, texts, strict=True)}
@@ -351,6 +353,16 @@ def _percent(value: str | float | None) -> str | None:
 
 
 # --------------------------------------------------------------------------- Tables 2-6: merge
+FORMULA_NAMES = {
+    "report": "the report's formula (discount 1/log2(1 + position))",
+    "letor": "LETOR 4.0's evaluation script",
+}
+FOLD_ROLE_NAMES = {
+    "printed": "as the report's table prints them (Fold1 tests on S4, validates on S5)",
+    "letor": "as LETOR 4.0 distributes them (Fold1 validates on S4, tests on S5)",
+}
+
+
 def _round(value: float) -> float:
     """Six decimals: the CSVs stay identical across BLAS builds' last-bit differences."""
     return round(float(value), NDCG_DECIMALS)
@@ -358,6 +370,17 @@ def _round(value: float) -> float:
 
 def _fmt(value: Any) -> str:
     return "" if value is None or value == "" else f"{float(value):.5f}"
+
+
+NDCG_COLUMNS = ("_ndcg10", "_ndcg10_report_formula", "_ndcg10_letor_formula")
+
+
+def _summed_guards(cells: Iterable[Any]) -> str:
+    """The guard counts of several rows (:func:`boostrank.guards.parse`), summed, as text."""
+    summed = Guards()
+    for cell in cells:
+        summed.add(parse(cell))
+    return summed.text()
 
 
 def merge_frames(table: str, inputs: list[str], claims_path: str, prefix: Path | str) -> Table:
@@ -372,7 +395,9 @@ def merge_frames(table: str, inputs: list[str], claims_path: str, prefix: Path |
         [pd.read_csv(p, keep_default_na=False, dtype={"fold": str}) for p in inputs],
         ignore_index=True,
     )
-    k_cols = [c for c in folds.columns if c.endswith(("_ndcg10", "_ndcg10_report_formula"))]
+    k_cols = [c for c in folds.columns if c.endswith(NDCG_COLUMNS)]
+    formula = str(folds["ndcg_formula"].iloc[0]) if "ndcg_formula" in folds else "letor"
+    other = "letor" if formula == "report" else "report"
     csv = f"{prefix}.csv"
     claims = load_claims(claims_path)
     config_cols = [c for c in folds.columns if c not in {"fold", *k_cols}]
@@ -390,6 +415,8 @@ def merge_frames(table: str, inputs: list[str], claims_path: str, prefix: Path |
                 row[col] = _round(pd.to_numeric(group[col]).mean())
         if "converged" in group:
             row["converged"] = bool(group["converged"].astype(str).eq("True").all())
+        if "guards" in group:  # the folds' guard counts, summed
+            row["guards"] = _summed_guards(group["guards"])
         row["test_ndcg10_sd"] = (
             _round(pd.to_numeric(group["test_ndcg10"]).std(ddof=1)) if len(group) > 1 else None
         )
@@ -422,16 +449,18 @@ def merge_frames(table: str, inputs: list[str], claims_path: str, prefix: Path |
                 for split in SPLITS
             },
             "Test sd over folds": [_fmt(r["test_ndcg10_sd"]) for r in means],
-            "Test NDCG@10, report's formula": [
-                _fmt(r["test_ndcg10_report_formula"]) for r in means
+            f"Test NDCG@10, {FORMULA_NAMES[other]}": [
+                _fmt(r[f"test_ndcg10_{other}_formula"]) for r in means
             ],
         }
     )
     title = LETOR_TABLES[table][1]
+    roles = str(folds["fold_roles"].iloc[0]) if "fold_roles" in folds else "letor"
     caption = (
         f"{title} (Sengupta 2018), mean over {n_folds} LETOR fold(s) on {label}; NDCG@10 of "
-        "LETOR 4.0's evaluation script; published values (MQ2007) in parentheses. "
-        f"[selected]: best validation NDCG@10. Data: {folds['provenance'].iloc[0]}"
+        f"{FORMULA_NAMES[formula]}; folds {FOLD_ROLE_NAMES[roles]}; published values (MQ2007) "
+        f"in parentheses. [selected]: best validation NDCG@10. "
+        f"Data: {folds['provenance'].iloc[0]}"
     )
     return Table(tidy, shown, caption)
 

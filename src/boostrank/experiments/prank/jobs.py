@@ -18,11 +18,14 @@ Figure 7: EachMovie is no longer distributed; MovieLens 100K (943 users, 1682 mo
 draws a target viewer at random (with replacement) among those with at least 100 (left) or 200
 (right) ratings; the instances are the viewer's movies in a random order, the first 100 (resp.
 200) of them (every run then has the same length); the features are the other 942 users'
-ratings of the movie, centred and scaled to [-1, 1] (``centre``: each user's mean rating by
-default, so that a rating is never confused with a missing one, which is 0 -- EachMovie's
-"subtract 0.5" has no such clash on six levels; ``scale`` 1/4 keeps ``|x|_inf <= 1`` as
-Mu-PRank requires). 500 runs. Top panels: PRank, Si-PRank, MCP, WH; bottom panels: Si-PRank
-and Mu-PRank with eta in {0.5, 1, 4, 16}. No kernel (linear), as in the paper.
+ratings of the movie, centred and scaled (``centre``: by default the scale's midpoint 3, the
+paper's step "we subtracted 0.5 from each rating" on EachMovie's 0-1 scale carried to the 1-5
+stars, so that with ``scale`` 1/4 the values are -0.5 .. 0.5 as printed and an unrated movie is
+0; on five levels a 3-star rating is then 0 too, which EachMovie's six levels avoid, and
+``user_mean``, each user's mean rating, keeps the two apart; ``scale`` <= 1/4 keeps
+``|x|_inf <= 1`` as Mu-PRank requires). 500 runs. Top panels: PRank, Si-PRank, MCP, WH;
+bottom panels: Si-PRank and Mu-PRank with eta in {0.5, 1, 4, 16}. No kernel (linear), as in
+the paper.
 
 WH's learning rate is "fixed to a constant value" that the paper does not give: here
 ``wh.step / mean |x|^2`` (mean over the figure's instances), constant over rounds; the final

@@ -16,7 +16,8 @@ TABLE_ID = "topk-table1"
 # reruns no training job); jobs.booster_kwargs and jobs.train_run read them.
 TRAINING_KEYS = (
     "n_learners", "rho", "n_swap", "gamma", "margin", "alpha_lr", "hedge_rate", "hedge_scale",
-    "test_expert", "weak", "checkpoints", "window", "standardize", "shuffle",
+    "test_expert", "bmr_edge", "weak", "checkpoints", "window", "standardize", "shuffle",
+    "loops", "loops_rule", "validation",
 )  # fmt: skip
 FIGURE_ID = "topk-fig2"
 SOURCE = "Zhang, Jung & Tewari (2019)"
@@ -79,7 +80,8 @@ class SplitSpec(JobSpec):
 @dataclass(frozen=True)
 class TrainSpec(JobSpec):
     """One booster, one seed (:func:`.jobs.train_run`): ``k`` is the top-k feedback (None:
-    full information), ``params`` config ``topk``'s training keys and ``loops``."""
+    full information), ``params`` config ``topk``'s training keys (``loops``: the bound on the
+    passes, ``loops_rule``: tuned on a ``validation`` share or all of them)."""
 
     dataset: str
     algorithm: str
@@ -112,6 +114,7 @@ class Table1Spec(JobSpec):
     summary: str
     samples: str | None  # each seed's test loss (the claims' intervals)
     table_prefix: str
+    guards: str | None = None  # the guard table (results/guards/topk-table1.csv)
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,7 @@ class Figure2Spec(JobSpec):
     csv: str
     summary: str
     figure_prefix: str
+    guards: str | None = None  # the guard table (results/guards/topk-fig2.csv)
 
     def check(self) -> None:
         check_at_least("tolerance", self.tolerance, 0.0)
@@ -139,13 +143,14 @@ SPLIT = JobKind(
 )
 TRAIN = JobKind(
     "topk.train",
-    ("seed", "topk.loops", "topk.loops_per_dataset", *(f"topk.{k}" for k in TRAINING_KEYS)),
+    ("seed", *(f"topk.{k}" for k in TRAINING_KEYS)),
     (
         "experiments.topk.jobs",
         "online.topk_boosting",
         "online.topk_feedback",
         "online.multilabel_weak",
         "online.rank_loss",
+        "guards",
         "io",
     ),
     TrainSpec,
@@ -154,14 +159,14 @@ TRAIN = JobKind(
 TABLE1 = JobKind(
     "topk.table1",
     ("claims", "topk.datasets", "topk.seeds", "topk.seeds_per_dataset", "topk.k"),
-    ("experiments.topk.make", "report.claims", "report.render", "io"),
+    ("experiments.topk.make", "report.claims", "report.render", "guards", "io"),
     Table1Spec,
     "boostrank.experiments.topk.make:make_table1",
 )
 FIGURE2 = JobKind(
     "topk.fig2",
     ("topk.fig2.dataset", "topk.fig2.k", "topk.fig2.converge_tolerance", "topk.fig2.smooth"),
-    ("experiments.topk.make", "plots", "io"),
+    ("experiments.topk.make", "plots", "guards", "io"),
     Figure2Spec,
     "boostrank.experiments.topk.make:make_figure2",
 )
@@ -258,10 +263,9 @@ def split_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) 
 
 def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TrainSpec:
     """One training run (rules topk_train, topk_train_fig2): the training keys of config
-    ``topk`` and the data set's passes (editing e.g. Figure 2's k values reruns none)."""
+    ``topk`` (editing e.g. Figure 2's k values reruns none)."""
     section, dataset = config["topk"], wildcards.dataset
     params = {key: section[key] for key in TRAINING_KEYS}
-    params["loops"] = section["loops_per_dataset"].get(dataset, section["loops"])
     return TrainSpec(
         dataset=dataset,
         algorithm=wildcards.algorithm,
@@ -286,6 +290,7 @@ def table1_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
         summary=output.summary,
         samples=output.samples,
         table_prefix=stem(output.table[0]),
+        guards=output.guards,
     )
 
 
@@ -299,6 +304,7 @@ def figure2_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any
         csv=output.csv,
         summary=output.summary,
         figure_prefix=stem(output.figure[0]),
+        guards=output.guards,
     )
 
 

@@ -41,8 +41,9 @@ def _fmt(value: float, digits: int = 3) -> str:
 def table1_frame(
     runs: Sequence[Path | str], splits: Sequence[Path | str], claims_path: Path | str
 ) -> Any:
-    """One row per (data set, algorithm): mean, sd, min, max over the seeds of the test loss,
-    the loss after each checkpoint pass, the published value, provenance."""
+    """One row per (data set, algorithm): mean, sd, min, max over the seeds of the test loss
+    (at the chosen pass: ``chosen_loop``, its mean over the seeds), the loss after each
+    checkpoint pass, the published value, provenance."""
     import numpy as np
     import pandas as pd
 
@@ -78,6 +79,10 @@ def table1_frame(
             "feedback": first["feedback"],
             "k": first["k"],
             "loops": first["loops"],
+            "loops_rule": first.get("loops_rule", "fixed"),
+            "chosen_loop": round(
+                float(np.mean([g.get("chosen_loop", g["loops"]) for g in group])), 2
+            ),
             "loss": round(float(losses.mean()), 4),
             "sd": round(float(losses.std(ddof=1)), 4) if len(losses) > 1 else float("nan"),
             "min": round(float(losses.min()), 4),
@@ -98,7 +103,9 @@ def table1_frame(
         # A cell without a published value in a row the claims call ambiguous carries the
         # claims' erratum (Mediamill: three values for four columns).
         errata = [c.erratum for c in cells.values() if c is not None and c.erratum]
-        loops = sorted({int(c) for g in group for c in g["test_loss_at_loop"]})
+        loops = sorted(
+            {int(c) for g in group for c in g.get("checkpoints", g["test_loss_at_loop"])}
+        )
         for c in loops:
             vals = [
                 g["test_loss_at_loop"][str(c)] for g in group if str(c) in g["test_loss_at_loop"]
@@ -278,13 +285,16 @@ def table1_shown(frame: Any) -> tuple[Any, str]:
     top = frame[frame["feedback"] == "top-k"]
     ks = ", ".join(map(str, sorted(set(top["k"]))))
     passes = ", ".join(map(str, sorted(set(top["loops"]))))
+    if "tuned" in set(top.get("loops_rule", [])):  # section 4: the loops are tuned
+        passes = f"the pass of up to {passes} with the lowest loss on a held-out validation part"
+    else:
+        passes += " passes"
     seeds = f"{int(frame['n_seeds'].min())}-{int(frame['n_seeds'].max())}"
     noted = frame[frame["note"] != ""].drop_duplicates("dataset")
     notes = "".join(f" {r.dataset_label}: {r.note}" for r in noted.itertuples())
     caption = (
         f"{SOURCE_TABLE}: average weighted rank loss on the test set (mean ± sd over {seeds} "
-        f"seeds); top-k feedback with k = {ks} and {passes} passes, full information one pass."
-        + notes
+        f"seeds); top-k feedback with k = {ks} and {passes}, full information one pass." + notes
     )
     return shown, caption
 
