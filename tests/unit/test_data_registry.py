@@ -1,5 +1,7 @@
 """The data registry: schema checks, and the project's registry covers every data set."""
 
+import re
+
 import pytest
 
 from boostrank.data import synthetic
@@ -78,3 +80,63 @@ def test_missing_required_key_is_named(tmp_path):
     path = _write(tmp_path, "    title: t\n    task: ranking\n")
     with pytest.raises(BoostrankError, match="lacks required key"):
         load_registry(path)
+
+
+ESCAPES = {
+    "files key": "    files: {'../../../../probe-escape/evil.data': unknown}\n",
+    "optional_files key": "    files: {}\n    optional_files: {/etc/passwd: unknown}\n",
+    "mirror_folder": "    files: {}\n",  # with mirror_folder: ../elsewhere (below)
+    "loader file": "    files: {}\n    loader: {format: uci_csv, file: ../../x.data}\n",
+    "loader fold_test_files": "    files: {}\n    loader: {format: letor, fold_test_files: /F}\n",
+    "download strip_prefix": "    files: {}\n    downloads: [{url: u, strip_prefix: ../}]\n",
+    "download file": "    files: {}\n    downloads: [{url: 'http://x/y', file: 'a/../../b'}]\n",
+    "embedded resource": "    files: {}\n    embedded: {package: p, module: m, resource: ../x}\n",
+}
+
+
+@pytest.mark.parametrize("key", sorted(ESCAPES))
+def test_a_registry_path_that_leaves_its_folder_is_one_line_naming_it(tmp_path, key):
+    base = (
+        BASE.replace("mirror_folder: f", "mirror_folder: ../elsewhere")
+        if key == "mirror_folder"
+        else BASE
+    )
+    with pytest.raises(BoostrankError) as error:
+        load_registry(_write(tmp_path, base + ESCAPES[key]))
+    message = str(error.value)
+    assert "\n" not in message and key in message and "relative path inside" in message
+
+
+def test_a_data_set_name_that_is_not_a_folder_name_is_refused(tmp_path):
+    path = tmp_path / "datasets.yaml"
+    path.write_text("datasets:\n  ../up:\n" + BASE + "    files: {}\n")
+    with pytest.raises(BoostrankError, match=re.escape("data set name '../up' must be lower-case")):
+        load_registry(path)
+
+
+def test_the_project_registry_passes_the_path_checks(registry):
+    assert registry  # load_registry checked every path of config/datasets.yaml
+
+
+def test_a_path_the_registry_accepts_stays_inside_the_folder_it_is_joined_to(tmp_path):
+    """Whatever the text, relative_path refuses it or it lands inside its folder."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from boostrank.data.registry import inside, relative_path
+
+    root = tmp_path / "root"
+    root.mkdir()
+    parts = st.sampled_from(["..", ".", "a", "b.gz", "", "/", "~", "\\", "x/..", "\0"])
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(parts | st.text(max_size=4), max_size=6).map("/".join))
+    def check(text):
+        try:
+            accepted = relative_path(text, "key", empty=True)
+        except BoostrankError as exc:
+            assert "\n" not in str(exc)
+            return
+        assert inside(root, accepted, "file").is_relative_to(root.resolve())
+
+    check()

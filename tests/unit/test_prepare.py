@@ -140,3 +140,79 @@ def test_unknown_loader_format_is_a_clear_error(tmp_path):
     raw = _raw(tmp_path)
     with pytest.raises(BoostrankError, match="unknown loader format 'parquet'"):
         _prepare(_spec("u", "classification", loader={"format": "parquet"}), raw, tmp_path)
+
+
+# ----------------------------------------------------------------- cached data verified at use
+
+CSV = b"1,2,a\n3,4,b\n5,6,a\n"
+
+
+def _fetched(tmp_path, files=None):
+    """A uci_csv data set fetched from a mirror that stores it gzipped, as the workflow does:
+    (spec, data/raw/<name>)."""
+    import hashlib
+
+    from boostrank.data.sources import FetchSettings, fetch_dataset
+
+    mirror = tmp_path / "mirror" / "toy_folder"
+    mirror.mkdir(parents=True)
+    (mirror / "toy.data.gz").write_bytes(gzip.compress(CSV, mtime=0))
+    spec = DatasetSpec(
+        name="toy",
+        title="toy",
+        task="classification",
+        citation="c",
+        mirror_folder="toy_folder",
+        files=files or {"toy.data": hashlib.sha256(CSV).hexdigest()},
+        loader={"format": "uci_csv", "file": "toy.data"},
+        published={"rows": 3, "features": 2, "classes": 2},
+    )
+    raw = tmp_path / "data" / "raw" / "toy"
+    lock = tmp_path / "data" / "registry.lock"
+    fetch_dataset(spec, raw, FetchSettings(sources=("mirror",), mirror=str(tmp_path / "mirror"),
+                                           lock=lock))  # fmt: skip
+    return spec, raw
+
+
+def test_a_raw_file_changed_after_its_fetch_is_refused_by_prepare_in_one_line(tmp_path):
+    """One digit changed inside the cached .gz (re-gzipped): prepare stops naming the file and
+    the fix, and writes nothing; the untouched copy parses."""
+    spec, raw = _fetched(tmp_path)
+    _prepare(spec, raw, tmp_path)  # the fetched copy parses
+    (tmp_path / "p.npz").unlink()
+    cached = raw / "toy.data.gz"
+    cached.write_bytes(gzip.compress(CSV.replace(b"3,4", b"3,5"), mtime=0))
+    with pytest.raises(BoostrankError) as error:
+        _prepare(spec, raw, tmp_path)
+    message = str(error.value)
+    assert "\n" not in message and str(cached) in message
+    assert f"delete {raw} and rerun" in message
+    assert not (tmp_path / "p.npz").exists()
+    cached.unlink()
+    with pytest.raises(BoostrankError, match=r"toy\.data\.gz of data set 'toy' is missing"):
+        _prepare(spec, raw, tmp_path)
+
+
+def test_a_raw_file_changed_after_its_fetch_changes_the_prepare_parameter(tmp_path):
+    """changed_since_fetch (a params entry of the prepare rule): "" for a fresh fetch or none,
+    a new value after an edit, even one whose time was put back with touch -r."""
+    import os
+    import time
+
+    from boostrank.data.provenance import changed_since_fetch
+
+    assert changed_since_fetch(tmp_path / "nothing") == ""
+    _, raw = _fetched(tmp_path)
+    assert changed_since_fetch(raw) == ""
+    cached = raw / "toy.data.gz"
+    before = cached.stat()
+    time.sleep(0.01)
+    cached.write_bytes(gzip.compress(CSV.replace(b"3,4", b"3,5"), mtime=0))
+    os.utime(cached, ns=(before.st_atime_ns, before.st_mtime_ns))  # touch -r
+    first = changed_since_fetch(raw)
+    assert first.startswith("toy.data: ")
+    time.sleep(0.01)
+    cached.write_bytes(gzip.compress(CSV, mtime=0))
+    assert changed_since_fetch(raw) not in ("", first)  # each change is a new value
+    cached.unlink()
+    assert changed_since_fetch(raw) == "toy.data: missing"

@@ -683,3 +683,85 @@ def test_a_damaged_lock_file_is_one_error_naming_it(tmp_path: Path) -> None:
     lock.write_text("toy: [a, b]\n")
     with pytest.raises(BoostrankError, match=re.escape("registry.lock: expected 'data set: {")):
         load_pins(lock)
+
+
+# ----------------------------------------------------------------- paths stay inside the project
+
+
+def _unpinned_csv_spec() -> DatasetSpec:
+    """A data set with a loader and no trusted hash (as isolet): pinned on first use."""
+    return make_spec(
+        task="classification",
+        files={"toy.data": "unknown"},
+        optional_files={},
+        loader={"format": "uci_csv", "file": "toy.data"},
+        published={"rows": 2, "features": 1, "classes": 2},
+    )
+
+
+def test_a_symlink_out_of_the_mirror_is_refused_in_one_line(tmp_path: Path, raw_dir: Path) -> None:
+    """The mirror's toy.data is a link to a file outside it (as to /etc/passwd): the fetch stops
+    naming it; nothing is cached or pinned."""
+    outside = tmp_path / "secret.txt"
+    outside.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (tmp_path / "mirror" / FOLDER).mkdir(parents=True)
+    (tmp_path / "mirror" / FOLDER / "toy.data").symlink_to(outside)
+    lock = tmp_path / "registry.lock"
+    settings = FetchSettings(sources=("mirror", "synthetic"), mirror=str(tmp_path / "mirror"),
+                             lock=lock)  # fmt: skip
+    with pytest.raises(BoostrankError) as error:
+        fetch_dataset(_unpinned_csv_spec(), raw_dir, settings)
+    message = str(error.value)
+    assert "\n" not in message and f"{FOLDER}/toy.data" in message
+    assert "outside" in message and "symbolic link" in message
+    assert not raw_dir.exists() and not lock.exists() and leftovers(raw_dir.parent) == []
+
+
+def test_a_link_inside_the_mirror_is_followed(tmp_path: Path, raw_dir: Path) -> None:
+    write_mirror(tmp_path / "mirror")
+    folder = tmp_path / "mirror" / FOLDER
+    (folder / "train.txt").rename(folder / "real-train.txt")
+    (folder / "train.txt").symlink_to(folder / "real-train.txt")
+    prov = fetch_dataset(make_spec(), raw_dir, FetchSettings(mirror=str(tmp_path / "mirror")))
+    assert prov.kind == "mirror" and (raw_dir / "train.txt").read_bytes() == TRAIN
+
+
+def test_a_file_key_that_leaves_the_folder_writes_nothing_outside(tmp_path: Path) -> None:
+    """A spec built without the registry's checks (a registry given with --config registry=...
+    is checked on load): the fetch still refuses to write outside its staging folder."""
+    project = tmp_path / "project"
+    mirror = tmp_path / "mirror" / FOLDER
+    (mirror / "sub").mkdir(parents=True)
+    (mirror / "sub" / "evil.data").write_text("x\n")
+    spec = make_spec(files={"sub/../../../../probe-escape/evil.data": "unknown"}, optional_files={})
+    settings = FetchSettings(sources=("mirror",), mirror=str(tmp_path / "mirror"),
+                             lock=project / "data" / "registry.lock")  # fmt: skip
+    with pytest.raises(BoostrankError, match="outside"):
+        fetch_dataset(spec, project / "data" / "raw" / "toy", settings)
+    assert not (tmp_path / "probe-escape").exists() and not (project / "probe-escape").exists()
+    assert not (project / "data" / "registry.lock").exists()
+
+
+def test_nothing_is_pinned_until_the_file_has_parsed(tmp_path: Path, raw_dir: Path) -> None:
+    """A file with no trusted hash that the prepare step cannot parse is never pinned; one
+    that parses is pinned by the prepare step."""
+    from boostrank.data.pins import load_pins
+    from boostrank.data.prepare import prepare_dataset
+
+    mirror = tmp_path / "mirror" / FOLDER
+    mirror.mkdir(parents=True)
+    lock = tmp_path / "registry.lock"
+    settings = FetchSettings(sources=("mirror",), mirror=str(tmp_path / "mirror"), lock=lock)
+    spec = _unpinned_csv_spec()
+    npz, meta = tmp_path / "p.npz", tmp_path / "p.json"
+    (mirror / "toy.data").write_text("root:x:0:0\n")  # not the data set
+    fetch_dataset(spec, raw_dir, settings)
+    assert not lock.exists()  # fetched, not yet parsed
+    with pytest.raises(BoostrankError):
+        prepare_dataset(spec, raw_dir, npz, meta, seed=1)
+    assert not lock.exists()
+    (mirror / "toy.data").write_text("1,a\n2,b\n")
+    fetch_dataset(spec, raw_dir, settings)
+    assert not lock.exists()
+    prepare_dataset(spec, raw_dir, npz, meta, seed=1)
+    assert load_pins(lock) == {"toy": {"toy.data": sha(b"1,a\n2,b\n")}}

@@ -18,6 +18,9 @@ checkpoint fetch:
         "logs/data/fetch-{dataset}.log",
     benchmark:
         "benchmarks/data/fetch-{dataset}.tsv"
+    wildcard_constraints:
+        # registry names only (checked to be folder names): nothing else reaches a path or shell
+        dataset="|".join(REGISTRY),
     params:
         identity=lambda w: fetch_identity(w.dataset),
         rerun_key=lambda w: fetch_rerun_key(w.dataset),
@@ -26,5 +29,5 @@ checkpoint fetch:
         # resources, counting it derived.
         options=lambda w, resources: FETCH_OPTIONS,
     shell:
-        "boostrank fetch {wildcards.dataset} --raw-dir data/raw/{wildcards.dataset}"
+        "boostrank fetch {wildcards.dataset:q} --raw-dir data/raw/{wildcards.dataset:q}"
         " {params.options} --rerun-key {params.rerun_key:q} 2> {log}"

@@ -1,5 +1,8 @@
 # Preprocess stage: parse each fetched data set (or generate its stand-in) into one cached
-# data/processed/<name>.npz with a JSON sidecar of statistics and provenance.
+# data/processed/<name>.npz with a JSON sidecar of statistics and provenance. The prepare step
+# checks each raw file's sha256 against its provenance before parsing it.
+
+from boostrank.data.provenance import changed_since_fetch
 
 
 rule prepare:
@@ -18,12 +21,15 @@ rule prepare:
         dataset="|".join(REGISTRY),
     params:
         spec=lambda w: spec_digest(w.dataset),
+        # "" unless a raw file looks changed since its fetch (its times, not its hash): an
+        # edit reruns the job, which then stops naming the file.
+        cached=lambda w: changed_since_fetch(f"data/raw/{w.dataset}"),
         registry=config["registry"],
         seed=config["seed"],
         scale=config["data"]["synthetic_scale"],
     shell:
-        "boostrank prepare {wildcards.dataset} --registry {params.registry}"
-        " --raw-dir data/raw/{wildcards.dataset} --npz {output.npz} --meta {output.meta}"
+        "boostrank prepare {wildcards.dataset:q} --registry {params.registry:q}"
+        " --raw-dir data/raw/{wildcards.dataset:q} --npz {output.npz} --meta {output.meta}"
         " --seed {params.seed} --synthetic-scale {params.scale} 2> {log}"
 
 

