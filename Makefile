@@ -4,7 +4,21 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.boostrank-installed
-SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
+# Snakemake with ARGS appended as words (boostrank/workflow/make_run.py, which echoes the command):
+# split as a shell would, nothing in them expanded or run, a missing --configfile named in one line.
+SNAKEMAKE := $(BIN)/python -m boostrank.workflow.make_run $(BIN)/snakemake --profile profiles/local
+
+# What a user types after `make` (FIG, NAME, ARGS, RUN, READINGS_CONFIG, FORCE) reaches the
+# recipes as environment variables holding the text as typed ($(value ...): make expands nothing
+# in it, and unexport keeps make from expanding it for the environment), which the recipes
+# quote: no such value is ever read as shell or make code.
+RUN ?= .
+READINGS_CONFIG ?= config/quick.yaml
+export BOOSTRANK_FIG := $(or $(value FIG),$(value NAME))
+export BOOSTRANK_MAKE_ARGS := $(value ARGS)
+export BOOSTRANK_RUN := $(value RUN)
+export BOOSTRANK_READINGS_CONFIG := $(value READINGS_CONFIG)
+unexport FIG NAME ARGS RUN READINGS_CONFIG FORCE
 
 .PHONY: help install lock reproduce quick readings report test test-fast test-slurm lint bench dry-run \
   figure list-figures readme-results slurm-resources clean
@@ -12,13 +26,30 @@ SNAKEMAKE := $(BIN)/snakemake --profile profiles/local
 help:  ## this list
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:[^#]*## /\t/' | expand -t 18
 
-# Exact versions with hashes (requirements.lock, from pyproject.toml by `make lock`), then the
-# package itself without dependencies.
+# The Python versions pyproject.toml's requires-python allows (tests/unit/test_makefile_install.py
+# keeps the two in step), and a check an interpreter passes when it is one of them.
+PYTHON_VERSIONS := >=3.11,<3.13
+PYTHON_OK := import sys; sys.exit(not (3, 11) <= sys.version_info[:2] < (3, 13))
+PARTIAL := $(VENV)/.boostrank-partial
+
+# The interpreter first (one line if it is not a version the package supports). A .venv that an
+# unfinished install left (PARTIAL is there until the install completes) or that another
+# Python made is removed first, never reused. Then the exact versions with hashes
+# (requirements.lock, from pyproject.toml by `make lock`), and the package without dependencies.
 $(STAMP): pyproject.toml requirements.lock
+	@$(PYTHON) -c '$(PYTHON_OK)' 2>/dev/null || { \
+	  echo "make install: '$(PYTHON)' is $$($(PYTHON) -V 2>/dev/null || echo 'not a Python that runs'), but boostrank needs Python $(PYTHON_VERSIONS): pick another with make install PYTHON=python3.11" >&2; \
+	  exit 1; }
+	@if [ -e $(PARTIAL) ] || { [ -e $(VENV) ] && ! $(BIN)/python -c '$(PYTHON_OK)' 2>/dev/null; }; then \
+	  echo "make install: removing $(VENV), which an unfinished install or another Python left"; \
+	  rm -rf $(VENV); fi
 	$(PYTHON) -m venv $(VENV)
+	touch $(PARTIAL)
+	rm -f $(STAMP)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+	rm -f $(PARTIAL)
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install boostrank with its pinned dependencies
@@ -31,28 +62,26 @@ lock:  ## refresh requirements.lock and environment.yml from pyproject.toml (uv 
 	$(BIN)/python tools/environment_from_lock.py requirements.lock environment.yml
 
 reproduce: $(STAMP)  ## the full reproduction with config/config.yaml [ARGS=...]
-	$(SNAKEMAKE) $(ARGS)
+	@$(SNAKEMAKE)
 
 quick: $(STAMP)  ## the same DAG, smaller (config/quick.yaml) [ARGS=...]
-	$(SNAKEMAKE) --configfile config/quick.yaml $(ARGS)
+	@$(SNAKEMAKE) --configfile config/quick.yaml
 
 # The README's claim tally (and docs/last-run.json) from a full run's results/claims.csv:
 # RUN is the run's directory, whose checked-out commit is recorded.
-RUN ?= .
 readme-results: $(STAMP)  ## the README's claim tally from a full run [RUN=<run dir>]
-	$(BIN)/python -m boostrank headline $(RUN)/results/claims.csv \
-	  --commit $$(git -C $(RUN) rev-parse --short HEAD)
+	$(BIN)/python -m boostrank headline "$$BOOSTRANK_RUN/results/claims.csv" \
+	  --commit "$$(git -C "$$BOOSTRANK_RUN" rev-parse --short HEAD)"
 
 # Every reading of config/readings.yaml under each of its options, on real data: a copy of the
 # workflow per (reading, option) under results/readings/; results/readings.csv and
 # figures/readings.png. On config/quick.yaml by default (the full config would rerun whole
 # chapters once per option); READINGS_CONFIG=config/config.yaml runs the full protocol.
-READINGS_CONFIG ?= config/quick.yaml
 readings: $(STAMP)  ## how each reading moves the published numbers (results/readings.csv)
-	$(SNAKEMAKE) --snakefile workflow/readings.smk --configfile $(READINGS_CONFIG) $(ARGS)
+	@$(SNAKEMAKE) --snakefile workflow/readings.smk --configfile "$$BOOSTRANK_READINGS_CONFIG"
 
 report: $(STAMP)  ## Snakemake's report of the last run: results/snakemake-report.zip [ARGS=...]
-	$(SNAKEMAKE) --report results/snakemake-report.zip $(ARGS)
+	@$(SNAKEMAKE) --report results/snakemake-report.zip
 
 # Tests in tiers: tests/unit (algorithms, metrics, data, registries: seconds each),
 # tests/experiments (the works' jobs on small or real data), tests/e2e (Snakemake end to end).
@@ -73,7 +102,7 @@ bench: $(STAMP)  ## speed benchmarks (pytest-benchmark); prints the figures
 	$(BIN)/pytest tests/benchmarks --benchmark-enable --benchmark-only --benchmark-columns=min,mean,max,rounds
 
 dry-run: $(STAMP)  ## show the DAG without running it
-	$(SNAKEMAKE) -n
+	@$(SNAKEMAKE) -n
 
 list-figures: $(STAMP)  ## every figure and table: source, rules, functions, targets
 	@$(BIN)/python -m boostrank figures --rules
@@ -84,14 +113,13 @@ docs-figures: $(STAMP)  ## regenerate docs/figures.md from config/figures.yaml
 	$(BIN)/python -m boostrank figures --markdown > docs/figures.md.tmp && mv docs/figures.md.tmp docs/figures.md
 
 # One figure or table, from cached results: only its own jobs and what they need that is out of
-# date run (not the report, which needs every figure). FIG=<id> (NAME=<id> also works);
-# FORCE=1 reruns its final job even if up to date. Ids: make list-figures.
+# date run (not the report, which needs every figure). FIG=<id> (NAME=<id> also works), checked
+# against the catalogue; FORCE=1 reruns its final job even if up to date. Ids: make list-figures.
 # ARGS: more snakemake options, after the targets (e.g. ARGS="--configfile config/quick.yaml").
-FIG ?= $(NAME)
 figure: $(STAMP)  ## regenerate one figure or table: make figure FIG=thesis-fig3_1 [FORCE=1]
-	@test -n "$(FIG)" || { echo "usage: make figure FIG=<id>   (ids: make list-figures)"; exit 2; }
-	@targets=$$($(BIN)/python -m boostrank figures $(FIG)) && \
-	  $(SNAKEMAKE) $(if $(FORCE),--force,) $$targets $(ARGS)
+	@test -n "$$BOOSTRANK_FIG" || { echo "usage: make figure FIG=<id>   (ids: make list-figures)"; exit 2; }
+	@targets=$$($(BIN)/python -m boostrank figures "$$BOOSTRANK_FIG") && \
+	  $(SNAKEMAKE) $(if $(value FORCE),--force,) $$targets
 
 # docs/configuration.md from the config schema's descriptions and config/config.yaml's values;
 # tests/unit/test_config_doc.py fails until it is regenerated after either changes.

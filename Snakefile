@@ -2,9 +2,23 @@
 #   snakemake --profile profiles/local                          # everything (make reproduce)
 #   snakemake --profile profiles/local --configfile config/quick.yaml   # small and fast
 #   python -m boostrank figures                                 # targets of single figures
+import os
+
 from snakemake.utils import min_version
 
+from boostrank.errors import BoostrankError
+
 min_version("9.27.1")
+
+# The default configuration is config/config.yaml of the working directory, where the run's
+# config, data and results live. Run from elsewhere with a --configfile, Snakemake would skip it
+# without a word and every key it holds would be reported missing: say where it looked.
+if not workflow.modifier.skip_configfile and not os.path.isfile("config/config.yaml"):
+    raise BoostrankError(
+        f"no config/config.yaml in the working directory {os.getcwd()}: the workflow runs in "
+        f"its repository (config/, data/ and results/ there); run it from {workflow.basedir} "
+        f"(cd there, or add --directory {workflow.basedir})"
+    )
 
 
 configfile: "config/config.yaml"
@@ -34,19 +48,30 @@ onsuccess:
     if _standins := standin_summary():
         print(_standins, file=sys.stderr)
     # The timing record: each figure's jobs, Snakemake's own CPU, wall time, peak RSS, and
-    # the critical path and simulated wall time on more cores of the job graph.
-    if write_timing(
-        "results/timing.csv",
-        CATALOG,
-        "benchmarks",
-        config["timing"]["budgets_cpu_s"],
-        started=STARTED,
-        log_dir="logs",
-        log_files=log,
-        command=" ".join(sys.argv[1:]),
-        dag=workflow.dag,
-    ):
-        print("timing record: results/timing.csv", file=sys.stderr)
+    # the critical path and simulated wall time on more cores of the job graph; this run's own
+    # under logs/timing/, and results/timing.csv, the last run to end. The results are made: a
+    # record that cannot be written (a full disk) is one line, not a traceback.
+    try:
+        _record = write_timing(
+            "results/timing.csv",
+            CATALOG,
+            "benchmarks",
+            config["timing"]["budgets_cpu_s"],
+            started=STARTED,
+            log_dir="logs",
+            log_files=log,
+            command=" ".join(sys.argv[1:]),
+            dag=workflow.dag,
+        )
+    except OSError as _exc:
+        print(
+            f"boostrank: the timing record was not written ({_exc.filename}: {_exc.strerror}); "
+            "the results are complete; fix that (a full disk: free some space) for the next record",
+            file=sys.stderr,
+        )
+    else:
+        if _record:
+            print(f"timing record: results/timing.csv (this run's: {_record})", file=sys.stderr)
 
 
 rule all:
@@ -56,4 +81,3 @@ rule all:
         "results/datasets.csv",
         "results/claims.csv",
         "results/report.html",
-        EDITED_RESULTS,  # files edited by hand and set aside: recomputed

@@ -6,6 +6,7 @@
 # (reading, option) job is cached like any other and only the files its claims read are made.
 # boostrank.report.readings documents the table and the figure.
 import json
+import shlex
 import sys
 
 from snakemake.utils import min_version
@@ -53,10 +54,11 @@ rule readings:
         run_config=json.dumps(config, sort_keys=True),
         seed=config["seed"],
     shell:
-        f'"{sys.executable}" -m boostrank readings --readings {{input.readings}}'
-        " --claims {input.claims} --variants {params.variants:q} --seed {params.seed}"
-        " --csv {output.csv} --figure-prefix figures/readings --run-config {params.run_config:q}"
-        " --printed-config {input.printed} --config-schema {input.schema} 2> {log}"
+        f"{shlex.quote(sys.executable)} -m boostrank readings --readings {{input.readings:q}}"
+        " --claims {input.claims:q} --variants {params.variants:q} --seed {params.seed}"
+        " --csv {output.csv:q} --figure-prefix figures/readings"
+        " --run-config {params.run_config:q} --printed-config {input.printed:q}"
+        " --config-schema {input.schema:q} 2> {log:q}"
 
 
 for _index, (_name, _variant) in enumerate(VARIANTS.items()):

@@ -4,6 +4,7 @@ explicit inputs, outputs, parameters and seeds; they hold no logic of their own.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import logging
 import os
@@ -416,8 +417,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+FULL_DISK = (errno.ENOSPC, errno.EDQUOT)  # a full disk or a used-up quota: one line, no traceback
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one sub-command; a :class:`BoostrankError` prints its message and exits 1."""
+    """Run one sub-command; a :class:`BoostrankError` or a full disk prints one line and exits 1."""
     argv = list(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     args = build_parser(command).parse_args(argv)
@@ -431,6 +435,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.func(args)
     except BoostrankError as exc:
         print(f"boostrank {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        if exc.errno not in FULL_DISK:
+            raise
+        # Every output is written atomically: the failed write left no half-written file.
+        print(
+            f"boostrank {args.command}: error: no space left writing {exc.filename or 'a file'}"
+            f" ({exc.strerror}); free some space, then run the same command again",
+            file=sys.stderr,
+        )
         return 1
     finally:
         if os.environ.get(JOB_RESOURCES_ENV):  # a workflow job: the timing record reads it

@@ -1,8 +1,15 @@
 """Atomic file output: readers never see a half-written file; a failure leaves nothing behind.
 
 Every file written under the workflow's ``results/`` (the tables the claims and the report read)
-also gets a fingerprint beside it (``.<name>.fingerprint``: size, mtime and sha256), so a run can
-tell a file the pipeline wrote from one edited by hand (:func:`set_aside_edited`).
+or ``figures/tables/`` (the printed tables) also gets a fingerprint beside it
+(``.<name>.fingerprint``: size and sha256, with the file's own permissions), so a run can tell a
+file the pipeline wrote from one edited by hand (:func:`edit_reason`). What the check promises:
+a file whose bytes differ from what the pipeline last wrote there, or that has no readable
+fingerprint, is edited; its size and times are never trusted (``touch -r`` does not hide an
+edit), and every file is hashed on each check (the results files are small: about 1.5 s for the
+460 MB of a full run's ``results/``). Reading is all a check does: moving a file aside is the
+caller's step (:func:`set_aside`; ``boostrank.workflow.hand_edits`` does it when a real run
+holds Snakemake's lock).
 """
 
 from __future__ import annotations
@@ -12,13 +19,16 @@ import glob
 import hashlib
 import json
 import os
-import sys
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
 RESULTS = "results"  # the workflow's results folder, relative to its working directory
+# The folders whose files get fingerprints: the results and the printed tables.
+FINGERPRINTED = (RESULTS, "figures/tables")
+EDITED_SUFFIX = ".edited"  # a file edited by hand, kept aside under its name and this suffix
 
 
 def _umask() -> int:
@@ -45,7 +55,7 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
         yield tmp_path
         os.chmod(tmp_path, 0o666 & ~_umask())  # mkstemp makes 0600; outputs get open()'s mode
         os.replace(tmp_path, path)
-        if path.resolve().is_relative_to(Path.cwd() / RESULTS):
+        if any(path.resolve().is_relative_to(Path.cwd() / root) for root in FINGERPRINTED):
             _write_fingerprint(path)
     finally:
         tmp_path.unlink(missing_ok=True)
@@ -129,74 +139,88 @@ def sha256_file(path: Path | str) -> str:
 
 
 def _write_fingerprint(path: Path) -> None:
-    stat = path.stat()
-    record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256_file(path)}
+    """Write ``path``'s fingerprint atomically, with ``path``'s own permissions (whoever may read
+    the file may read its fingerprint: other users' runs check it too)."""
+    record = {"size": path.stat().st_size, "sha256": sha256_file(path)}
     fingerprint = _fingerprint_path(path)
     # A temporary name of its own: two processes may refresh the same fingerprint at once.
-    fd, tmp = tempfile.mkstemp(prefix=fingerprint.name, suffix=".part", dir=fingerprint.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(json.dumps(record))
-    os.replace(tmp, fingerprint)
+    fd, tmp = tempfile.mkstemp(prefix=f"{fingerprint.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), stat.S_IMODE(path.stat().st_mode))
+            handle.write(json.dumps(record))
+        os.replace(tmp, fingerprint)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
 
 
-def _files(root: Path, skip: tuple[str, ...], prefix: str, suffix: str) -> list[Path]:
-    """The files under ``root`` named ``<prefix>...<suffix>``, leaving out its top-level
-    folders named in ``skip`` (one walk, pruned)."""
+def output_files(root: Path | str, skip: tuple[str, ...] = ()) -> list[Path]:
+    """The files under ``root`` that a run may have written, leaving out its top-level folders
+    named in ``skip``: not the hidden ones (fingerprints, temporary files) nor those kept aside
+    as ``<name>.edited`` (one walk, pruned)."""
+    root = Path(root)
     found = []
     for folder, subfolders, names in os.walk(root):
         if Path(folder) == root:
             subfolders[:] = [d for d in subfolders if d not in skip]
-        found += [Path(folder, n) for n in names if n.startswith(prefix) and n.endswith(suffix)]
+        found += [
+            Path(folder, n)
+            for n in names
+            if not n.startswith(".") and not n.endswith(EDITED_SUFFIX)
+        ]
     return sorted(found)
+
+
+def edit_reason(path: Path | str) -> str | None:
+    """Why ``path`` is not what the pipeline wrote (one phrase), or None when it is.
+
+    A missing or unreadable fingerprint beside an existing file counts as an edit: deleting the
+    fingerprint must not switch the check off. The content is hashed every time.
+    """
+    path = Path(path)
+    try:
+        record = json.loads(_fingerprint_path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return "it has no fingerprint"
+    except (OSError, ValueError):
+        return "its fingerprint cannot be read"
+    if not isinstance(record, dict):
+        return "its fingerprint cannot be read"
+    try:
+        if path.stat().st_size != record.get("size") or sha256_file(path) != record.get("sha256"):
+            return "its content is not what the pipeline wrote"
+    except OSError:
+        return "it cannot be read"
+    return None
 
 
 def edited_files(root: Path | str, skip: tuple[str, ...] = ()) -> list[Path]:
     """Files under ``root`` (but not in its top-level folders ``skip``) whose content is no
-    longer what the pipeline wrote.
-
-    A file whose size and mtime match its fingerprint is taken as unchanged without reading it;
-    one that was only touched (same content, new mtime) is not edited.
-    """
-    edited = []
-    for fingerprint in _files(Path(root), skip, ".", ".fingerprint"):
-        path = fingerprint.with_name(fingerprint.name[1 : -len(".fingerprint")])
-        try:
-            stat = path.stat()
-            record = json.loads(fingerprint.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue  # the file is gone (it will be remade) or the fingerprint is unreadable
-        if (stat.st_size, stat.st_mtime_ns) == (record.get("size"), record.get("mtime_ns")):
-            continue
-        if stat.st_size != record.get("size") or sha256_file(path) != record.get("sha256"):
-            edited.append(path)
-        else:
-            _write_fingerprint(path)  # only touched: remember the new mtime, skip the hash
-    return edited
+    longer what the pipeline wrote, or that have no fingerprint (:func:`edit_reason`). Reads
+    only: nothing is written, moved or refreshed."""
+    return [path for path in output_files(root, skip) if edit_reason(path)]
 
 
-def set_aside_edited(
-    root: Path | str, *, dry_run: bool = False, skip: tuple[str, ...] = ()
-) -> list[Path]:
-    """Move files edited by hand under ``root`` to ``<name>.edited``; return every file set
-    aside and not yet recomputed (this run's and earlier runs').
-
-    The workflow's default target lists the returned files, so their jobs run again; no job reads
-    an edit, so the claims and the report see the pipeline's numbers. Snakemake by itself reruns
-    only what *depends* on an edited file (its ``rerun-triggers`` compare a job's inputs,
-    parameters and code, not its own outputs), and a missing file only when a job that needs it
-    must run. A dry run moves nothing; it says what a run would do.
-    """
-    for path in edited_files(root, skip):
-        if dry_run:
-            print(f"boostrank: {path} was edited by hand; a run will recompute it", file=sys.stderr)
-            continue
-        kept = path.with_name(path.name + ".edited")
-        os.replace(path, kept)
-        _fingerprint_path(path).unlink(missing_ok=True)
-        print(
-            f"boostrank: {path} was edited by hand: kept as {kept.name}; recomputing it",
-            file=sys.stderr,
-        )
-    kept_files = _files(Path(root), skip, "", ".edited")
-    owed = (kept.with_name(kept.name[: -len(".edited")]) for kept in kept_files)
+def owed_files(root: Path | str, skip: tuple[str, ...] = ()) -> list[Path]:
+    """Files under ``root`` kept aside as ``<name>.edited`` and not made again since."""
+    root = Path(root)
+    owed = []
+    for folder, subfolders, names in os.walk(root):
+        if Path(folder) == root:
+            subfolders[:] = [d for d in subfolders if d not in skip]
+        owed += [
+            Path(folder, n[: -len(EDITED_SUFFIX)])
+            for n in names
+            if n.endswith(EDITED_SUFFIX) and not n.startswith(".")
+        ]
     return sorted(path for path in owed if not path.exists())
+
+
+def set_aside(path: Path | str) -> Path:
+    """Move an edited ``path`` to ``<name>.edited`` (replacing an older one) and drop its
+    fingerprint; the kept file's path. Only a run that will make ``path`` again calls this."""
+    path = Path(path)
+    kept = path.with_name(path.name + EDITED_SUFFIX)
+    os.replace(path, kept)
+    _fingerprint_path(path).unlink(missing_ok=True)
+    return kept

@@ -36,10 +36,10 @@ from boostrank.experiments.docan import spec as DOCAN_SPEC
 from boostrank.experiments.prank import spec as PR_SPEC
 from boostrank.experiments.qbrank import spec as QB_SPEC
 from boostrank.experiments.topk import spec as TOPK_SPEC
-from boostrank.io import RESULTS, set_aside_edited
+from boostrank.io import FINGERPRINTED, RESULTS
 from boostrank.replicates import replicates_for
 from boostrank.report.timing import write_timing
-from boostrank.workflow import stamp_cache
+from boostrank.workflow import hand_edits, stamp_cache
 from boostrank.workflow.catalog import load_catalog
 from boostrank.workflow.code_deps import imported_modules, module_file
 from boostrank.workflow.config_check import check_config, check_registry
@@ -52,15 +52,17 @@ patch_scheduler()
 
 
 def _bool_from_cli(section, key):
-    """`--config strict=true` arrives as the string 'true'; accept true/false in any case."""
-    value = section.get(key)
+    """`--config strict=true` arrives as the string 'true'; accept true/false in any case.
+    A section that is not a mapping (`--config data=notadict`) is left to the schema check,
+    which names it in one line."""
+    value = section.get(key) if isinstance(section, dict) else None
     if isinstance(value, str) and value.lower() in ("true", "false"):
         section[key] = value.lower() == "true"
 
 
 _bool_from_cli(config, "strict")
 _bool_from_cli(config, "replace_real")
-_bool_from_cli(config.get("data", {}), "allow_synthetic")
+_bool_from_cli(config.get("data"), "allow_synthetic")
 # The repository: two levels above this file (workflow.basedir is the directory of the
 # Snakefile run, which is workflow/ when make readings imports this workflow as a module).
 REPO = Path(str(workflow.current_basedir)).parents[1]
@@ -103,10 +105,34 @@ validate(config, schema="../schemas/config.schema.yaml")
 # (Snakemake formats the prefix too: its braces are doubled.)
 shell.prefix(
     f"set -euo pipefail; boostrank() {{{{ BOOSTRANK_JOB_RESOURCES=1"
-    f' "{sys.executable}" -m boostrank "$@"; }}}}; '
+    f' {shlex.quote(sys.executable)} -m boostrank "$@"; }}}}; '
 )
 REGISTRY = load_registry(config["registry"])
 CATALOG = load_catalog(config["catalog"])
+
+# Every wildcard is a plain name (letters, digits, _ . + -): jobs' commands and log paths hold
+# wildcards as they are, so a target such as `data/raw/x;touch p/provenance.json` matches no
+# rule instead of reaching a shell (the registry's schema admits plain data set names only).
+PLAIN_NAME = r"[A-Za-z0-9_.+-]+"
+
+
+wildcard_constraints:
+    algorithm=PLAIN_NAME,
+    block=PLAIN_NAME,
+    dataset=PLAIN_NAME,
+    family=PLAIN_NAME,
+    fig=PLAIN_NAME,
+    figure=PLAIN_NAME,
+    fold=PLAIN_NAME,
+    k=PLAIN_NAME,
+    method=PLAIN_NAME,
+    model=PLAIN_NAME,
+    replicate=PLAIN_NAME,
+    seed=PLAIN_NAME,
+    split=PLAIN_NAME,
+    table=PLAIN_NAME,
+
+
 # The data mirror: data.mirror (a config file, or --config), else $BOOSTRANK_DATA_MIRROR.
 MIRROR, MIRROR_ORIGIN = mirror_setting(
     config["data"]["mirror"],
@@ -146,20 +172,22 @@ FETCH_OPTIONS = (
     f" --strict {str(FETCH.strict).lower()} --replace-real {str(FETCH.replace_real).lower()}"
     f" --timeout {FETCH.timeout} --retries {FETCH.retries} --pins {shlex.quote(str(FETCH.lock))}"
 )
-# A results file edited by hand is set aside before any job can read it, so the claims and the
-# report show the pipeline's numbers, never the edit; the default target (rule all) makes it
-# again. Snakemake alone would rerun only what depends on the edited file.
-# The results folder this copy of the workflow writes: results/, or a variant's own under
-# results/readings/ when make readings imports the workflow as a module with a path prefix
-# (the main workflow leaves the variants' files to them).
-RESULTS_DIR = os.path.dirname(workflow.modifier.path_modifier.replace_prefix(f"{RESULTS}/x"))
-# Only the main Snakemake process sets files aside: a job re-parses this file on a cluster node
-# (or in a local job process), and must not move or refresh what other jobs are writing.
-EDITED_RESULTS = (
-    [str(p) for p in set_aside_edited(RESULTS_DIR, dry_run=workflow.dryrun, skip=("readings",))]
-    if workflow.is_main_process
-    else []
-)
+# A results file or printed table edited by hand is made again, and no job reads the edit, so
+# the claims and the report show the pipeline's numbers (Snakemake alone would rerun only what
+# depends on the edited file). Parsing reads nothing: when Snakemake plans, the edited files are
+# forced; a real run, holding its lock, keeps each as <name>.edited before its job writes it
+# (boostrank/workflow/hand_edits.py). The folders this copy of the workflow writes: results/
+# and figures/tables/, or a variant's own under results/readings/ when make readings imports
+# the workflow as a module with a path prefix (the main workflow leaves those to the variants).
+# Only the main Snakemake process looks: a job re-parses this file on a cluster node (or in a
+# local job process), and must not move what other jobs are writing.
+if workflow.is_main_process:
+    for _folder in FINGERPRINTED:
+        hand_edits.watch(
+            workflow,
+            os.path.dirname(workflow.modifier.path_modifier.replace_prefix(f"{_folder}/x")),
+            skip=("readings",) if _folder == RESULTS else (),
+        )
 
 _unknown = [
     ds

@@ -45,13 +45,20 @@ rule report:
         budgets=json.dumps(config["timing"]["budgets_cpu_s"]),
         run_config=json.dumps(config, sort_keys=True),
         seed=config["seed"],
-        info=f"run={config['run_name']} seed={config['seed']} strict={config['strict']}"
-        + (f" skipped_for_lack_of_data={','.join(skipped_figures())}" if skipped_figures() else ""),
+        # key=value words of the page header, each its own quoted word (:q quotes each item of
+        # a list): the run's name is any text, never shell code
+        info=[f"run={config['run_name']}", f"seed={config['seed']}", f"strict={config['strict']}"]
+        + (
+            [f"skipped_for_lack_of_data={','.join(skipped_figures())}"]
+            if skipped_figures()
+            else []
+        ),
+    # Every value quoted (:q): the paths come from the config or the workflow's folder.
     shell:
-        "boostrank report --claims {input.claims} --catalog {input.catalog}"
-        " --inventory {input.inventory} --claims-out {output.claims} --out {output.html}"
-        " --captions-out {output.captions} --budgets {params.budgets:q} --seed {params.seed}"
-        " --run-config {params.run_config:q} --printed-config {input.printed}"
-        " --config-schema {input.schema} --readings {input.readings}"
-        " --statements {input.statements}"
-        " --info {params.info} 2> {log}"
+        "boostrank report --claims {input.claims:q} --catalog {input.catalog:q}"
+        " --inventory {input.inventory:q} --claims-out {output.claims:q} --out {output.html:q}"
+        " --captions-out {output.captions:q} --budgets {params.budgets:q} --seed {params.seed}"
+        " --run-config {params.run_config:q} --printed-config {input.printed:q}"
+        " --config-schema {input.schema:q} --readings {input.readings:q}"
+        " --statements {input.statements:q}"
+        " --info {params.info:q} 2> {log:q}"

@@ -12,15 +12,21 @@
   (``getrusage(RUSAGE_SELF)``), the jobs' CPU (``RUSAGE_CHILDREN``), the wall time since the
   workflow was parsed, the peak RSS of Snakemake and of the largest job.
 
-``results/timing.csv`` holds both; the report draws the per-family CPU against its budget
-(config ``timing.budgets_cpu_s``).
+Each run that ran jobs writes its own record, ``logs/timing/<start>-<pid>.csv``, and then
+puts a copy at ``results/timing.csv``, which so holds the last run to end; the report draws its
+per-family CPU against the budgets (config ``timing.budgets_cpu_s``). Both are written
+atomically under a temporary name of their own: two runs in one folder with separate targets
+(Snakemake lets them run side by side) each keep their record, and ``results/timing.csv`` is
+always one whole record, never a mix.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import resource
+import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -254,6 +260,30 @@ def schedule_rows(
     return rows
 
 
+def run_record(log_dir: Path | str, started: float, pid: int | None = None) -> Path:
+    """This run's own timing record: ``<log_dir>/timing/<start time>-<process id>.csv``."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(started))
+    return Path(log_dir, "timing", f"{stamp}-{os.getpid() if pid is None else pid}.csv")
+
+
+def write_whole(path: Path | str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file of this writer's own, renamed over
+    it: a reader sees the old or the new file whole, and two writers never share a temporary
+    file (measurements: no fingerprint, and no sweep of other writers' temporary files)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".writing", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.fchmod(handle.fileno(), 0o666 & ~mask)  # mkstemp makes 0600; open()'s mode
+            handle.write(text)
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
 def write_timing(
     out: Path | str,
     figure_ids: Iterable[str],
@@ -265,18 +295,18 @@ def write_timing(
     log_files: str | Iterable[str] | None,
     command: str,
     dag: Any = None,
-) -> bool:
-    """Write ``results/timing.csv`` at the end of a run that ran jobs (as Snakemake's log files
-    tell), with the schedule rows of Snakemake's ``dag`` when given; False if none ran."""
+) -> Path | None:
+    """At the end of a run that ran jobs (as Snakemake's log files tell): write the run's own
+    record (:func:`run_record`), with the schedule rows of Snakemake's ``dag`` when given, and
+    the same table to ``out`` (``results/timing.csv``); return the record's path, or None if
+    no job ran."""
     import pandas as pd
-
-    from boostrank.io import write_text
 
     logs = [log_files] if isinstance(log_files, str) else list(log_files or [])
     log_text = "".join(Path(p).read_text(errors="replace") for p in logs if p)
     jobs = jobs_done(log_text)
     if not jobs:
-        return False
+        return None
     rows = benchmark_rows(bench_dir, log_dir)
     figures = _figure_rows(rows, figure_ids, budgets)
     run = run_rows(started, jobs, command)
@@ -288,8 +318,11 @@ def write_timing(
         run += schedule_rows(records, run[0]["cpu_s"] / jobs, bench_dir)
     table = pd.concat([figures, pd.DataFrame(run, columns=list(COLUMNS))], ignore_index=True)
     table["jobs"] = table["jobs"].astype("Int64")
-    write_text(out, table.to_csv(index=False))
-    return True
+    text = table.to_csv(index=False)
+    record = run_record(log_dir, started)
+    write_whole(record, text)
+    write_whole(out, text)
+    return record
 
 
 def budget_chart(families: pd.DataFrame) -> bytes:

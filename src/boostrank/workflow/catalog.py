@@ -76,6 +76,6 @@ def get_figure(catalog: dict[str, Figure], name: str) -> Figure:
         return catalog[name]
     except KeyError:
         raise BoostrankError(
-            f"unknown figure or table '{name}'{did_you_mean(name, catalog)}; use one of the "
+            f"unknown figure or table {name!r}{did_you_mean(name, catalog)}; use one of the "
             "ids `make list-figures` shows: " + ", ".join(catalog)
         ) from None

@@ -19,6 +19,15 @@ from boostrank.workflow import stamp_cache
 HINT = "fix it in config/config.yaml or in the --configfile / --config you passed"
 
 
+SHOWN = 60  # characters of a wrong value a message quotes (a whole file read as YAML is long)
+
+
+def _short(value: Any) -> str:
+    """``repr(value)``, cut to :data:`SHOWN` characters: a message stays one short line."""
+    text = repr(value)
+    return text if len(text) <= SHOWN else f"{text[: SHOWN - 5]}...{text[-2:]}"
+
+
 def _location(path: Any) -> str:
     out = ""
     for part in path:
@@ -50,13 +59,14 @@ def config_problem(
     if error.validator == "enum":
         choices = ", ".join(map(str, error.validator_value))
         return (
-            f"{label} '{where}': {error.instance!r} is not allowed"
+            f"{label} '{where}': {_short(error.instance)} is not allowed"
             f"{did_you_mean(error.instance, error.validator_value)}; choose from {choices} "
             f"({hint})"
         )
     if error.validator == "required":
         return f"{label} '{where}': {error.message} ({hint}: add the key)"
-    return f"{label} '{where}': {error.message} ({hint})"
+    message = error.message.replace(repr(error.instance), _short(error.instance))
+    return f"{label} '{where}': {message} ({hint})"
 
 
 def coerce_cli_numbers(config: Any, schema: dict[str, Any]) -> Any:
@@ -114,7 +124,18 @@ def check_registry(path: Path | str, schema_path: Path | str) -> None:
     except OSError as exc:
         raise BoostrankError(f"cannot read {path}: {exc.strerror}") from None
     except yaml.YAMLError as exc:
-        raise BoostrankError(f"{path} is not valid YAML: {exc}") from None
+        # One line: the problem and its line, not PyYAML's several lines with the text quoted.
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        what = " ".join(str(getattr(exc, "problem", None) or exc).split())
+        raise BoostrankError(
+            f"{path} is not valid YAML{where}: {what}; give the path of a registry file"
+        ) from None
+    if data is not None and not isinstance(data, dict):  # another kind of file named by mistake
+        raise BoostrankError(
+            f"{path} is not a registry (it reads as {type(data).__name__} "
+            f"{_short(data)}, not a YAML mapping); check the path given for it"
+        )
     schema = read_yaml(schema_path)
     problem = config_problem(data or {}, schema, label=str(path), hint=f"fix it in {path}")
     if problem:
