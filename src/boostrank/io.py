@@ -6,8 +6,8 @@ or ``figures/tables/`` (the printed tables) also gets a fingerprint beside it
 file the pipeline wrote from one edited by hand (:func:`edit_reason`). What the check promises:
 a file whose bytes differ from what the pipeline last wrote there, or that has no readable
 fingerprint, is edited; its size and times are never trusted (``touch -r`` does not hide an
-edit), and every file is hashed on each check (the results files are small: about 1.5 s for the
-460 MB of a full run's ``results/``). Reading is all a check does: moving a file aside is the
+edit), and every file is hashed on each check (the results files are small, so hashing them
+all is cheap). Reading is all a check does: moving a file aside is the
 caller's step (:func:`set_aside`; ``boostrank.workflow.hand_edits`` does it when a real run
 holds Snakemake's lock).
 """

@@ -3,9 +3,9 @@ the labels of the step (figure, data set, method, fold, ...), so that the same c
 the same numbers and changing one job's labels does not move another job's seed.
 
 A label is hashed as the CRC-32 of its ``str``; the root and the hashes seed numpy's
-``SeedSequence``. Two older schemes keep their own entropy, so their numbers stay as they were:
-a synthetic stand-in's seed (:func:`standin_seed`) and the per-tree seeds of a boosted
-ensemble (:func:`tree_seeds`). An estimator that makes several random draws splits its own
+``SeedSequence``. Two seeds hash no labels but keep their own entropy: a synthetic
+stand-in's seed (:func:`standin_seed`) and the per-tree seeds of a boosted ensemble
+(:func:`tree_seeds`). An estimator that makes several random draws splits its own
 ``random_state`` into independent streams (:func:`estimator_streams`).
 """
 
@@ -72,9 +72,9 @@ def estimator_streams(random_state: int, n: int) -> list[np.random.Generator]:
 
 def replicate_seed(root: int, replicate: int) -> int:
     """The root seed of replicate ``replicate`` (1, 2, ...) of a figure family: replicate 1 is
-    the config's root seed itself (one replicate is the run as before), replicate r >= 2 the
-    seed derived from (root, "replicate", r); every job of the replicate derives its own seeds
-    from it as usual."""
+    the config's root seed itself (a run of one replicate is the run without replicates),
+    replicate r >= 2 the seed derived from (root, "replicate", r); every job of the replicate
+    derives its own seeds from it as usual."""
     if int(replicate) < 1:
         raise ValueError(f"replicates count from 1, got {replicate}")
     return int(root) if int(replicate) == 1 else derive_seed(root, "replicate", int(replicate))

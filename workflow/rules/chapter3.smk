@@ -3,8 +3,8 @@
 # One training job per (data set, algorithm, replicate, fold) writes the fold's test run (TREC
 # format) and its record; the folds' qrels are written once per data set; one evaluation job per
 # data set scores the run files; one job merges them into the figure, its table and the CSVs.
-# An algorithm whose module (src/boostrank/ranking/<module>.py) does not exist yet is left out
-# and marked in the outputs. An algorithm that draws no random numbers under its arguments has
+# An algorithm whose module (src/boostrank/ranking/<module>.py) is missing is left out and
+# marked in the outputs. An algorithm that draws no random numbers under its arguments has
 # replicate 1 only, and so does every algorithm on a synthetic stand-in (chapter3.replicates;
 # boostrank.experiments.chapter3.spec.seeded).
 CH3 = config["chapter3"]

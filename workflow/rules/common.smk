@@ -45,8 +45,8 @@ from boostrank.workflow.code_deps import imported_modules, module_file
 from boostrank.workflow.config_check import check_config, check_registry
 from boostrank.workflow.scheduler_wakes import patch_scheduler
 
-# Snakemake's job rate limiter piles up scheduler wake-ups, one more per finished job, and
-# those made most of its own CPU; one pending wake-up at a time. Its SIGTERM handler can
+# Snakemake's job rate limiter piles up scheduler wake-ups, one more per finished job, and each
+# re-checks every pending job: the workflow keeps one pending at a time. Its SIGTERM handler can
 # deadlock the scheduler; it runs on a thread of its own (boostrank/workflow/scheduler_wakes.py).
 patch_scheduler()
 
@@ -211,8 +211,8 @@ def code(*modules):
 
 @functools.cache
 def _code_files(modules):
-    """:func:`code`'s answer, worked out once per set of modules (not once per job: the DAG
-    of the full config asks for it about 2,000 times)."""
+    """:func:`code`'s answer, worked out once per set of modules, not once per job: the DAG
+    asks for it for every job, and many jobs share a set."""
     src = Path(SRC)
     return tuple(str(module_file(src, m)) for m in imported_modules(*modules, src=src))
 

@@ -30,18 +30,18 @@ Readings (configurable):
    ``sampling="weights"``, every row with its weight.
 4. **The tree's weight and the loop.** ``alpha_rule="printed"`` (default) is steps 7-10 as
    printed: a_t = 1/2 ln((1 - eps_t) / eps_t) and every one of the T iterations, whatever the
-   sign of a_t. A multi-class tree of depth 2 on 10 or more classes has a first-round weighted
-   error of 0.62-0.70, so a_t is negative there: step 8 then takes a_t from the votes of the
-   classes the tree predicts, and step 9 shrinks the weights of the misclassified rows (by
-   exp(a_t) < 1) while the rows predicted right keep theirs. That is what is printed; Z_t =
-   (1 - eps_t) + eps_t exp(a_t) stays positive. ``"printed_exit"`` adds AdaBoost.M1's exit:
-   the loop is left at a_t <= 0, and a first tree with a_t <= 0 is kept with weight 1 so the
-   model is never empty (on the 10-class sets this keeps a single tree). ``"samme"`` uses the
-   multi-class weight of SAMME (Zhu, Zou, Rosset and Hastie, "Multi-class AdaBoost", Statistics
-   and Its Interface 2, 2009, Algorithm 2): a_t = ln((1 - eps_t) / eps_t) + ln(m - 1), positive
-   for any tree better than chance (eps_t < (m - 1)/m), with the same exit (SAMME's own rule,
-   as scikit-learn's AdaBoostClassifier). The exit is a guard the printed loop lacks, counted
-   under the reading's id ``assemble_alpha`` when it ends the loop.
+   sign of a_t. A multi-class tree of depth 2 on 10 or more classes can err on more than half
+   the weight, and a_t is then negative: step 8 takes a_t from the votes of the classes the
+   tree predicts, and step 9 shrinks the weights of the misclassified rows (by exp(a_t) < 1)
+   while the rows predicted right keep theirs. That is what is printed; Z_t = (1 - eps_t) +
+   eps_t exp(a_t) stays positive. ``"printed_exit"`` adds AdaBoost.M1's exit: the loop is left
+   at a_t <= 0, and a first tree with a_t <= 0 is kept with weight 1 so the model is never
+   empty (a single tree where the first one errs on more than half the weight). ``"samme"``
+   uses the multi-class weight of SAMME (Zhu, Zou, Rosset and Hastie, "Multi-class AdaBoost",
+   Statistics and Its Interface 2, 2009, Algorithm 2): a_t = ln((1 - eps_t) / eps_t) +
+   ln(m - 1), positive for any tree better than chance (eps_t < (m - 1)/m), with the same exit
+   (SAMME's own rule, as scikit-learn's AdaBoostClassifier). The exit is a guard the printed
+   loop lacks, counted under the reading's id ``assemble_alpha`` when it ends the loop.
 5. **Guards on the weight.** eps_t = 0 (eps_t = 1) makes the printed a_t infinite: it becomes
    +max_alpha (-max_alpha), counted under ``boosting_alpha_cap``; finite weights are used as
    printed unless ``clip_alpha`` clips them to +-max_alpha (``boosting_alpha_clip``).
@@ -165,7 +165,7 @@ class Assemble(ClassifierMixin, BaseEstimator):
             eps = float(w[wrong].sum())  # step 6
             self.errors_.append(eps)
             printed = self.tree_weight(eps, m)  # step 7
-            if exits and printed <= 0:  # the exit the printed loop lacks (reading 4)
+            if exits and printed <= 0:  # the exit the printed loop lacks (reading assemble_alpha)
                 self.guards_.fire(EXIT)
                 self.stop_reason_ = "alpha<=0"
                 if not self.trees_:  # keep the first tree so the model predicts something
@@ -184,8 +184,8 @@ class Assemble(ClassifierMixin, BaseEstimator):
         return self
 
     def tree_weight(self, eps: float, n_classes: int) -> float:
-        """a_t of step 7 (module docstring, reading 4) as the rule prints it: +inf at
-        eps_t = 0, -inf at eps_t = 1 (:func:`~boostrank.boosting.base.bounded_alpha` then
+        """a_t of step 7 (module docstring, reading assemble_alpha) as the rule prints it: +inf
+        at eps_t = 0, -inf at eps_t = 1 (:func:`~boostrank.boosting.base.bounded_alpha` then
         caps it)."""
         if eps <= 0:
             return float("inf")

@@ -162,7 +162,7 @@ def fit_sample(
     """The tree on the resampled rows ``X[idx]``: each distinct row once, weighted by how often
     it was drawn. CART's impurities and leaf votes count a duplicated row exactly as its weight,
     and only distinct rows can be separated, so this is the tree of the duplicated sample
-    (to tie-breaking) at about 60% of the cost on the high-dimensional data sets."""
+    (to tie-breaking), at less cost."""
     rows, counts = np.unique(idx, return_counts=True)
     return fit_tree(
         X[rows], target[rows], n_classes, depth, rng, sample_weight=counts.astype(np.float64)

@@ -36,8 +36,8 @@ the features as given and sigma = 0.15 (d_max - d_min) over pairs i != j (``kern
 the form follows the SemiBoost paper the text cites as [70]; ``kernel_form="two_sigma2"``
 divides by 2 sigma^2 instead, ``feature_scaling="standard"`` standardises each feature first;
 with ``rescale_similarity`` S is divided by its largest entry and entries below the dtype's
-smallest normal number are 0, reading 6); ``uniform``, S_ij = 1 for all i, j (MCSSB-Uniform);
-``absolute``, S = I (MCSSB-Absolute, O(N m) per iteration).
+smallest normal number are 0, reading mcssb_similarity_rescale); ``uniform``, S_ij = 1 for all
+i, j (MCSSB-Uniform); ``absolute``, S = I (MCSSB-Absolute, O(N m) per iteration).
 
 Readings of what the text leaves open (each configurable):
 
@@ -47,9 +47,10 @@ Readings of what the text leaves open (each configurable):
    (``zero_diagonal=True``) and the two variants keep theirs. With S = I, F_l is
    sum_{i labelled} sum_k exp(H_i^k - H_i^{y_i}), the multi-class exponential loss: MCSSB with
    C -> infinity and no unlabelled rows is a supervised multi-class booster.
-2. **Which rows the weak learner sees.** Algorithm 3's input is "s: the number of sampled
-   examples from (N - N_l) unlabeled examples" and step 5 assigns "each unlabeled example x_i
-   to class k*_i"; ``sampled_rows="unlabelled"`` (the default) samples those rows only. Then
+2. **Which rows the weak learner sees** (``mcssb_sampled_rows``, ``mcssb_labelled_targets``).
+   Algorithm 3's input is "s: the number of sampled examples from (N - N_l) unlabeled
+   examples" and step 5 assigns "each unlabeled example x_i to class k*_i";
+   ``sampled_rows="unlabelled"`` (the default) samples those rows only. Then
    MCSSB-Absolute (S = I) cannot start: an unlabelled row's beta is 0 (M_i = 0) and, at H = 0,
    so is its alpha, so every weight is 0 and the loop stops before its first tree
    (``stop_reason_ = "zero_weights"``). ``sampled_rows="all"`` samples every row: an
@@ -58,15 +59,15 @@ Readings of what the text leaves open (each configurable):
    the tree predicts that label, max(0, -g_i^{y_i}) (inferred from F_l's "true labels",
    section 2.3.3, and from MCSSB-Absolute, which section 2.4.1 says exploits "a direct
    formulation of the multi-class problem"), or ``"argmin"``, k*_i as for an unlabelled row
-   (at 4% labelled, C = 10^4, 17-88% of the labelled rows had k*_i = y_i on the five real
-   data sets of Figure 2.1: the history's ``labelled_argmin_own``). The objective, alpha and
-   the stopping rule always use every row.
-3. **The weight.** Step 5 writes w_i = alpha_i^{k*} + C beta_i^{k*}, which is <= 0 (k* is the
-   argmin and the row sums to 0), so it cannot weight a sample; the text before Algorithm 3
-   says w_i = max_k(alpha_i^k + C beta_i^k) >= 0. ``weight="max"`` uses that printed form;
-   ``weight="gain"`` uses -min_k g_i^k, step 5's weight with its sign turned, the decrease of
-   the Theorem 1 bound that row i contributes when the tree predicts k*_i (for m = 2 the two
-   agree). The class default is ``gain``; the experiments' default is the printed ``max``.
+   (which need not be y_i: the history's ``labelled_argmin_own`` is the share of labelled
+   rows where it is). The objective, alpha and the stopping rule always use every row.
+3. **The weight** (``mcssb_weight``). Step 5 writes w_i = alpha_i^{k*} + C beta_i^{k*},
+   which is <= 0 (k* is the argmin and the row sums to 0), so it cannot weight a sample; the
+   text before Algorithm 3 says w_i = max_k(alpha_i^k + C beta_i^k) >= 0. ``weight="max"``
+   uses that printed form; ``weight="gain"`` uses -min_k g_i^k, step 5's weight with its sign
+   turned, the decrease of the Theorem 1 bound that row i contributes when the tree predicts
+   k*_i (for m = 2 the two agree). The class default is ``gain``; the experiments' default is
+   the printed ``max``.
 4. **Signs in Lemma 2.** Eqs. 2.14-2.19 are used as printed; they are a valid bound (checked
    against the exact objective in the tests), and Eq. 2.19 is its exact minimiser. Remark II's
    epsilon has "C(A_l + B_u)", a typo for C(A_l + B_l); it is not used.
@@ -146,9 +147,9 @@ def gaussian_similarity(
     sigma = width (d_max - d_min) over pairs i != j (section 2.4.1), d the Euclidean distance
     of the rows as given (``scaling="standard"``: of each feature standardised to mean 0 and
     sd 1 over the rows); with ``zero_diagonal``, S_ii = 0. With ``rescale`` (module docstring,
-    reading 6), S is divided by its largest entry and its subnormal entries are set to 0, the
-    number of entries that changed counted in ``guards`` under :data:`RESCALE`. Returns S and
-    sigma."""
+    reading mcssb_similarity_rescale), S is divided by its largest entry and its subnormal
+    entries are set to 0, the number of entries that changed counted in ``guards`` under
+    :data:`RESCALE`. Returns S and sigma."""
     if form not in KERNEL_FORMS or scaling not in FEATURE_SCALINGS:
         raise BoostrankError(
             f"kernel form must be one of {KERNEL_FORMS} and feature scaling one of "
@@ -183,10 +184,8 @@ def gaussian_similarity(
         return S, sigma
     # Entries below the dtype's smallest normal number (float32: 1.2e-38 of the largest S) are
     # set to 0: they hold fewer significant bits than the dtype's precision, and arithmetic on
-    # subnormal numbers ran 12 times slower on a Xeon here. 31% of the Protein stand-in's
-    # float32 S and 7% of Isolet's were subnormal, none on the five real data sets of Figure
-    # 2.1 (their S is unchanged). The full run's errors stayed byte-identical; only Isolet's
-    # labelled_argmin_own diagnostic moved (7 of 120 rows, by at most 6e-4).
+    # subnormal numbers can be many times slower than on normal ones. An S without subnormal
+    # entries is unchanged.
     subnormal = np.less(S, np.finfo(S.dtype).tiny) & (S != 0)
     if guards is not None:
         guards.fire(RESCALE, int(np.count_nonzero(subnormal)))
@@ -344,7 +343,8 @@ def gradient_terms(
 ) -> tuple[np.ndarray, np.ndarray]:
     """alpha_i^k and beta_i^k of Eq. 2.12 (N x m each). A difference r_i - (QB)_i^k within
     rounding of 0 (8 ulps of its larger term) is 0, as in exact arithmetic: with S = I the two
-    terms are equal, and their rounding noise must not weight a row (reading 2)."""
+    terms are equal, and their rounding noise must not weight a row (reading
+    mcssb_sampled_rows)."""
     diff = r[:, None] - qb
     scale = np.maximum(np.abs(r)[:, None], np.abs(qb))
     diff[np.abs(diff) <= 8 * np.finfo(diff.dtype).eps * scale] = 0.0
@@ -491,7 +491,8 @@ class MCSSB(ClassifierMixin, BaseEstimator):
         M = sim.labelled_mass(Y, labelled)
         pair_sim = sim.restricted(~labelled) if self.unlabelled_pairs_only else sim
         s = sample_size(n, self.sample_min, self.sample_fraction)
-        # Algorithm 3's input: s sampled "from (N - N_l) unlabeled examples" (reading 2)
+        # Algorithm 3's input: s sampled "from (N - N_l) unlabeled examples"
+        # (reading mcssb_sampled_rows)
         pool = ~labelled if self.sampled_rows == "unlabelled" else np.ones(n, dtype=bool)
         if not pool.any():
             raise BoostrankError("sampled_rows='unlabelled' needs unlabelled rows")
@@ -546,10 +547,10 @@ class MCSSB(ClassifierMixin, BaseEstimator):
     def _sample_weights(
         self, g: np.ndarray, y: np.ndarray, labelled: np.ndarray, pool: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, dict[str, float]]:
-        """Step 5: each row's target k*_i = argmin_k g_i^k and sampling weight (reading 3),
-        zero outside ``pool``; a labelled row, if sampled, gets the target of
-        ``labelled_targets`` (reading 2). Returns the targets, the weights and the record of
-        the iteration's diagnostics."""
+        """Step 5: each row's target k*_i = argmin_k g_i^k and sampling weight (reading
+        mcssb_weight), zero outside ``pool``; a labelled row, if sampled, gets the target of
+        ``labelled_targets`` (reading mcssb_labelled_targets). Returns the targets, the weights
+        and the record of the iteration's diagnostics."""
         n = len(g)
         target = np.argmin(g, axis=1)
         gain = -g[np.arange(n), target]

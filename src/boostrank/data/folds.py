@@ -50,7 +50,8 @@ def assign_query_parts(qid: np.ndarray, n_folds: int = 5, *, seed: int) -> np.nd
 
 def stratified_partitions(y: np.ndarray, n_parts: int = 5, *, seed: int) -> np.ndarray:
     """Assign each row a part 0..n_parts-1 so that every part keeps the class proportions."""
-    from sklearn.model_selection import StratifiedKFold  # lazy: 1.4 s, only this function uses it
+    # lazy: importing scikit-learn is slow, and only this function uses it
+    from sklearn.model_selection import StratifiedKFold
 
     part = np.empty(len(y), dtype=np.int8)
     splitter = StratifiedKFold(n_splits=n_parts, shuffle=True, random_state=seed)

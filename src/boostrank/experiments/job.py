@@ -11,10 +11,7 @@ the text that decides reruns is the whole of what the job is given. :func:`run` 
 up, builds the dataclass from the JSON (an unknown or missing field is one line naming it),
 imports the job's module only then, and calls it.
 
-This lives apart from :mod:`.common`, which every work's jobs import: editing it reruns the
-converted works' jobs only.
-
-Every work's jobs run through it.
+Every work's jobs run through it; :mod:`.common` holds what the jobs themselves import.
 """
 
 from __future__ import annotations

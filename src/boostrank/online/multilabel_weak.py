@@ -11,8 +11,8 @@ threshold 10^U(-3, 0) and a weight constant w ~ U(10, 200), fed each relevant la
 example of class l with weight w (max c - c_l), predicting the leaf's class distribution.
 Ours differs: a small linear softmax model on its own random feature subset, fed the same
 reduction with ``update: weighted_ce``. A Hoeffding-tree option is not offered: 20 of
-river's Hoeffding trees take about a tenth of a second per round with the authors' grace
-periods, too slow for a Table 1 run of 10^5-10^6 rounds within its budget. All N softmax
+river's Hoeffding trees with the authors' grace periods are too slow for a Table 1 run of
+10^5-10^6 rounds within its budget. All N softmax
 learners are vectorised: weights (N, m, d + 1).
 
 Updates (config ``weak.update``):

@@ -37,9 +37,10 @@ each choice below was derived from the dissertation's own proofs and checked num
    (Eq. 3.1 is untruncated), gain ``2^r - 1``, discount ``1 / log2(1 + p)``. The log base
    scales every Z_k alike and changes neither alpha nor sign(w). Queries with Z_k = 0 (no
    relevant document) add exactly 0 to Mbar, w and alpha and are skipped; n counts all queries.
-   ``ideal_dcg_cutoff=c`` takes instead the ideal DCG of the top c ("NDCG is usually truncated
-   at a particular rank level (e.g. the first 10 retrieved documents)", section 3.3.1): Z_k
-   only weighs the queries against each other, so this changes which queries dominate.
+   ``ideal_dcg_cutoff=c`` (reading ``ndcg_boost_ideal_dcg``) takes instead the ideal DCG of the
+   top c ("NDCG is usually truncated at a particular rank level (e.g. the first 10 retrieved
+   documents)", section 3.3.1): Z_k only weighs the queries against each other, so this
+   changes which queries dominate.
 3. **Theorem 6's sign.** Inequality (A.4) bounds ``theta [exp(alpha (f_j - f_i)) - 1]`` with the
    term ``(exp(3 alpha) - 1)/3 (f_j - f_i)``; the next line of A.7 writes ``(f_i - f_j)``. With
    the sign of (A.4) (gamma_ij is symmetric) the bound reads
@@ -70,15 +71,15 @@ each choice below was derived from the dissertation's own proofs and checked num
    two leaves predict the same class (both majority +1, which the Gini criterion allows on a
    sample that is not exactly balanced), or any f constant within every query, leaves every pair
    unchanged and makes alpha = 1/2 log(0/0) undefined rather than <= 0: that round adds nothing
-   and counts as an iteration (``n_skipped_``), and the next round draws a new sample. On LETOR
-   3.0 OHSUMED such stumps come up in 2-20% of rounds; stopping at the first one ended the
-   boosting after 8-29 iterations (five folds, random_state 0). All w = 0 stops.
-7. **Sampling.** Chapter 3 samples "according to |w_i|" without a size; the size
-   ``s = max(20, n/5)`` (n training documents, n/5 rounded down; ``sample_fraction`` 0.2) is
-   the dissertation's rule of chapter 4 (Algorithm 6) and of chapter 2 (section 2.3.4).
-   Documents are drawn with replacement (as AdaBoost's resampling) from all training
-   documents pooled over queries; ``sample_fraction=1`` draws as many as there are, as
-   boosting by resampling does.
+   and counts as an iteration (``n_skipped_``), and the next round draws a new sample (such
+   stumps are common, so stopping at the first one would end the boosting early). All w = 0
+   stops.
+7. **Sampling** (reading ``ndcg_boost_sample_size``). Chapter 3 samples "according to
+   |w_i|" without a size; the size ``s = max(20, n/5)`` (n training documents, n/5 rounded
+   down; ``sample_fraction`` 0.2) is the dissertation's rule of chapter 4 (Algorithm 6) and of
+   chapter 2 (section 2.3.4). Documents are drawn with replacement (as AdaBoost's resampling)
+   from all training documents pooled over queries; ``sample_fraction=1`` draws as many as
+   there are, as boosting by resampling does.
 8. **Weak learner.** A depth-1 Gini decision tree on the sample (scikit-learn's
    ``DecisionTreeClassifier(max_depth=1)`` criterion, reimplemented by :func:`fit_stump` for row
    multiplicities and a fixed tie rule; ``make bench`` times both). Splits are midpoints between
@@ -95,18 +96,18 @@ each choice below was derived from the dissertation's own proofs and checked num
    ``s - alpha (1 - f)`` differ by a constant per query and rank alike), and the flipped stump
    has the larger eta_t of Eq. 3.18 (``eta(1 - f) = -eta(f) > 0``), which step 5 asks the
    classifier to maximise. ``on_nonpositive_alpha="flip"`` (the default) therefore keeps the
-   flipped stump; a round whose stump is constant, whose alpha is undefined (reading 6) or
-   exactly 0 draws a new sample without using up an iteration (``n_redrawn_``), so 100
-   iterations means 100 stumps. ``"redraw"`` re-draws every alpha <= 0 instead of flipping.
-   The two older readings stay: ``"stop"`` ends the loop at the first alpha <= 0 (the Remark's
-   "in order to have this boosting algorithm continue the iterations, the weak learner needs
-   to produce models better than random guessing", read as an exit; it ended 4 of 5 OHSUMED
-   folds after 42-63 iterations), and ``"skip"`` drops such a round; both let a constant or
-   undefined round use up an iteration (``n_skipped_``). ``max_redraws`` consecutive draws
-   without a usable stump end the loop (``stop_reason_``; guard ``ndcg_boost_max_redraws``,
-   on: without it the loop need not end); the fold records carry ``n_iterations_``,
-   ``n_flipped_``, ``n_redrawn_`` and ``n_skipped_``. Every flip, redraw, skip or stop of a
-   round whose alpha is not > 0 fires guard ``ndcg_boost_nonpositive_alpha``.
+   flipped stump; a round whose stump is constant, whose alpha is undefined (0/0, see
+   "Degenerate alpha") or exactly 0 draws a new sample without using up an iteration
+   (``n_redrawn_``), so 100 iterations means 100 stumps. ``"redraw"`` re-draws every alpha <= 0
+   instead of flipping. Two other readings are options: ``"stop"`` ends the loop at the first
+   alpha <= 0 (the Remark's "in order to have this boosting algorithm continue the iterations,
+   the weak learner needs to produce models better than random guessing", read as an exit),
+   and ``"skip"`` drops such a round; both let a constant or undefined round use up an
+   iteration (``n_skipped_``). ``max_redraws`` consecutive draws without a usable stump end the
+   loop (``stop_reason_``; guard ``ndcg_boost_max_redraws``, on: without it the loop need not
+   end); the fold records carry ``n_iterations_``, ``n_flipped_``, ``n_redrawn_`` and
+   ``n_skipped_``. Every flip, redraw, skip or stop of a round whose alpha is not > 0 fires
+   guard ``ndcg_boost_nonpositive_alpha``.
 
 Guards (:mod:`boostrank.guards`): ``guards_`` counts, per fit, how often each of the four acted.
 
@@ -120,14 +121,13 @@ exp per document, none per pair; a query whose score range exceeds the dtype's e
 grade is 0) and A_i are matrix-vector products over tiles of at most ``block`` x ``block``
 pairs, so memory is O(block^2) whatever the query size; w_i = u_i R_i - T_i (3.17).
 
-An update s += alpha f (3.12) changes only the pairs with f_i != f_j. Each iteration therefore
-passes over those pairs twice: at the old scores (their theta gives alpha_1 and alpha_2 of
-3.15 exactly, and their old share of R, T, A) and at the new ones (the new share); R, T, A are
-updated by the difference and recomputed from all pairs every ``refresh`` iterations (default
-25). On a TD2003-shaped fold the split pairs are about a quarter of all pairs. The pair terms
-are float32 by default (relative error ~1e-7, sums accumulated in float64; without refresh
-the incremental sums drift by ~1e-5 of max|w| over 100 iterations); ``dtype="float64"``
-computes them in double precision.
+An update s += alpha f (3.12) changes only the pairs with f_i != f_j, usually a fraction of all
+pairs. Each iteration therefore passes over those pairs twice: at the old scores (their theta
+gives alpha_1 and alpha_2 of 3.15 exactly, and their old share of R, T, A) and at the new ones
+(the new share); R, T, A are updated by the difference and recomputed from all pairs every
+``refresh`` iterations (default 25), which bounds the drift of the incremental sums. The pair
+terms are float32 by default (relative error ~1e-7, sums accumulated in float64);
+``dtype="float64"`` computes them in double precision.
 """
 
 from __future__ import annotations
@@ -364,8 +364,9 @@ def combination_weight(
 ) -> float:
     """Eq. 3.15, ``1/2 log(alpha_1 / alpha_2)``: ``max_alpha`` when only alpha_2 = 0 (Eq. 3.15
     infinite), ``-inf`` when only alpha_1 = 0, NaN (undefined) when both are 0, i.e. when f is
-    constant within every query (module docstring, reading 6). A finite alpha is capped at
-    ``max_alpha`` only with ``cap_scope="all"``. ``guards`` counts each cap that acted."""
+    constant within every query (module docstring, reading chapter3_alpha_cap). A finite alpha
+    is capped at ``max_alpha`` only with ``cap_scope="all"``. ``guards`` counts each cap that
+    acted."""
     if not alpha_1 > 0.0:
         return math.nan if not alpha_2 > 0.0 else -math.inf
     if not alpha_2 > 0.0:
@@ -486,7 +487,7 @@ def fit_stump(X: np.ndarray, labels: np.ndarray, counts: np.ndarray | None = Non
     """Gini decision stump on ``(X, labels in {-1, +1})`` as scikit-learn's
     ``DecisionTreeClassifier(max_depth=1)`` grows it, leaf outputs mapped to f = 1 for class
     +1; ``counts`` are row multiplicities (a row with count 3 is the row three times). ``None``
-    when the sample is pure or every feature is constant (module docstring, reading 8)."""
+    when the sample is pure or every feature is constant (module docstring, "Weak learner")."""
     Xs = np.asarray(X, dtype=np.float32)
     pos = np.asarray(labels) > 0
     cnt = np.ones(len(pos), dtype=np.int64) if counts is None else np.asarray(counts, np.int64)
@@ -530,13 +531,14 @@ class NDCGBoost:
     ``fit(X, y, qid)``, ``predict(X)``.
 
     ``sample_size``: documents sampled per iteration (default ``max(20, int(n *
-    sample_fraction))``, n training documents; reading 7). ``ideal_dcg_cutoff``: Z_k over the
-    whole list (None) or its top c (reading 2). Keyword options (module docstring): ``block``,
-    the largest tile side of a
-    query's pair matrix (``None``: whole queries at once); ``dtype`` of the pair terms;
-    ``max_alpha`` and ``cap_scope`` (reading 6); ``refresh``, iterations between full
-    recomputations of the pair sums (``None``: never); ``on_nonpositive_alpha``, ``"flip"``
-    (default), ``"redraw"``, ``"stop"`` or ``"skip"``, and ``max_redraws`` (reading 10).
+    sample_fraction))``, n training documents; reading ndcg_boost_sample_size).
+    ``ideal_dcg_cutoff``: Z_k over the whole list (None) or its top c (reading
+    ndcg_boost_ideal_dcg). Keyword options (module docstring): ``block``, the largest tile side
+    of a query's pair matrix (``None``: whole queries at once); ``dtype`` of the pair terms;
+    ``max_alpha`` and ``cap_scope`` (readings chapter3_alpha_cap, ndcg_boost_cap_scope);
+    ``refresh``, iterations between full recomputations of the pair sums (``None``: never);
+    ``on_nonpositive_alpha``, ``"flip"`` (default), ``"redraw"``, ``"stop"`` or ``"skip"``, and
+    ``max_redraws`` (readings ndcg_boost_nonpositive_alpha, ndcg_boost_max_redraws).
 
     Attributes after ``fit``: ``alphas_`` (Eq. 3.15 of each kept stump), ``stumps_``
     (:class:`Stump`) and the same as arrays ``features_``, ``thresholds_``, ``leaf_values_``
@@ -579,8 +581,8 @@ class NDCGBoost:
     def fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, *, validation: Any = None
     ) -> NDCGBoost:
-        """Algorithm 5 for ``n_iterations`` iterations (reading 10 for alpha <= 0);
-        ``validation`` is ignored (the dissertation uses none, section 3.4.1)."""
+        """Algorithm 5 for ``n_iterations`` iterations (reading ndcg_boost_nonpositive_alpha for
+        alpha <= 0); ``validation`` is ignored (the dissertation uses none, section 3.4.1)."""
         X = np.asarray(X, dtype=np.float32)
         y, qid = np.asarray(y), np.asarray(qid)
         if X.ndim != 2 or not (len(X) == len(y) == len(qid)):
@@ -602,7 +604,8 @@ class NDCGBoost:
             )
         if self.cap_scope not in ("infinite", "all"):
             raise BoostrankError(f"cap_scope must be 'infinite' or 'all', not {self.cap_scope!r}")
-        full_run = mode in ("flip", "redraw")  # every iteration adds a stump (reading 10)
+        # every iteration adds a stump (reading ndcg_boost_nonpositive_alpha)
+        full_run = mode in ("flip", "redraw")
         self.guards_ = guards = Guards.of(ALPHA_CAP, CAP_SCOPE, NONPOSITIVE, MAX_REDRAWS)
         weight = functools.partial(
             combination_weight, max_alpha=self.max_alpha, cap_scope=self.cap_scope, guards=guards
@@ -633,12 +636,14 @@ class NDCGBoost:
             draws = rng.choice(n, size=size, p=np.abs(w) / total)
             idx, counts = np.unique(draws, return_counts=True)  # duplicates as counts
             stump = fit_stump(Xs[idx], np.sign(w[idx]), counts)
-            alpha = math.nan  # constant f: alpha undefined, nothing to add (reading 6)
+            # constant f: alpha undefined, nothing to add (reading ndcg_boost_nonpositive_alpha)
+            alpha = math.nan
             if stump is not None and stump.left != stump.right:
                 f = stump.predict(Xs).astype(bool)  # step 7
                 before = pairs.cross_sums(s, f)  # the only pair terms that alpha f changes
                 alpha = weight(*pairs.alpha_terms(before, f))  # Eq. 3.15
-                if alpha < 0.0 and mode == "flip":  # 1 - f with weight -alpha (reading 10)
+                # 1 - f with weight -alpha (reading ndcg_boost_nonpositive_alpha)
+                if alpha < 0.0 and mode == "flip":
                     stump = Stump(stump.feature, stump.threshold, 1 - stump.left, 1 - stump.right)
                     f = ~f  # the pairs with f_i != f_j, and so ``before``, stay the same
                     alpha = weight(*pairs.alpha_terms(before, f))
@@ -683,8 +688,8 @@ class NDCGBoost:
         return self
 
     def predict(self, X: np.ndarray, *, n_iterations: int | None = None) -> np.ndarray:
-        """Ranking scores ``F(x) = 1/2 sum_t alpha_t f_t(x)`` (reading 1) of the first
-        ``n_iterations`` stumps (default all)."""
+        """Ranking scores ``F(x) = 1/2 sum_t alpha_t f_t(x)`` of the first ``n_iterations``
+        stumps (default all; module docstring, "The factor 2")."""
         X = np.asarray(X, dtype=np.float32)
         t = (
             self.n_iterations_

@@ -24,10 +24,9 @@ Readings of the text, configurable:
   ``-gradient / W`` with W the diagonal Hessian bound (one term per occurrence), so the tree is
   always a descent direction; ``"single"`` (the remark read literally): each distinct point
   enters once with the plain mean of its targets and the mean of its weights. They coincide
-  when every point occurs once. With ``single`` the tree need not be a descent direction: on
-  MQ2008, QBRank on P2+L1 stalls (line-search steps ~0 from about 50 trees on, the labelled
-  points pulling against documents that occur in ~10 pairs each). Points are rows of X: one
-  document of one query.
+  when every point occurs once. With ``single`` the tree need not be a descent direction, and
+  the boosting can stall (line-search steps near 0) where labelled points pull against
+  documents that occur in many pairs. Points are rows of X: one document of one query.
 - Initial guess h_0 (not specified): the mean label of the labelled points, 0 without any, so
   that without preferences QBRank starts where GBT does.
 - Weights: ``w`` for preferences and ``1 - w`` for labels are rescaled by a common factor

@@ -23,7 +23,7 @@ C on a validation fold (LETOR 3.0's RankSVM baseline, Figure 3.1 of the disserta
 ``C_grid`` and ``fit(..., validation=(X_val, y_val, qid_val))``, the SVM is fitted on one pair
 design for each C of the grid and the C with the best validation score (``metric``, default
 NDCG@10 with LETOR's formula; first of equal maxima) is kept as ``C_``. Without a grid or
-without validation, ``C`` is used, as before.
+without validation, ``C`` is used.
 
 SVM-light's default C (``C=None``; SVM-light is what LETOR's RankSVM baseline and the
 dissertation's Ranking-SVM ran): its training vectors in ranking mode (``-z p``) are the pair

@@ -36,7 +36,7 @@ def summarise(
     unknown = sorted(set(work) - set(WORKS))
     if unknown:
         raise BoostrankError(f"claims of unknown works {unknown}: add them to headline.WORKS")
-    # A run from before claims had classes: every claim counted as a reproduction claim.
+    # A claims table without a class column counts every claim as a reproduction claim.
     kind = claims["class"] if "class" in claims.columns else pd.Series("reproduction", claims.index)
     ours = kind == "reproduction"
     counts = {

@@ -4,7 +4,7 @@ entry points use) -- found by parsing the sources, without importing anything. T
 Snakemake rules list these files as inputs (``code()`` in ``workflow/rules/common.smk``), so
 editing a module reruns exactly the jobs that run it.
 
-Parsing every module costs about half a second at each Snakemake start; with
+Parsing every module at each Snakemake start would slow every start; with
 :func:`boostrank.workflow.stamp_cache.use` each file's imports are kept between runs, keyed by
 its size and modification time, and only changed files are parsed again.
 """

@@ -10,9 +10,9 @@ rate limiter's timespan (default ``100/1s``) at the end of every scheduling pass
 ready jobs waiting for a free core. Every finished job starts a pass of its own, so the timers
 pile up: after n finished jobs about n timers wake the scheduler each second, and each wake
 re-evaluates every ready job's params and stats its inputs (upstream: snakemake/snakemake
-PR #3744 describes the same extra passes). On the quick config that was most of Snakemake's
-own CPU. The timers are also non-daemon threads, so a longer
-timespan holds the process's exit for up to that long.
+PR #3744 describes the same extra passes), which can be most of Snakemake's own CPU. The
+timers are also non-daemon threads, so a longer timespan holds the process's exit for up to
+that long.
 
 Here a new wake-up is armed only when none is pending, and its thread is a daemon. The rate
 limit itself is unchanged: the one pending wake-up fires within the timespan, and that pass

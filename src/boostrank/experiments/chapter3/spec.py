@@ -110,7 +110,7 @@ def get_algorithm(key: str) -> Algorithm:
 
 
 def module_file(algorithm: Algorithm, src: Path | str | None = None) -> Path:
-    """The source file of an algorithm's module (whether or not it exists yet)."""
+    """The source file of an algorithm's module (whether or not it exists)."""
     if src is None:
         src = Path(__file__).resolve().parents[2]  # src/boostrank
     return Path(src) / "ranking" / f"{algorithm.module}.py"
@@ -145,7 +145,8 @@ def run_file(dataset: str, algorithm: str, replicate: int, fold: int) -> str:
 
 def configured(section: dict[str, Any], src: Path | str | None = None) -> list[str]:
     """The algorithms Figure 3.1 runs: those of config ``chapter3.algorithms`` whose module
-    exists, in the table's order (one not written yet is marked "not run" in the outputs)."""
+    exists, in the table's order (one whose module is missing is marked "not run" in the
+    outputs)."""
     return [a.key for a in available(src) if a.key in section["algorithms"]]
 
 

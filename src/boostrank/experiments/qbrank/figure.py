@@ -37,7 +37,7 @@ def draw_figure(curves: pd.DataFrame, prefix: Path | str, measure: str) -> None:
     for ax, ds in zip(axes[0], datasets, strict=True):
         part = curves[curves["dataset"] == ds]
         # the y range of every curve but a far-off one (GBT on MQ2008's all-zero L1 is a
-        # constant scorer, about 1.2 below the rest): that one is named, not drawn
+        # constant scorer, far below the rest): that one is named, not drawn
         rest = part.loc[part["model"] != "gbt_l1", measure]
         lo, hi = float(rest.min()), float(rest.max())
         pad = max(0.15 * (hi - lo), 0.01)
