@@ -27,6 +27,7 @@ from boostrank.data.sources import (
 )
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.experiments.job import stem as path_stem
+from boostrank.workflow.spec_params import spec_param
 from boostrank.experiments.chapter2 import spec as CH2_SPEC
 from boostrank.experiments.chapter3 import spec as CH3_SPEC
 from boostrank.experiments.chapter4 import spec as CH4_SPEC
@@ -360,15 +361,9 @@ def job_spec(build, **fixed):
     """A params function of a `boostrank job` rule: the job's parameter object, built by `build`
     (a work's spec function) from the config, the wildcards, the job's files and `fixed` (what
     the rule itself decides; a function there is called with the wildcards, e.g. a count known
-    only after the fetch checkpoint), as JSON with sorted keys (its text decides reruns; the
-    paths in it change only with the files)."""
-    return lambda wildcards, input, output: build(
-        config,
-        wildcards,
-        input,
-        output,
-        **{k: v(wildcards) if callable(v) else v for k, v in fixed.items()},
-    ).to_json()
+    only after the fetch checkpoint), as JSON with sorted keys. Snakemake records it, so a
+    change of its text reruns the job (boostrank.workflow.spec_params says how)."""
+    return spec_param(config, build, fixed)
 
 
 def output_stem(name=None):
