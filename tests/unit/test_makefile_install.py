@@ -4,6 +4,7 @@ network, no real virtual environment."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -46,12 +47,16 @@ def _python(folder: Path, version: str) -> Path:
 
 
 def _install(work: Path, python: Path) -> subprocess.CompletedProcess[str]:
+    # a top-level make, as a user's: under `make test` the inherited MAKELEVEL would make it
+    # a sub-make, whose error line reads "make[1]: ***"
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
     return subprocess.run(
         ["make", "-f", str(ROOT / "Makefile"), "install", f"PYTHON={python}"],
         cwd=work,
         capture_output=True,
         text=True,
         timeout=60,
+        env=env,
     )
 
 
