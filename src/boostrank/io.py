@@ -158,17 +158,21 @@ def output_files(root: Path | str, skip: tuple[str, ...] = ()) -> list[Path]:
     """The files under ``root`` that a run may have written, leaving out its top-level folders
     named in ``skip``: not the hidden ones (fingerprints, temporary files) nor those kept aside
     as ``<name>.edited`` (one walk, pruned)."""
+    return sorted(
+        Path(folder, n)
+        for folder, names in _walk(root, skip)
+        for n in names
+        if not n.startswith(".") and not n.endswith(EDITED_SUFFIX)
+    )
+
+
+def _walk(root: Path | str, skip: tuple[str, ...]) -> Iterator[tuple[str, list[str]]]:
+    """(folder, file names) of every folder under ``root``, its top-level ``skip`` pruned."""
     root = Path(root)
-    found = []
     for folder, subfolders, names in os.walk(root):
         if Path(folder) == root:
             subfolders[:] = [d for d in subfolders if d not in skip]
-        found += [
-            Path(folder, n)
-            for n in names
-            if not n.startswith(".") and not n.endswith(EDITED_SUFFIX)
-        ]
-    return sorted(found)
+        yield folder, names
 
 
 def edit_reason(path: Path | str) -> str | None:
@@ -203,16 +207,12 @@ def edited_files(root: Path | str, skip: tuple[str, ...] = ()) -> list[Path]:
 
 def owed_files(root: Path | str, skip: tuple[str, ...] = ()) -> list[Path]:
     """Files under ``root`` kept aside as ``<name>.edited`` and not made again since."""
-    root = Path(root)
-    owed = []
-    for folder, subfolders, names in os.walk(root):
-        if Path(folder) == root:
-            subfolders[:] = [d for d in subfolders if d not in skip]
-        owed += [
-            Path(folder, n[: -len(EDITED_SUFFIX)])
-            for n in names
-            if n.endswith(EDITED_SUFFIX) and not n.startswith(".")
-        ]
+    owed = (
+        Path(folder, n[: -len(EDITED_SUFFIX)])
+        for folder, names in _walk(root, skip)
+        for n in names
+        if n.endswith(EDITED_SUFFIX) and not n.startswith(".")
+    )
     return sorted(path for path in owed if not path.exists())
 
 
