@@ -17,6 +17,7 @@ min_version("9.27.1")
 configfile: "config/config.yaml"
 
 
+from boostrank.experiments.reuse import owners
 from boostrank.report.claims import load_claims
 from boostrank.report.readings import (
     DEFAULT_VARIANT,
@@ -30,6 +31,9 @@ from boostrank.report.readings import (
 READINGS_FILE = "config/readings.yaml"
 READINGS = load_readings(READINGS_FILE, config.get("readings", {}).get("only"))
 VARIANTS = plan(READINGS, load_claims(config.get("claims", "config/claims.yaml")), config)
+# Each distinct job once: a variant reads the files of an earlier variant whose jobs compute
+# them the same way (config readings.reuse; boostrank.experiments.reuse, docs/readings-reuse.md).
+REUSE = owners({name: v.config for name, v in VARIANTS.items()})
 
 
 rule readings:
@@ -68,7 +72,10 @@ for _index, (_name, _variant) in enumerate(VARIANTS.items()):
         snakefile:
             "../Snakefile"
         config:
-            _variant.config
+            {
+                **_variant.config,
+                "readings": {**_variant.config.get("readings", {}), "reuse": REUSE[_name]},
+            }
         replace_prefix:
             {p: f"{ROOT}/{_name}/{p}" for p in VARIANT_PREFIXES}
 

@@ -166,7 +166,7 @@ def test_every_work_is_one_package_of_its_parts():
     assert {"chapter2", "chapter3", "chapter4", "chapter5_6", "docan", "topk"} <= set(WORKS)
     assert set(CONVERTED) <= set(WORKS)
     flat = sorted(p.name for p in (SRC / "experiments").glob("*.py"))
-    assert flat == ["__init__.py", "common.py", "job.py"], flat
+    assert flat == ["__init__.py", "common.py", "job.py", "reuse.py"], flat
     for work in WORKS:
         stems = {p.stem for p in (SRC / "experiments" / work).glob("*.py")} - {"__init__"}
         parts = set(PARTS) - ({"cli"} if work in CONVERTED else {"make"})

@@ -54,9 +54,12 @@ rule chapter3_qrels:
 
 rule chapter3_evaluate:
     input:
-        runs=lambda w: CH3_SPEC.first_runs(CH3, w.dataset, SRC),
-        replicate_runs=lambda w: CH3_SPEC.replicate_runs(
-            CH3, w.dataset, data_replicates(CH3["replicates"], w.dataset), SRC
+        # reused(): under make readings, a run another variant makes the same way is read there
+        runs=lambda w: reused(CH3_SPEC.first_runs(CH3, w.dataset, SRC)),
+        replicate_runs=lambda w: reused(
+            CH3_SPEC.replicate_runs(
+                CH3, w.dataset, data_replicates(CH3["replicates"], w.dataset), SRC
+            )
         ),
         qrels=expand(CH3_SPEC.QRELS_FILE, fold=CH3["folds"], allow_missing=True),
         meta=lambda w: ranking_meta(w.dataset),
@@ -85,11 +88,15 @@ rule chapter3_figure:
         evaluations=expand("results/thesis-fig3_1/{dataset}.csv", dataset=CH3["datasets"]),
         samples=expand("results/thesis-fig3_1/{dataset}.samples.csv", dataset=CH3["datasets"]),
         # the training jobs' records: their guards' counts (results/guards/thesis-fig3_1.csv)
-        records=lambda w: [
-            r
-            for ds in CH3["datasets"]
-            for r in CH3_SPEC.record_files(CH3, ds, data_replicates(CH3["replicates"], ds), SRC)
-        ],
+        records=lambda w: reused(
+            [
+                r
+                for ds in CH3["datasets"]
+                for r in CH3_SPEC.record_files(
+                    CH3, ds, data_replicates(CH3["replicates"], ds), SRC
+                )
+            ]
+        ),
         # LETOR 3.0's published baseline values (a registry data set without a stand-in): drawn
         # and claimed where a source has them, else the figure says they were not fetched.
         letor=([raw_provenance("letor3_baselines")] if data_available("letor3_baselines") else []),

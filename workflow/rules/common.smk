@@ -11,6 +11,8 @@ from pathlib import Path
 
 STARTED = time.time()  # the timing record's wall clock starts when the workflow is parsed
 
+from snakemake.io import flag
+from snakemake.path_modifier import PATH_MODIFIER_FLAG as PATH_MODIFIED
 from snakemake.utils import validate
 
 from boostrank.data.inventory import standin_summary
@@ -27,6 +29,7 @@ from boostrank.data.sources import (
 )
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.experiments.job import stem as path_stem
+from boostrank.experiments.reuse import ranking_name
 from boostrank.workflow.spec_params import spec_param
 from boostrank.experiments.chapter2 import spec as CH2_SPEC
 from boostrank.experiments.chapter3 import spec as CH3_SPEC
@@ -250,8 +253,7 @@ def processed_meta(dataset):
 
 def _ranking_name(dataset):
     """OHSUMED comes rebuilt from Meta/ when config letor.ohsumed_features is 'rebuilt'."""
-    choice = config.get("letor", {}).get("ohsumed_features", "distributed")
-    return "ohsumed_rebuilt" if dataset == "ohsumed" and choice == "rebuilt" else dataset
+    return ranking_name(config, dataset)
 
 
 def ranking_meta(dataset):
@@ -364,6 +366,21 @@ def job_spec(build, **fixed):
     only after the fetch checkpoint), as JSON with sorted keys. Snakemake records it, so a
     change of its text reruns the job (boostrank.workflow.spec_params says how)."""
     return spec_param(config, build, fixed)
+
+
+def reused(paths):
+    """``paths`` (files this workflow makes), each under the root of the make-readings variant
+    that makes it by the same computation where config readings.reuse names one (set by
+    workflow/readings.smk: path prefix -> that variant's root; boostrank.experiments.reuse):
+    this variant then reads that variant's file and has no job of its own for it. Flagged as
+    modified, so the module's path prefix is not put in front again. In the main workflow the
+    mapping is empty and the paths are returned as they are."""
+    reuse = config["readings"]["reuse"]
+    out = []
+    for path in paths:
+        root = next((r for prefix, r in reuse.items() if path.startswith(prefix)), None)
+        out.append(flag(f"{root}/{path}", PATH_MODIFIED) if root else path)
+    return out
 
 
 def output_stem(name=None):
