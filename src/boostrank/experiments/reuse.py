@@ -29,8 +29,9 @@ from typing import Any
 
 # The config outside a work's section that makes a job's inputs (the processed data sets):
 # the registry (what each data set is) and the stand-ins' size. The seed and the processed
-# file's name (letor.ohsumed_features) are in the spec itself.
-UPSTREAM = ("registry", "data.synthetic_scale", "letor")
+# file's name (letor.ohsumed_features, the letor section's one key) are in the spec itself;
+# where the data are found (data.mirror, sources) is not what they are.
+UPSTREAM = ("registry", "data.synthetic_scale")
 ROOT = "results/readings"  # a variant's root: ROOT/<variant>/ (boostrank.report.readings.ROOT)
 
 
