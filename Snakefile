@@ -2,23 +2,16 @@
 #   snakemake --profile profiles/local                          # everything (make reproduce)
 #   snakemake --profile profiles/local --configfile config/quick.yaml   # small and fast
 #   python -m boostrank figures                                 # targets of single figures
-import os
 
 from snakemake.utils import min_version
 
-from boostrank.errors import BoostrankError
+from boostrank.workflow.config_check import check_working_directory
 
 min_version("9.27.1")
 
-# The default configuration is config/config.yaml of the working directory, where the run's
-# config, data and results live. Run from elsewhere with a --configfile, Snakemake would skip it
-# without a word and every key it holds would be reported missing: say where it looked.
-if not workflow.modifier.skip_configfile and not os.path.isfile("config/config.yaml"):
-    raise BoostrankError(
-        f"no config/config.yaml in the working directory {os.getcwd()}: the workflow runs in "
-        f"its repository (config/, data/ and results/ there); run it from {workflow.basedir} "
-        f"(cd there, or add --directory {workflow.basedir})"
-    )
+# config/config.yaml of the working directory is the default configuration: say where it looked.
+if not workflow.modifier.skip_configfile:
+    check_working_directory(workflow.basedir)
 
 
 configfile: "config/config.yaml"

@@ -8,10 +8,16 @@
 import json
 import shlex
 import sys
+from pathlib import Path
 
 from snakemake.utils import min_version
 
+from boostrank.workflow.config_check import check_working_directory
+
 min_version("9.27.1")
+
+# config/config.yaml of the working directory is the default configuration: say where it looked.
+check_working_directory(Path(workflow.basedir).parent)
 
 
 configfile: "config/config.yaml"

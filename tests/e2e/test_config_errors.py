@@ -52,9 +52,10 @@ def test_a_wrong_value_on_the_command_line_is_one_line(repo, setting, expected):
     assert len(line) < 400, line  # /etc/passwd is named, not printed
 
 
-def test_run_from_another_folder_says_where_it_looked(repo, tmp_path):
+@pytest.mark.parametrize("snakefile", ["Snakefile", "workflow/readings.smk"])
+def test_run_from_another_folder_says_where_it_looked(repo, tmp_path, snakefile):
     out = _snakemake(
-        tmp_path, "-s", str(repo / "Snakefile"), "--configfile", str(repo / "config/quick.yaml")
+        tmp_path, "-s", str(repo / snakefile), "--configfile", str(repo / "config/quick.yaml")
     )
     line = _line(out, "no config/config.yaml in the working directory")
     assert str(tmp_path) in line and f"--directory {repo}" in line

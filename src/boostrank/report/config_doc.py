@@ -36,6 +36,11 @@ snakemake --profile profiles/local --configfile my.yaml          # e.g. data: {m
 snakemake --profile profiles/local --config seed=7 strict=true
 ```
 
+A `--configfile` that does not exist is one line through `make` (`make quick ARGS=...` names
+the file and the folder it looked in). Bare `snakemake` reads config files before it reads the
+workflow, so no workflow code can catch it: Snakemake prints its own traceback, whose last line,
+`FileNotFoundError: ... 'config/nope.yaml'`, names the file.
+
 Columns: **default** is the value in `config/config.yaml` (— where it sets none: the code's
 default applies, for a method's arguments its constructor's). **kind** says what the value is:
 *printed* (the source prints it; a run with another value is a reduced protocol, and the report

@@ -22,6 +22,21 @@ HINT = "fix it in config/config.yaml or in the --configfile / --config you passe
 SHOWN = 60  # characters of a wrong value a message quotes (a whole file read as YAML is long)
 
 
+def check_working_directory(basedir: str | Path) -> None:
+    """Stop with one line when the working directory holds no config/config.yaml.
+
+    The default configuration is config/config.yaml of the working directory, where the run's
+    config, data and results live. Run from elsewhere with a --configfile, Snakemake would skip
+    it without a word and every key it holds would be reported missing: say where it looked.
+    """
+    if not Path("config/config.yaml").is_file():
+        raise BoostrankError(
+            f"no config/config.yaml in the working directory {Path.cwd()}: the workflow runs in "
+            f"its repository (config/, data/ and results/ there); run it from {basedir} "
+            f"(cd there, or add --directory {basedir})"
+        )
+
+
 def _short(value: Any) -> str:
     """``repr(value)``, cut to :data:`SHOWN` characters: a message stays one short line."""
     text = repr(value)
