@@ -82,3 +82,12 @@ def test_another_os_error_is_not_hidden(monkeypatch):
     monkeypatch.setattr(cli, "_cmd_figures", denied)
     with pytest.raises(PermissionError):
         cli.main(["figures"])
+
+
+@pytest.mark.parametrize("pins", ["/etc/registry.lock", "data/../../registry.lock", "../x.lock"])
+def test_a_lock_file_outside_data_is_refused(pins):
+    config = _config()
+    config["data"] = config["data"] | {"pins": pins}
+    with pytest.raises(BoostrankError) as excinfo:
+        check_config(config, SCHEMAS / "config.schema.yaml")
+    assert "config 'data.pins'" in _message(excinfo) and "under data/" in str(excinfo.value)

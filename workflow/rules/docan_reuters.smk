@@ -25,12 +25,13 @@ rule docan_reuters_corpus:
         stemmer=config["docan_reuters"]["stemmer"],
         min_length=config["docan_reuters"]["min_word_length"],
         stop_words=config["docan_reuters"]["stop_words"],
+        cached=lambda w: changed_since_fetch("data/raw/reuters21578"),
     shell:
-        "boostrank reuters-corpus --raw-dir data/raw/reuters21578 --provenance {input.raw}"
-        " --npz {output.npz} --meta {output.meta} --text {params.text}"
-        " --multi-topic {params.multi_topic} --topic-counting {params.counting}"
-        " --top-topics {params.top} --stemmer {params.stemmer}"
-        " --min-word-length {params.min_length} --stop-words {params.stop_words} 2> {log}"
+        "boostrank reuters-corpus --raw-dir data/raw/reuters21578 --provenance {input.raw:q}"
+        " --npz {output.npz:q} --meta {output.meta:q} --text {params.text:q}"
+        " --multi-topic {params.multi_topic:q} --topic-counting {params.counting:q}"
+        " --top-topics {params.top:q} --stemmer {params.stemmer:q}"
+        " --min-word-length {params.min_length:q} --stop-words {params.stop_words:q} 2> {log:q}"
 
 
 # Beside the figure, the section's statistics of the data (articles, the top topics' share, the
@@ -52,6 +53,7 @@ rule docan_fig4:
         "benchmarks/docan-fig4/topics.tsv"
     params:
         spec=job_spec(DOCAN_SPEC.fig4_spec),
+        cached=lambda w: changed_since_fetch("data/raw/reuters21578"),
     shell:
         "boostrank job docan.fig4 --spec {params.spec:q} 2> {log}"
 

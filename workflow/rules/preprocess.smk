@@ -1,6 +1,7 @@
 # Preprocess stage: parse each fetched data set (or generate its stand-in) into one cached
 # data/processed/<name>.npz with a JSON sidecar of statistics and provenance. The prepare step
-# checks each raw file's sha256 against its provenance before parsing it.
+# checks each raw file's sha256 against its provenance before parsing it, as every job that
+# parses raw files does; each takes changed_since_fetch as a params entry, so an edit reruns it.
 
 from boostrank.data.provenance import changed_since_fetch
 
@@ -56,5 +57,6 @@ rule letor_rebuild:
         "benchmarks/thesis-table_letor3_features/rebuild.tsv"
     params:
         spec=job_spec(DATASETS_SPEC.letor3_features_spec),
+        cached=lambda w: changed_since_fetch("data/raw/ohsumed"),
     shell:
         "boostrank job datasets.letor3_features --spec {params.spec:q} 2> {log}"

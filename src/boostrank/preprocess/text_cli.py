@@ -31,6 +31,7 @@ def _cmd_reuters_corpus(args: argparse.Namespace) -> None:
     from boostrank.preprocess.reuters_corpus import CorpusSettings, build_corpus, save_corpus
 
     provenance = Provenance.load(args.provenance)
+    provenance.verify_cached(args.raw_dir)  # what is parsed is what the fetch verified
     settings = CorpusSettings(
         text=args.text,
         multi_topic=args.multi_topic,

@@ -167,3 +167,14 @@ def check_config(config: dict[str, Any], schema_path: Path | str) -> None:
     problem = config_problem(config, schema)
     if problem:
         raise BoostrankError(f"{problem}; every key is described in {_shown(schema_path)}")
+    _check_pins(config.get("data", {}).get("pins"))
+
+
+def _check_pins(pins: str | None) -> None:
+    """The lock file of pinned hashes is written by the fetch jobs: it stays under data/."""
+    data = Path("data").resolve()
+    if pins is not None and not Path(pins).resolve().is_relative_to(data):
+        raise BoostrankError(
+            f"config 'data.pins': {_short(pins)} lies outside {data}; the lock file is written "
+            "by the run, so give a path under data/ (the default is data/registry.lock)"
+        )

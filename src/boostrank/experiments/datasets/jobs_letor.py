@@ -212,6 +212,7 @@ def rebuild(
     started = time.perf_counter()
     raw_dir = Path(raw_dir)
     prov = Provenance.load(raw_dir / "provenance.json")
+    prov.verify_cached(raw_dir)  # what is parsed is what the fetch verified
     base_meta = read_json(processed_meta)
     with np.load(processed_npz) as z:
         arrays = {k: z[k] for k in z.files}

@@ -35,8 +35,10 @@ def make_fig4(spec: Fig4Spec) -> pd.DataFrame:
     """Figure 4 (section "Dataset description"): the ModApte topic counts of the raw SGML,
     with the published counts beside them, as the results CSV and the figure; and the section's
     statistics of the data (:func:`.summary.figure4_statistics`) as the summary CSV."""
+    from boostrank.data.provenance import Provenance
     from boostrank.preprocess.reuters import read_reuters
 
+    Provenance.load(spec.provenance).verify_cached(spec.raw_dir)  # as the fetch verified it
     counts = jobs.topic_frequency_table(spec.raw_dir, top_n=spec.top_topics, counting=spec.counting)
     table = summary.figure4_table(
         counts, spec.provenance, spec.claims, spec.csv, counting=spec.counting
