@@ -119,3 +119,19 @@ def test_the_per_fraction_differences_have_one_sample_per_repeat() -> None:
     ]
     assert list(mine["unit"]) == ["repeat0", "repeat1", "repeat2"]
     assert list(mine["value"]) == [-0.08, -0.07, -0.06]
+
+
+def test_the_figure_note_names_each_baseline_that_predicted_one_class():
+    from boostrank.experiments.chapter2.figure import _constant_notes
+
+    cells = pd.DataFrame(
+        {
+            "method_id": ["mcssb_uniform", "mcssb_absolute", "mcssb_absolute", "mcssb", "tree"],
+            "constant_share": [1.0, 1.0, 0.0, 1.0, 1.0],
+        }
+    )
+    note = _constant_notes(cells)
+    assert "MCSSB-Uniform (S_ij = 1) predicted a single class in every run" in note
+    assert "MCSSB-Absolute (S = I) predicted a single class in 50% of its runs" in note
+    assert "MCSSB " not in note.replace("MCSSB-", "")  # MCSSB itself and the tree are not named
+    assert _constant_notes(cells.assign(constant_share=0.0)) == ""

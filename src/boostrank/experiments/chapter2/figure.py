@@ -130,7 +130,7 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
         "Mean test error over the repeats (bands: its 95% bootstrap interval over the "
         "repeats); one of five stratified partitions trains, four test. "
         + (note + ". " if note else "")
-        + _uniform_note(constant_class_share(cells))
+        + _constant_notes(cells)
     )
     legend_ax = flat[len(datasets)]
     legend_ax.legend(handles=ordered, loc="upper left", frameon=False, fontsize=9)
@@ -153,18 +153,30 @@ def _band(ax: Any, x: Any, line: pd.DataFrame, color: str) -> None:
     shade_band(ax, x, line["ci_low"], line["ci_high"], color)
 
 
-def _uniform_note(share: float | None) -> str:
-    """What MCSSB-Uniform's curve is: with S_ij = 1 (section 2.4.1) every row gets the same
-    target, so it can only predict one class (tests/unit/test_mcssb.py gives the closed form);
-    ``share`` is the share of its runs that predicted a single class."""
-    if share is None:
-        return ""
-    if share == 1.0:
-        return (
-            "MCSSB-Uniform (S_ij = 1) predicted a single class in every run: its curve is a "
-            "constant-class error."
-        )
-    return f"MCSSB-Uniform (S_ij = 1) predicted a single class in {share:.0%} of its runs."
+# The MCSSB baselines of section 2.4.1 whose similarity can leave them one class to predict:
+# with S_ij = 1 every row gets the same target (tests/unit/test_mcssb.py gives the closed form);
+# with S = I an unlabelled row has no similar row, so Algorithm 3's sample of unlabelled rows
+# (mcssb_sampled_rows = unlabelled) has weight 0 and no tree is trained.
+CONSTANT_CANDIDATES = {
+    "mcssb_uniform": "MCSSB-Uniform (S_ij = 1)",
+    "mcssb_absolute": "MCSSB-Absolute (S = I)",
+}
+
+
+def _constant_notes(cells: pd.DataFrame) -> str:
+    """For each baseline of CONSTANT_CANDIDATES with runs that predicted a single class, the
+    share of such runs: at 100% its curve is a constant-class error."""
+    notes = []
+    for method_id, label in CONSTANT_CANDIDATES.items():
+        share = constant_class_share(cells, method_id)
+        if share == 1.0:
+            notes.append(
+                f"{label} predicted a single class in every run: its curve is a "
+                "constant-class error."
+            )
+        elif share:
+            notes.append(f"{label} predicted a single class in {share:.0%} of its runs.")
+    return " ".join(notes)
 
 
 def _wrap(text: str, width: int) -> str:

@@ -529,10 +529,10 @@ def depth_positions(line: pd.DataFrame, full: float) -> pd.Series:
     return line["depth"].map(lambda d, f=full: f if d == "full" else float(d))
 
 
-def constant_class_share(cells: pd.DataFrame) -> float | None:
-    """The share of MCSSB-Uniform's runs that predicted a single class (None when the cells
-    hold no MCSSB-Uniform run)."""
-    part = cells[cells["method_id"] == "mcssb_uniform"]
+def constant_class_share(cells: pd.DataFrame, method_id: str) -> float | None:
+    """The share of a method's runs that predicted a single class (None when the cells hold
+    no run of it)."""
+    part = cells[cells["method_id"] == method_id]
     if part.empty or "constant_share" not in part:
         return None
     return float(part["constant_share"].mean())
