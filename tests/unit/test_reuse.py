@@ -78,3 +78,56 @@ def test_only_a_variant_that_makes_the_files_owns_them():
     assert found["b"][folder("td2003", "listnet")] == "results/readings/a"
     assert found["b"][folder("td2003", "ranksvm")] == "results/readings/default"
     assert set(found["c"].values()) == {"results/readings/default"}
+
+
+def printed():
+    """config/config.yaml as the workflow reads it (its keys and sizes)."""
+    import yaml
+
+    from boostrank.experiments.reuse import ROOT
+
+    assert ROOT == "results/readings"
+    return yaml.safe_load(open("config/config.yaml", encoding="utf-8"))
+
+
+def test_a_reading_of_one_chapter2_method_runs_only_that_method_again():
+    from boostrank.experiments.chapter2.spec import RUNS
+
+    base = printed()
+    variant = with_(base, "chapter2.methods.mcssb.sampled_rows", "all")
+    mine = owners({"default": base, "rows": variant})["rows"]
+    chapter2 = {p for p in mine if p.startswith(f"{RUNS}/")}
+    methods = {p.split("/")[4] for p in chapter2}
+    assert methods == {"tree", "assemble", "mcssb_uniform", "mcssb_absolute"}
+    # every figure, data set and block of repeats of the four, each read from the default
+    blocks = len(range(0, base["chapter2"]["repeats"], base["chapter2"]["repeats_per_job"]))
+    assert len(chapter2) == 3 * len(base["chapter2"]["datasets"]) * 4 * blocks
+    assert set(mine.values()) == {"results/readings/default"}
+
+
+def test_a_chapter2_run_another_block_layout_cannot_make_is_not_read_from_it():
+    base = printed()
+    variant = with_(base, "chapter2.repeats_per_job", 1)  # other files: other blocks
+    mine = owners({"default": base, "blocks": variant})["blocks"]
+    assert not [p for p in mine if p.startswith("results/chapter2/")]
+
+
+def test_a_topk_reading_reruns_the_records_whose_training_or_split_it_changes():
+    base = printed()
+    runs = "results/topk/runs/"
+    drawn = owners({"default": base, "smooth": with_(base, "topk.fig2.smooth", 9)})["smooth"]
+    every = {p for p in drawn if p.startswith(runs)}
+    assert every and all(p.endswith(".json") for p in every)  # Figure 2's drawing: all reused
+    trained = owners({"default": base, "rho": with_(base, "topk.rho", 0.5)})["rho"]
+    assert not [p for p in trained if p.startswith(runs)]
+    seeded = owners({"default": base, "seed": with_(base, "seed", 1)})["seed"]
+    assert not seeded  # the seed is part of every computation
+
+
+def test_a_topk_split_reading_reruns_only_the_records_trained_on_that_split():
+    base = printed()
+    train = base["topk"]["m_reduced"]["train"]
+    variant = with_(base, "topk.m_reduced.train", train // 2)
+    mine = owners({"default": base, "split": variant})["split"]
+    datasets = {p.split("/")[3] for p in mine if p.startswith("results/topk/runs/")}
+    assert datasets == set(base["topk"]["datasets"]) - {"m_reduced"}

@@ -32,7 +32,8 @@ rule chapter2_run:
 
 rule chapter2_figure:
     input:
-        runs=lambda w: CH2_SPEC.figure_runs(config, w.figure),
+        # reused(): under make readings, a run another variant makes the same way is read there
+        runs=lambda w: reused(CH2_SPEC.figure_runs(config, w.figure)),
         code=code(*CH2_SPEC.FIGURE.code),
     output:
         csv="results/{figure}.csv",

@@ -15,15 +15,18 @@ applies to the paths they read. The owner's own job writes the files, so they ar
 variant's job would have written, byte for byte; the variant has no job for them at all (a dry
 run lists none).
 
-Only the kinds in :func:`owners` are shared: Figure 3.1's training jobs (``chapter3_train``,
-one folder per (data set, algorithm), all its replicates and folds). This module is the
-workflow's, not a job's: no job imports it, so editing it reruns nothing.
+Only the kinds in :data:`KINDS` are shared: Figure 3.1's training jobs (``chapter3_train``,
+one folder per (data set, algorithm), all its replicates and folds), Chapter 2's run jobs
+(``chapter2_run``, one file per block of repeats) and the top-k training runs (``topk_train``,
+one record each, keyed with the split it trains on). This module is the workflow's, not a
+job's: no job imports it, so editing it reruns nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
@@ -53,31 +56,39 @@ def upstream(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def chapter3_train(config: Mapping[str, Any], folds: list[int]) -> dict[str, str | None]:
-    """Figure 3.1's training jobs of ``config`` by folder (``results/runs/thesis-fig3_1/<data
-    set>/<algorithm>/``, every replicate and fold in it): the computation of its jobs on
-    ``folds`` (a variant's folds), None where ``config``'s rule cannot make them all (the data
-    set, the algorithm or a fold not configured). A replicate is a wildcard only (its seed is
-    derived from it in the job), so replicate 1's spec stands for all."""
+def _computation(specs: list[Any], config: Mapping[str, Any]) -> str:
+    """A short digest of a job's computation: its specs (outputs blanked) and :data:`UPSTREAM`."""
+    text = json.dumps([[spec.to_json() for spec in specs], upstream(config)], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _files(name: str) -> SimpleNamespace:
+    """A processed data set's files, relative to a variant's root."""
+    return SimpleNamespace(npz=f"data/processed/{name}.npz", meta=f"data/processed/{name}.json")
+
+
+def chapter3_train(config: Mapping[str, Any], reader: Mapping[str, Any]) -> dict[str, str | None]:
+    """Figure 3.1's training jobs by folder (``results/runs/thesis-fig3_1/<data set>/<algorithm>/``,
+    every replicate and fold in it): the computation under ``config`` of the jobs ``reader``
+    (a variant's config) reads there, on its folds; None where ``config``'s rule cannot make
+    them all (the data set, the algorithm or a fold not configured). A replicate is a wildcard
+    only (its seed is derived from it in the job), so replicate 1's spec stands for all."""
     from boostrank.experiments.chapter3 import spec as ch3
 
-    section = config["chapter3"]
+    section, folds = config["chapter3"], reader["chapter3"]["folds"]
     algorithms = ch3.configured(section)
     out: dict[str, str | None] = {}
     for dataset in ch3.DATASETS:
         for algorithm in ch3.BY_KEY:
             folder = f"{ch3.RUNS}/{dataset}/{algorithm}/"
+            out[folder] = None
             if (
                 dataset not in section["datasets"]
                 or algorithm not in algorithms
                 or not set(folds) <= set(section["folds"])
             ):
-                out[folder] = None
                 continue
-            name = ranking_name(config, dataset)
-            files = SimpleNamespace(
-                npz=f"data/processed/{name}.npz", meta=f"data/processed/{name}.json"
-            )
+            files = _files(ranking_name(config, dataset))
             specs = [
                 ch3.train_spec(
                     dict(config),
@@ -86,38 +97,161 @@ def chapter3_train(config: Mapping[str, Any], folds: list[int]) -> dict[str, str
                     ),
                     files,
                     SimpleNamespace(run="", record=""),  # outputs: where, not what
-                ).to_json()
+                )
                 for fold in folds
             ]
-            out[folder] = json.dumps([specs, upstream(config)], sort_keys=True)
+            out[folder] = _computation(specs, config)
     return out
+
+
+def chapter2_run(config: Mapping[str, Any], reader: Mapping[str, Any]) -> dict[str, str | None]:
+    """Chapter 2's run jobs by file (``results/chapter2/<figure>/<data set>/<method>/
+    repeats<a>-<b>.csv``, one block of repeats each) that ``reader`` reads: their computation
+    under ``config``, None where ``config``'s rule cannot make the file (the data set or the
+    block of repeats not configured)."""
+    from boostrank.experiments.chapter2 import spec as ch2
+
+    section, mine = config["chapter2"], reader["chapter2"]
+    blocks = ch2.repeat_blocks(section)
+    out: dict[str, str | None] = {}
+    for figure in ch2.FIGURES:
+        for dataset in mine["datasets"]:
+            for method in ch2.BY_KEY:
+                for block in ch2.repeat_blocks(mine):
+                    path = ch2.run_file(figure, dataset, method, block)
+                    out[path] = None
+                    if dataset not in section["datasets"] or block not in blocks:
+                        continue
+                    wildcards = SimpleNamespace(
+                        figure=figure, dataset=dataset, method=method, block=block
+                    )
+                    spec = ch2.run_spec(dict(config), wildcards, _files(dataset), _NO_CSV)
+                    out[path] = _computation([spec], config)
+    return out
+
+
+_NO_CSV = SimpleNamespace(csv="")  # a run job's output: where, not what
+
+
+def topk_train(config: Mapping[str, Any], reader: Mapping[str, Any]) -> dict[str, str | None]:
+    """The top-k training runs by record (``results/topk/runs/<data set>/<algorithm>/k<k>/
+    seed<i>.json``) that ``reader``'s Table 1 and Figure 2 read: their computation under
+    ``config`` with that of the split they train on (rule topk_split, and for a derived data
+    set its base split), None where ``config``'s rules cannot make the record (its k is
+    neither full information, config topk.k, nor one of Figure 2's on its data set)."""
+    from boostrank.experiments.topk import spec as tk
+
+    section = config["topk"]
+    fig2 = section["fig2"]
+    out: dict[str, str | None] = {}
+    for path in [*tk.table1_runs(dict(reader)), *tk.figure2_runs(dict(reader))]:
+        dataset, algorithm, k, seed = _topk_wildcards(path, tk.RESULTS_DIR)
+        out[path] = None
+        table = k in ("full", str(section["k"]))
+        figure = (
+            dataset == fig2["dataset"]
+            and algorithm == "topopt"
+            and k in {str(x) for x in tk.figure2_extra_k(dict(config))}
+        )
+        if not (table or figure):
+            continue
+        wildcards = SimpleNamespace(dataset=dataset, algorithm=algorithm, k=k, seed=seed)
+        source = _files(tk.source_dataset(dataset))
+        train = SimpleNamespace(**vars(source), split=tk.split_file(dataset, ".npz"))
+        specs: list[Any] = [
+            tk.train_spec(dict(config), wildcards, train, SimpleNamespace(record=""))
+        ]
+        for name in [dataset, *([tk.DERIVED[dataset]] if dataset in tk.DERIVED else [])]:
+            files = _files(tk.source_dataset(name))
+            split = SimpleNamespace(**vars(files), raw="", base=tk.base_split(name))
+            blank = SimpleNamespace(npz="", record="")
+            specs.append(tk.split_spec(dict(config), SimpleNamespace(dataset=name), split, blank))
+        out[path] = _computation(specs, config)
+    return out
+
+
+def _topk_wildcards(path: str, root: str) -> tuple[str, str, str, str]:
+    """(data set, algorithm, k, seed) of a top-k run record's path (topk.spec.run_record)."""
+    dataset, algorithm, k, seed = path.removeprefix(f"{root}/runs/").split("/")
+    return dataset, algorithm, k.removeprefix("k"), seed.removeprefix("seed").removesuffix(".json")
+
+
+# The job kinds whose files a variant may read from an earlier variant: the config its jobs'
+# specs read (its builder is given only these keys, so a spec that reads another one fails
+# loudly instead of being keyed short), its computations, and what of the reading variant's
+# config decides which files it reads and how (most variants share both, so both are memo keys).
+_MADE_BY = ("seed", "registry", "data")  # the seed, and what makes the processed data (UPSTREAM)
+KINDS: dict[
+    str, tuple[tuple[str, ...], Callable[..., dict[str, str | None]], Callable[..., Any]]
+] = {
+    "chapter3_train": (
+        ("chapter3", "letor", *_MADE_BY),
+        chapter3_train,
+        lambda c: c["chapter3"]["folds"],
+    ),
+    "chapter2_run": (
+        ("chapter2", *_MADE_BY),
+        chapter2_run,
+        lambda c: [c["chapter2"][k] for k in ("datasets", "repeats", "repeats_per_job")],
+    ),
+    "topk_train": (
+        ("topk", *_MADE_BY),
+        topk_train,
+        lambda c: [c["topk"][k] for k in ("datasets", "k", "seeds", "seeds_per_dataset", "fig2")],
+    ),
+}
 
 
 def owners(configs: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]]:
     """``{variant: {path prefix: owner's root}}``: for each variant (in ``configs``' order,
-    ``default`` first), the folders whose jobs an earlier variant computes the same way, with
-    the root of the first such variant (``results/readings/<owner>``)."""
-    names = list(configs)
-    memo: dict[tuple[str, tuple[int, ...]], dict[str, str | None]] = {}
+    ``default`` first), the files and folders (of the kinds in :data:`KINDS`) whose jobs an
+    earlier variant computes the same way, with the root of the first such variant
+    (``results/readings/<owner>``). An owner computes its files itself: it reads none."""
+    memo: dict[tuple[str, str, str], dict[str, str | None]] = {}
+    given = {
+        (kind, name): {k: config[k] for k in keys if k in config}
+        for kind, (keys, _, _) in KINDS.items()
+        for name, config in configs.items()
+    }
+    signature = {key: json.dumps(value, sort_keys=True) for key, value in given.items()}
+    shapes = {
+        (kind, name): json.dumps(shape(config), sort_keys=True) if keys[0] in config else ""
+        for kind, (keys, _, shape) in KINDS.items()
+        for name, config in configs.items()
+    }
 
-    def computations(name: str, folds: tuple[int, ...]) -> dict[str, str | None]:
-        if (name, folds) not in memo:
-            memo[name, folds] = chapter3_train(configs[name], list(folds))
-        return memo[name, folds]
+    def computations(kind: str, name: str, reader: str) -> dict[str, str | None]:
+        keys, build, _ = KINDS[kind]
+        if keys[0] not in configs[name] or keys[0] not in configs[reader]:
+            return {}
+        memo_key = (kind, signature[kind, name], shapes[kind, reader])
+        if memo_key not in memo:
+            memo[memo_key] = build(given[kind, name], configs[reader])
+        return memo[memo_key]
 
     out: dict[str, dict[str, str]] = {}
+    names = list(configs)
     for index, name in enumerate(names):
-        folds = tuple(configs[name]["chapter3"]["folds"])
         out[name] = {}
-        for folder, computation in computations(name, folds).items():
-            if computation is None:
-                continue
+        for kind in KINDS:
+            left = {p: c for p, c in computations(kind, name, name).items() if c is not None}
             for earlier in names[:index]:
-                same = computations(earlier, folds).get(folder) == computation
-                if same and folder not in out[earlier]:
-                    out[name][folder] = f"{ROOT}/{earlier}"
-                    break
+                theirs = computations(kind, earlier, name)
+                for prefix in [p for p, c in left.items() if theirs.get(p) == c]:
+                    if prefix not in out[earlier]:
+                        out[name][prefix] = f"{ROOT}/{earlier}"
+                        del left[prefix]
     return out
 
 
-__all__ = ["ROOT", "UPSTREAM", "chapter3_train", "owners", "ranking_name", "upstream"]
+__all__ = [
+    "KINDS",
+    "ROOT",
+    "UPSTREAM",
+    "chapter2_run",
+    "chapter3_train",
+    "owners",
+    "ranking_name",
+    "topk_train",
+    "upstream",
+]
