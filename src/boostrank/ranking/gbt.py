@@ -110,14 +110,30 @@ def check_trees(name: str, n_trees: int, max_leaf_nodes: int, learning_rate: flo
         raise BoostrankError(f"{name} needs n_trees >= 1, max_leaf_nodes >= 2, learning_rate > 0")
 
 
-class GBT(Ranker):
+class TreeRanker(Ranker):
+    """A ranker whose fitted model is a :class:`TreeEnsemble` (``model_``): GBT and QBRank."""
+
+    x_dtype = "float32"  # scikit-learn's trees split float32 features
+    model_: TreeEnsemble
+
+    def staged_predict(self, X: np.ndarray, stages: Sequence[int]) -> np.ndarray:
+        """Scores after each number of trees in ``stages``."""
+        X = self.check_predict(X)
+        return self.model_.staged_predict(X, stages)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Scores of all ``n_trees`` trees."""
+        X = self.check_predict(X)
+        return self.model_.predict(X)
+
+
+class GBT(TreeRanker):
     """Friedman's LS_Boost with regression trees; ``fit(X, y)``, ``predict``, ``staged_predict``.
 
     ``qid`` is accepted (and ignored) so that the ranking experiments can call every ranker the
     same way.
     """
 
-    x_dtype = "float32"  # scikit-learn's trees split float32 features
     needs_qid = False
 
     def __init__(
@@ -155,13 +171,3 @@ class GBT(Ranker):
             h += step * g
         self.model_ = model
         self.train_scores_ = h
-
-    def staged_predict(self, X: np.ndarray, stages: Sequence[int]) -> np.ndarray:
-        """Scores after each number of trees in ``stages``."""
-        X = self.check_predict(X)
-        return self.model_.staged_predict(X, stages)
-
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        """Scores of all ``n_trees`` trees."""
-        X = self.check_predict(X)
-        return self.model_.predict(X)

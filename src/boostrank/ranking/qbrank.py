@@ -37,15 +37,14 @@ Readings of the text, configurable:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal, Self
 
 import numpy as np
 
 from boostrank.errors import BoostrankError
-from boostrank.ranking.base import Ranker
 from boostrank.ranking.gbt import (
     TreeEnsemble,
+    TreeRanker,
     as_tree_input,
     check_trees,
     fit_regression_tree,
@@ -147,15 +146,13 @@ def regression_set(
     return (pair_weight * pair_sum + label_weight * label_sum) / denominator, denominator
 
 
-class QBRank(Ranker):
+class QBRank(TreeRanker):
     """QBRank (Algorithm 2) on preference pairs and labelled points.
 
     ``fit(X, y, qid, pair_mask=..., label_mask=...)``: the rows of ``pair_mask`` give every
     within-query preference with unequal grades (tau from ``margin``), the rows of
     ``label_mask`` enter with their grade; ``fit_preferences`` takes pairs directly.
     """
-
-    x_dtype = "float32"  # scikit-learn's trees split float32 features
 
     def __init__(
         self,
@@ -268,13 +265,3 @@ class QBRank(Ranker):
         self.n_pairs_ = n_pairs
         self.n_labels_ = n_labels
         return self
-
-    def staged_predict(self, X: np.ndarray, stages: Sequence[int]) -> np.ndarray:
-        """Scores after each number of trees in ``stages``."""
-        X = self.check_predict(X)
-        return self.model_.staged_predict(X, stages)
-
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        """Scores of all ``n_trees`` trees."""
-        X = self.check_predict(X)
-        return self.model_.predict(X)
