@@ -113,8 +113,8 @@ def test_qbrank_decreases_its_objective_and_ranks():
 
 def test_qbrank_rejects_bad_inputs():
     X, y, qid = letor_like()
-    with pytest.raises(BoostrankError):
-        QBRank(w=1.5)
+    with pytest.raises(BoostrankError):  # checked in fit: the constructor stores as given
+        QBRank(w=1.5).fit(X, y, qid)
     with pytest.raises(BoostrankError):
         QBRank(5, w=1.0).fit(X, y, qid, label_mask=np.ones(len(y), bool))
 

@@ -47,7 +47,8 @@ import numpy as np
 from boostrank.errors import BoostrankError
 from boostrank.guards import Guards
 from boostrank.metrics.ranking import Formula, ndcg_at_k
-from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
+from boostrank.ranking.base import Ranker
+from boostrank.ranking.validation import Selection, Validation, check_metric
 
 REPEATED = "adarank_repeated_feature"  # guard id: a stop or removal on a repeated feature
 ON_REPEAT = ("continue", "stop", "remove")
@@ -65,7 +66,7 @@ def query_weights(measure: np.ndarray) -> np.ndarray:
     return z / z.sum()
 
 
-class AdaRank:
+class AdaRank(Ranker):
     """AdaRank-NDCG with feature weak rankers; ``fit(X, y, qid, validation=...)``, ``predict``."""
 
     def __init__(
@@ -92,15 +93,7 @@ class AdaRank:
     def _measure(self, y: np.ndarray, s: np.ndarray, qid: np.ndarray, cut: int) -> np.ndarray:
         return ndcg_at_k(y, s, qid, cut, formula=self.formula)
 
-    def fit(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        qid: np.ndarray,
-        *,
-        validation: Validation | None = None,
-    ) -> AdaRank:
-        """Boost up to ``n_rounds`` rounds; with ``validation``, keep the best prefix on it."""
+    def _check_params(self) -> None:
         if self.n_rounds < 1:
             raise BoostrankError(f"AdaRank: n_rounds must be >= 1, got {self.n_rounds}")
         if self.k is None and self.formula == "letor":
@@ -113,25 +106,28 @@ class AdaRank:
                 f"AdaRank: on_repeat must be one of {ON_REPEAT}, not {self.on_repeat!r}"
             )
         check_metric(self.metric)
-        X = np.asarray(X, dtype=np.float64)
-        y, qid = np.asarray(y), np.asarray(qid)
+
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
+        """Boost up to ``n_rounds`` rounds; with ``validation``, keep the best prefix on it."""
+        self._check_params()
         n, d = X.shape
         cut = n if self.k is None else int(self.k)
         # E(q, x_k) of every feature and query, computed once: shape (d, Q).
         E_feat = np.stack([self._measure(y, X[:, f], qid, cut) for f in range(d)])
         n_q = E_feat.shape[1]
-        val = unpack(validation)
+        val = None if validation is None else Selection(validation, self.metric)
 
         P = np.full(n_q, 1.0 / n_q)
         coef = np.zeros(d)
         scores = np.zeros(n)
-        vscores = None if val is None else np.zeros(len(val[0]))
+        vscores = None if val is None else np.zeros(len(val.X))
         features: list[int] = []
         alphas: list[float] = []
         weights = [P.copy()]
         train_curve: list[float] = []
-        valid_curve: list[float] = []
-        best = (-np.inf, 0, coef.copy())
+        best = (0, coef.copy())
         last_E = np.full(n_q, -1.0)
         repeats = 0
         pool = np.ones(d, dtype=bool)  # features not removed (on_repeat="remove")
@@ -162,11 +158,9 @@ class AdaRank:
             weights.append(P.copy())
             last_E = E
             if val is not None and vscores is not None:
-                vscores += alpha * val[0][:, f]
-                score = validation_score(val[1], vscores, val[2], self.metric)
-                valid_curve.append(score)
-                if score > best[0]:
-                    best = (score, len(features), coef.copy())
+                vscores += alpha * val.X[:, f]
+                if val.improves(vscores):
+                    best = (len(features), coef.copy())
             if watch and repeats + 1 >= int(self.max_repeats or 0):
                 self.guards_.fire(REPEATED)
                 if self.on_repeat == "stop":
@@ -178,16 +172,14 @@ class AdaRank:
         self.alphas_ = np.asarray(alphas)
         self.query_weights_ = np.asarray(weights)
         self.train_curve_ = np.asarray(train_curve)
-        self.valid_curve_ = np.asarray(valid_curve)
+        self.valid_curve_ = np.asarray([] if val is None else val.curve)
         self.rounds_trained_ = len(features)
-        if val is not None and best[1] > 0:
-            self.n_rounds_ = best[1]
-            self.coef_ = best[2]
+        if val is not None and best[0] > 0:
+            self.n_rounds_, self.coef_ = best
         else:
             self.n_rounds_ = len(features)
             self.coef_ = coef
-        return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Scores ``sum_t alpha_t x_{k_t}`` of the kept rounds."""
-        return np.asarray(X, dtype=np.float64) @ self.coef_
+        return self.check_predict(X) @ self.coef_

@@ -58,8 +58,9 @@ from scipy import sparse
 
 from boostrank.errors import BoostrankError
 from boostrank.guards import Guards
+from boostrank.ranking.base import Ranker
 from boostrank.ranking.pairs import query_pairs
-from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
+from boostrank.ranking.validation import Selection, Validation, check_metric
 
 ALPHA_CAP = "frank_alpha_cap"  # guard id: a weak learner's alpha held at +-max_alpha
 
@@ -197,7 +198,7 @@ def reference_round(
     return sum(sum(v) / len(v) for v in per_query.values()) / len(per_query)
 
 
-class FRank:
+class FRank(Ranker):
     """FRank: boosted binary weak learners on the fidelity loss; ``fit``, ``predict``."""
 
     def __init__(
@@ -229,20 +230,13 @@ class FRank:
             out.append(theta[theta < X[:, k].max()])
         return out
 
-    def fit(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        qid: np.ndarray,
-        *,
-        validation: Validation | None = None,
-    ) -> FRank:
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
         """Add up to ``n_rounds`` weak learners; with ``validation``, keep the best prefix."""
         if self.n_rounds < 1:
             raise BoostrankError(f"FRank: n_rounds must be >= 1, got {self.n_rounds}")
         check_metric(self.metric)
-        X = np.asarray(X, dtype=np.float64)
-        y, qid = np.asarray(y), np.asarray(qid)
         n, d = X.shape
         i, j = query_pairs(
             y, qid, max_pairs_per_query=self.max_pairs_per_query, seed=self.random_state
@@ -270,15 +264,14 @@ class FRank:
         cand_feature = np.concatenate([np.full(s, k) for k, s in enumerate(sizes)])
         cand_index = np.concatenate([np.arange(s) for s in sizes])
 
-        val = unpack(validation)
+        val = None if validation is None else Selection(validation, self.metric)
         self.guards_ = Guards.of(ALPHA_CAP)
         H = np.zeros(n)
         o = np.zeros(len(i))  # pair margins H_i - H_j
-        vH = None if val is None else np.zeros(len(val[0]))
+        vH = None if val is None else np.zeros(len(val.X))
         learners: list[tuple[int, float, float]] = []
         loss_curve = [float(w @ _fidelity_preferred(o)[0])]
-        valid_curve: list[float] = []
-        best = (-np.inf, 0)
+        best = 0
         for _ in range(self.n_rounds):
             f0, g, c2 = _fidelity_preferred(o)
             gw = w * g
@@ -317,23 +310,20 @@ class FRank:
             o[nz] += alpha * h
             loss_curve.append(loss_curve[-1] + change)
             if val is not None and vH is not None:
-                vH += alpha * (val[0][:, k] > theta)
-                score = validation_score(val[1], vH, val[2], self.metric)
-                valid_curve.append(score)
-                if score > best[0]:
-                    best = (score, len(learners))
+                vH += alpha * (val.X[:, k] > theta)
+                if val.improves(vH):
+                    best = len(learners)
         if not learners:
             raise BoostrankError("FRank: no weak learner lowers the fidelity loss")
         self.rounds_trained_ = len(learners)
-        self.n_rounds_ = best[1] if val is not None and best[1] > 0 else len(learners)
+        self.n_rounds_ = best if val is not None and best > 0 else len(learners)
         self.learners_ = learners[: self.n_rounds_]
         self.loss_curve_ = np.asarray(loss_curve)
-        self.valid_curve_ = np.asarray(valid_curve)
-        return self
+        self.valid_curve_ = np.asarray([] if val is None else val.curve)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """``H(x) = sum_t alpha_t [x_{k_t} > theta_t]`` over the kept weak learners."""
-        X = np.asarray(X, dtype=np.float64)
+        X = self.check_predict(X)
         out = np.zeros(len(X))
         for k, theta, alpha in self.learners_:
             out += alpha * (X[:, k] > theta)

@@ -28,6 +28,8 @@ import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 from boostrank.errors import BoostrankError
+from boostrank.ranking.base import Ranker
+from boostrank.ranking.validation import Validation
 from boostrank.seeds import tree_seeds
 
 
@@ -102,12 +104,37 @@ class TreeEnsemble:
         return self.staged_predict(X, [len(self.trees)])[0]
 
 
-class GBT:
+def check_trees(name: str, n_trees: int, max_leaf_nodes: int, learning_rate: float) -> None:
+    """The boosting settings GBT and QBRank share, or a BoostrankError."""
+    if n_trees < 1 or max_leaf_nodes < 2 or not learning_rate > 0:
+        raise BoostrankError(f"{name} needs n_trees >= 1, max_leaf_nodes >= 2, learning_rate > 0")
+
+
+class TreeRanker(Ranker):
+    """A ranker whose fitted model is a :class:`TreeEnsemble` (``model_``): GBT and QBRank."""
+
+    x_dtype = "float32"  # scikit-learn's trees split float32 features
+    model_: TreeEnsemble
+
+    def staged_predict(self, X: np.ndarray, stages: Sequence[int]) -> np.ndarray:
+        """Scores after each number of trees in ``stages``."""
+        X = self.check_predict(X)
+        return self.model_.staged_predict(X, stages)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Scores of all ``n_trees`` trees."""
+        X = self.check_predict(X)
+        return self.model_.predict(X)
+
+
+class GBT(TreeRanker):
     """Friedman's LS_Boost with regression trees; ``fit(X, y)``, ``predict``, ``staged_predict``.
 
     ``qid`` is accepted (and ignored) so that the ranking experiments can call every ranker the
     same way.
     """
+
+    needs_qid = False
 
     def __init__(
         self,
@@ -117,19 +144,20 @@ class GBT:
         learning_rate: float = 0.05,
         random_state: int = 0,
     ) -> None:
-        if n_trees < 1 or max_leaf_nodes < 2 or not learning_rate > 0:
-            raise BoostrankError("GBT needs n_trees >= 1, max_leaf_nodes >= 2, learning_rate > 0")
         self.n_trees = n_trees
         self.max_leaf_nodes = max_leaf_nodes
         self.learning_rate = learning_rate
         self.random_state = random_state
 
-    def fit(self, X: np.ndarray, y: np.ndarray, qid: np.ndarray | None = None) -> GBT:
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
         """Boost ``n_trees`` trees on the squared error to ``y``."""
+        check_trees("GBT", self.n_trees, self.max_leaf_nodes, self.learning_rate)
         X32 = as_tree_input(X)
         y = np.asarray(y, dtype=np.float64)
-        if len(y) != len(X32) or len(y) == 0:
-            raise BoostrankError(f"GBT: X has {len(X32)} rows, y has {len(y)}")
+        if len(y) == 0:
+            raise BoostrankError("GBT: no training row")
         model = TreeEnsemble(init=float(np.mean(y)))  # F_0 = argmin_c sum (y - c)^2
         h = np.full(len(y), model.init)
         for seed in tree_seeds(self.random_state, self.n_trees):
@@ -143,12 +171,3 @@ class GBT:
             h += step * g
         self.model_ = model
         self.train_scores_ = h
-        return self
-
-    def staged_predict(self, X: np.ndarray, stages: Sequence[int]) -> np.ndarray:
-        """Scores after each number of trees in ``stages``."""
-        return self.model_.staged_predict(X, stages)
-
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        """Scores of all ``n_trees`` trees."""
-        return self.model_.predict(X)

@@ -22,6 +22,7 @@ import lightgbm as lgb
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.ranking.base import Ranker
 from boostrank.ranking.validation import Validation
 
 
@@ -31,7 +32,8 @@ def _sorted_groups(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, sizes
 
 
-class LambdaMART:
+class LambdaMART(Ranker):
+    x_dtype = None  # LightGBM takes X as given
     """LightGBM LambdaMART ranker: ``fit(X, y, qid, validation=...)``, ``predict(X, n_trees)``."""
 
     def __init__(
@@ -55,7 +57,7 @@ class LambdaMART:
         self.eval_at = eval_at
         self.num_threads = num_threads
         self.random_state = random_state
-        self.params = params or {}
+        self.params = params
 
     def lgb_params(self) -> dict[str, Any]:
         """The LightGBM parameters of this model."""
@@ -71,23 +73,16 @@ class LambdaMART:
             "seed": self.random_state,
             "num_threads": self.num_threads,
             "verbosity": -1,
-            **self.params,
+            **(self.params or {}),
         }
 
-    def fit(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        qid: np.ndarray,
-        *,
-        validation: Validation | None = None,
-    ) -> LambdaMART:
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
         """Boost up to ``n_trees`` rounds; with ``validation`` (X, y, qid), stop early on it."""
         params = self.lgb_params()
         order, sizes = _sorted_groups(qid)
-        train = lgb.Dataset(
-            np.asarray(X)[order], label=np.asarray(y)[order], group=sizes, params=params
-        )
+        train = lgb.Dataset(X[order], label=y[order], group=sizes, params=params)
         valid_sets: list[lgb.Dataset] = []
         callbacks: list[Callable[[lgb.callback.CallbackEnv], None]] = []
         history: dict[str, dict[str, list[float]]] = {}
@@ -95,8 +90,8 @@ class LambdaMART:
             Xv, yv, qv = validation
             vorder, vsizes = _sorted_groups(qv)
             valid = lgb.Dataset(
-                np.asarray(Xv)[vorder],
-                label=np.asarray(yv)[vorder],
+                Xv[vorder],
+                label=yv[vorder],
                 group=vsizes,
                 reference=train,
                 params=params,
@@ -122,7 +117,6 @@ class LambdaMART:
         # With early stopping LightGBM keeps only the trees up to its best round; the curve
         # covers every round trained (up to best + early_stopping_rounds).
         self.rounds_trained_ = max(len(curve), self.booster_.current_iteration())
-        return self
 
     def best_iteration_for(self, n_trees: int | None = None) -> int:
         """The number of trees a T-tree model keeps: its best validation round (1-based)."""
@@ -135,5 +129,6 @@ class LambdaMART:
 
     def predict(self, X: np.ndarray, *, n_trees: int | None = None) -> np.ndarray:
         """Scores of the model with ``n_trees`` trees (default: the fitted ``n_trees``)."""
+        X = self.check_predict(X)
         n = self.best_iteration_for(n_trees)
-        return np.asarray(self.booster_.predict(np.asarray(X), num_iteration=n))  # dense X: dense
+        return np.asarray(self.booster_.predict(X, num_iteration=n))  # dense X: dense

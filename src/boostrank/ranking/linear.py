@@ -7,22 +7,27 @@ from __future__ import annotations
 import numpy as np
 from sklearn.linear_model import Ridge
 
+from boostrank.ranking.base import Ranker
+from boostrank.ranking.validation import Validation
 
-class LinearRanker:
+
+class LinearRanker(Ranker):
     """Ridge regression of the labels; ``fit(X, y, qid)`` ignores ``qid`` (pointwise)."""
+
+    needs_qid = False
 
     def __init__(self, l2: float = 1.0) -> None:
         self.l2 = l2
 
-    def fit(self, X: np.ndarray, y: np.ndarray, qid: np.ndarray | None = None) -> LinearRanker:
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
         """Least squares with penalty ``l2 * ||w||^2`` and an unpenalised intercept."""
-        self.model_ = Ridge(alpha=self.l2, solver="auto").fit(
-            np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
-        )
+        self.model_ = Ridge(alpha=self.l2, solver="auto").fit(X, np.asarray(y, dtype=np.float64))
         self.coef_ = self.model_.coef_
         self.intercept_ = float(self.model_.intercept_)
-        return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The regression value of each document (its ranking score)."""
-        return self.model_.predict(np.asarray(X, dtype=np.float64))
+        X = self.check_predict(X)
+        return self.model_.predict(X)

@@ -26,8 +26,9 @@ from __future__ import annotations
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.ranking.base import Ranker
 from boostrank.ranking.pairs import query_groups
-from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
+from boostrank.ranking.validation import Selection, Validation, check_metric
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -45,7 +46,7 @@ def listnet_loss_and_grad(w: np.ndarray, X: np.ndarray, y: np.ndarray) -> tuple[
     return loss, X.T @ (np.exp(log_p) - p_y)
 
 
-class ListNet:
+class ListNet(Ranker):
     """Linear ListNet; ``fit(X, y, qid, validation=...)``, ``predict(X)``."""
 
     def __init__(
@@ -61,31 +62,23 @@ class ListNet:
         self.metric = metric
         self.random_state = random_state
 
-    def fit(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        qid: np.ndarray,
-        *,
-        validation: Validation | None = None,
-    ) -> ListNet:
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
         """Per-query gradient descent for up to ``n_epochs`` epochs; with ``validation``, keep the
         epoch with the best validation score."""
         if self.n_epochs < 1:
             raise BoostrankError(f"ListNet: n_epochs must be >= 1, got {self.n_epochs}")
         check_metric(self.metric)
-        X = np.asarray(X, dtype=np.float64)
-        y, qid = np.asarray(y), np.asarray(qid)
         order, bounds = query_groups(qid)
         queries = []
         for g in range(len(bounds) - 1):
             rows = order[bounds[g] : bounds[g + 1]]
             queries.append((X[rows], _softmax(y[rows].astype(np.float64))))
-        val = unpack(validation)
+        val = None if validation is None else Selection(validation, self.metric)
         w = np.zeros(X.shape[1])
         eta = self.learning_rate
-        best = (-np.inf, 0, w.copy())
-        valid_curve: list[float] = []
+        best = (0, w.copy())
         loss_curve: list[float] = []
         for epoch in range(1, self.n_epochs + 1):
             total = 0.0
@@ -97,19 +90,12 @@ class ListNet:
                 total -= float(p_y @ (z - np.log(e.sum())))
                 w -= eta * (Xq.T @ (p_s - p_y))
             loss_curve.append(total / len(queries))
-            if val is not None:
-                score = validation_score(val[1], val[0] @ w, val[2], self.metric)
-                valid_curve.append(score)
-                if score > best[0]:
-                    best = (score, epoch, w.copy())
+            if val is not None and val.improves(val.X @ w):
+                best = (epoch, w.copy())
         self.loss_curve_ = np.asarray(loss_curve)
-        self.valid_curve_ = np.asarray(valid_curve)
-        if val is not None:
-            self.n_epochs_, self.coef_ = best[1], best[2]
-        else:
-            self.n_epochs_, self.coef_ = self.n_epochs, w
-        return self
+        self.valid_curve_ = np.asarray([] if val is None else val.curve)
+        self.n_epochs_, self.coef_ = (self.n_epochs, w) if val is None else best
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Scores ``w . x``."""
-        return np.asarray(X, dtype=np.float64) @ self.coef_
+        return self.check_predict(X) @ self.coef_

@@ -29,20 +29,18 @@ import numpy as np
 from scipy.special import expit
 
 from boostrank.errors import BoostrankError
-from boostrank.ranking.mrr import TScope, t_mask
 from boostrank.ranking.refinement import (
     PairModel,
+    Refiner,
     ThresholdBank,
-    base_matrix,
-    check_pairs,
-    top_std_lambda,
+    TScope,
 )
 
 # Section 4.4.1: "100 different values from 0.1 to +10" -- 0.1, 0.2, ..., 10.0.
 DEFAULT_GAMMAS: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 101))
 
 
-class LRR:
+class LRR(Refiner):
     """RankBoost on ``L_a`` for every gamma of ``gammas`` at once (one query).
 
     ``fit(X, base_scores, pairs)``; ``predict(X)`` gives an ``n x G`` score matrix (column g
@@ -72,29 +70,14 @@ class LRR:
         self.max_edge = max_edge
         self.dtype = dtype
 
-    def fit(
-        self,
-        X: np.ndarray,
-        base_scores: np.ndarray,
-        pairs: np.ndarray,
-        *,
-        judged: np.ndarray | None = None,
-        W: np.ndarray | None = None,
-    ) -> LRR:
-        """Fit every gamma on one query (arguments as :meth:`boostrank.ranking.mrr.MRR.fit`)."""
-        X = np.asarray(X, dtype=np.float64)
+    def _refine(
+        self, X: np.ndarray, pairs: np.ndarray, scope: np.ndarray | None, W: np.ndarray
+    ) -> None:
+        """Fit every gamma on one query (arguments as :meth:`Refiner.fit`)."""
         n = X.shape[0]
         gam = np.asarray(self.gammas, dtype=np.float64)
         if gam.ndim != 1 or len(gam) == 0 or (gam <= 0).any():
             raise BoostrankError("LRR: gammas must be a non-empty list of positive numbers")
-        if not 0.0 <= self.eta <= 1.0:
-            raise BoostrankError(f"LRR: eta must be in [0, 1], got {self.eta}")
-        pairs = check_pairs(pairs, n)
-        scope = t_mask(self.t_scope, n, pairs, judged)
-        g = np.asarray(base_scores, dtype=np.float64)
-        self.lam_ = top_std_lambda(g, self.lam_top) if self.lam is None else float(self.lam)
-        if W is None:
-            W = base_matrix(g, self.lam_)
         if self.dtype not in ("float32", "float64"):
             raise BoostrankError(f"LRR: dtype must be float32 or float64, got {self.dtype!r}")
         dt = np.dtype(self.dtype).type
@@ -127,11 +110,10 @@ class LRR:
         self.thresholds_ = bank.thresholds[np.asarray(chosen)] if chosen else np.zeros((0, G))
         self.alpha_ = np.asarray(alphas) if alphas else np.zeros((0, G))
         self.train_scores_ = F
-        return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """``F(x)`` for every gamma: an ``n x G`` matrix."""
-        X = np.asarray(X, dtype=np.float64)
+        X = self.check_predict(X)
         out = np.zeros((X.shape[0], len(self.gammas)))
         for feats, thetas, alpha in zip(self.features_, self.thresholds_, self.alpha_, strict=True):
             out += (X[:, feats] > thetas[None, :]) * alpha[None, :]

@@ -51,38 +51,19 @@ from boostrank.errors import BoostrankError
 from boostrank.guards import Guards
 from boostrank.ranking.refinement import (
     PairModel,
+    Refiner,
     Stump,
     ThresholdBank,
-    base_matrix,
-    check_pairs,
+    TScope,
     fit_sampled_stump,
     sample_size,
-    top_std_lambda,
 )
 
 WeakLearner = Literal["sampled_stump", "thresholds"]
-TScope = Literal["all", "judged"]
 SMOOTHING = "mrr_alpha_smoothing"  # guard id: mu or nu of Eq. 4.14 below the smoothing
 
 
-def t_mask(t_scope: str, n: int, pairs: np.ndarray, judged: np.ndarray | None) -> np.ndarray | None:
-    """The documents ``T``'s ``eta/2`` part covers: ``all`` (None) or the ``judged`` ones (the
-    given mask, else every document in a pair)."""
-    if t_scope == "all":
-        return None
-    if t_scope != "judged":
-        raise BoostrankError(f"unknown t_scope {t_scope!r}; choose all or judged")
-    if judged is None:
-        mask = np.zeros(n, dtype=bool)
-        mask[np.asarray(pairs, dtype=np.int64).ravel()] = True
-        return mask
-    mask = np.asarray(judged, dtype=bool)
-    if mask.shape != (n,):
-        raise BoostrankError(f"judged mask has shape {mask.shape}, expected ({n},)")
-    return mask
-
-
-class MRR:
+class MRR(Refiner):
     """Algorithm 6 for one query: ``fit(X, base_scores, pairs)``, ``predict(X)``."""
 
     def __init__(
@@ -112,33 +93,16 @@ class MRR:
         self.smoothing = smoothing
         self.random_state = random_state
 
-    def fit(
-        self,
-        X: np.ndarray,
-        base_scores: np.ndarray,
-        pairs: np.ndarray,
-        *,
-        judged: np.ndarray | None = None,
-        W: np.ndarray | None = None,
-    ) -> MRR:
-        """Refine on one query: ``X`` (n x d), the base ranker's scores ``g`` (n), ``pairs``
-        (m x 2, ``x_i`` preferred to ``x_j``), ``judged`` (mask of the documents with feedback,
-        used when ``t_scope="judged"``). ``W`` may be passed precomputed (Eq. 4.1)."""
-        X = np.asarray(X, dtype=np.float64)
-        n = X.shape[0]
-        if not 0.0 <= self.eta <= 1.0:
-            raise BoostrankError(f"MRR: eta must be in [0, 1], got {self.eta}")
+    def _refine(
+        self, X: np.ndarray, pairs: np.ndarray, scope: np.ndarray | None, W: np.ndarray
+    ) -> None:
+        """Algorithm 6 on one query (arguments as :meth:`Refiner.fit`)."""
         if self.weak_learner not in ("sampled_stump", "thresholds"):
             raise BoostrankError(
                 f"MRR: unknown weak_learner {self.weak_learner!r}; "
                 "choose sampled_stump or thresholds"
             )
-        pairs = check_pairs(pairs, n)
-        scope = t_mask(self.t_scope, n, pairs, judged)
-        g = np.asarray(base_scores, dtype=np.float64)
-        self.lam_ = top_std_lambda(g, self.lam_top) if self.lam is None else float(self.lam)
-        if W is None:
-            W = base_matrix(g, self.lam_)
+        n = X.shape[0]
         rng = np.random.default_rng(self.random_state)
         s = sample_size(n, self.sample_min, self.sample_fraction)
         bank = ThresholdBank(X, self.n_thresholds) if self.weak_learner == "thresholds" else None
@@ -181,11 +145,10 @@ class MRR:
         self.edge_ = self.mu_ - self.nu_  # eta_t of Eq. 4.13 (Appendix A.12)
         self.objective_ = np.asarray(objective)  # log L_p^t, t = 0..T
         self.train_scores_ = F
-        return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """``F(x) = sum_t alpha_t f_t(x)``."""
-        X = np.asarray(X, dtype=np.float64)
+        X = self.check_predict(X)
         out = np.zeros(X.shape[0])
         for a, stump in zip(self._alphas_kept, self.stumps_, strict=True):
             out += a * stump.predict(X)

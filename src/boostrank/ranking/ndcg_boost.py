@@ -136,13 +136,15 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
 from boostrank.errors import BoostrankError
 from boostrank.guards import Guards
+from boostrank.ranking.base import Ranker
 from boostrank.ranking.pairs import query_groups
+from boostrank.ranking.validation import Validation
 
 Dtype = Literal["float32", "float64"]
 # Largest |s_i - c| for which exp(s_i - c) * exp(c - s_j) stays a normal number.
@@ -526,7 +528,7 @@ def fit_stump(X: np.ndarray, labels: np.ndarray, counts: np.ndarray | None = Non
 # The ranker
 
 
-class NDCGBoost:
+class NDCGBoost(Ranker):
     """NDCG_Boost (dissertation chapter 3, Algorithm 5; Valizadegan et al., NIPS 2009);
     ``fit(X, y, qid)``, ``predict(X)``.
 
@@ -548,6 +550,8 @@ class NDCGBoost:
     without a stump (``"stop"``/``"skip"`` only); ``stop_reason_``; ``guards_``, the guards'
     firings in this fit (module docstring).
     """
+
+    x_dtype = "float32"  # the stumps split float32 features
 
     def __init__(
         self,
@@ -578,15 +582,11 @@ class NDCGBoost:
         self.sample_fraction = sample_fraction
         self.ideal_dcg_cutoff = ideal_dcg_cutoff
 
-    def fit(
-        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, *, validation: Any = None
-    ) -> NDCGBoost:
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
         """Algorithm 5 for ``n_iterations`` iterations (reading ndcg_boost_nonpositive_alpha for
         alpha <= 0); ``validation`` is ignored (the dissertation uses none, section 3.4.1)."""
-        X = np.asarray(X, dtype=np.float32)
-        y, qid = np.asarray(y), np.asarray(qid)
-        if X.ndim != 2 or not (len(X) == len(y) == len(qid)):
-            raise BoostrankError(f"X, y, qid disagree: {X.shape}, {y.shape}, {qid.shape}")
         if (y < 0).any():
             raise BoostrankError("relevance labels must be >= 0")
         n = len(y)
@@ -685,12 +685,11 @@ class NDCGBoost:
         )
         self.n_iterations_ = len(stumps)
         self.objective_ = np.asarray(objective)
-        return self
 
     def predict(self, X: np.ndarray, *, n_iterations: int | None = None) -> np.ndarray:
         """Ranking scores ``F(x) = 1/2 sum_t alpha_t f_t(x)`` of the first ``n_iterations``
         stumps (default all; module docstring, "The factor 2")."""
-        X = np.asarray(X, dtype=np.float32)
+        X = self.check_predict(X)
         t = (
             self.n_iterations_
             if n_iterations is None

@@ -37,19 +37,21 @@ Readings of the text, configurable:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, Self
 
 import numpy as np
 
 from boostrank.errors import BoostrankError
 from boostrank.ranking.gbt import (
     TreeEnsemble,
+    TreeRanker,
     as_tree_input,
+    check_trees,
     fit_regression_tree,
     ls_step,
 )
 from boostrank.ranking.pairs import query_pairs
+from boostrank.ranking.validation import Validation
 from boostrank.seeds import tree_seeds
 
 Duplicates = Literal["single", "count"]
@@ -144,7 +146,7 @@ def regression_set(
     return (pair_weight * pair_sum + label_weight * label_sum) / denominator, denominator
 
 
-class QBRank:
+class QBRank(TreeRanker):
     """QBRank (Algorithm 2) on preference pairs and labelled points.
 
     ``fit(X, y, qid, pair_mask=..., label_mask=...)``: the rows of ``pair_mask`` give every
@@ -163,16 +165,6 @@ class QBRank:
         duplicates: Duplicates = "count",
         random_state: int = 0,
     ) -> None:
-        if n_trees < 1 or max_leaf_nodes < 2 or not learning_rate > 0:
-            raise BoostrankError(
-                "QBRank needs n_trees >= 1, max_leaf_nodes >= 2, learning_rate > 0"
-            )
-        if not 0.0 <= w <= 1.0:
-            raise BoostrankError(f"QBRank: w must lie in [0, 1], got {w}")
-        if duplicates not in ("single", "count"):
-            raise BoostrankError(f"QBRank: duplicates must be single or count, got {duplicates!r}")
-        if margin != "grade_difference" and not isinstance(margin, int | float):
-            raise BoostrankError(f"QBRank: margin must be 'grade_difference' or a number: {margin}")
         self.n_trees = n_trees
         self.max_leaf_nodes = max_leaf_nodes
         self.learning_rate = learning_rate
@@ -181,23 +173,37 @@ class QBRank:
         self.duplicates = duplicates
         self.random_state = random_state
 
+    def _check_params(self) -> None:
+        check_trees("QBRank", self.n_trees, self.max_leaf_nodes, self.learning_rate)
+        if not 0.0 <= self.w <= 1.0:
+            raise BoostrankError(f"QBRank: w must lie in [0, 1], got {self.w}")
+        if self.duplicates not in ("single", "count"):
+            raise BoostrankError(
+                f"QBRank: duplicates must be single or count, got {self.duplicates!r}"
+            )
+        if self.margin != "grade_difference" and not isinstance(self.margin, int | float):
+            raise BoostrankError(
+                f"QBRank: margin must be 'grade_difference' or a number: {self.margin}"
+            )
+
     def fit(
         self,
         X: np.ndarray,
         y: np.ndarray,
-        qid: np.ndarray,
+        qid: np.ndarray | None = None,
         *,
+        validation: Validation | None = None,
         pair_mask: np.ndarray | None = None,
         label_mask: np.ndarray | None = None,
-    ) -> QBRank:
+    ) -> Self:
         """Preferences from the rows of ``pair_mask`` (default: all), labels from the rows of
-        ``label_mask`` (default: none)."""
-        y = np.asarray(y)
+        ``label_mask`` (default: none); ``validation`` is ignored."""
+        X, y, qid = self.check_data(X, y, qid)
         n = len(y)
         pair_mask = np.ones(n, bool) if pair_mask is None else np.asarray(pair_mask, bool)
         label_mask = np.zeros(n, bool) if label_mask is None else np.asarray(label_mask, bool)
         rows = np.flatnonzero(pair_mask)
-        i, j = query_pairs(y[rows], np.asarray(qid)[rows])
+        i, j = query_pairs(y[rows], qid[rows])
         i, j = rows[i], rows[j]
         if self.margin == "grade_difference":
             tau = (y[i] - y[j]).astype(np.float64)
@@ -214,9 +220,10 @@ class QBRank:
         tau: np.ndarray,
         labeled: np.ndarray,
         labels: np.ndarray,
-    ) -> QBRank:
+    ) -> Self:
         """Algorithm 2 on rows ``preferred[p] > other[p]`` (margin ``tau[p]``) and labelled rows
         ``labeled`` with ``labels``; rows of X in neither are not used."""
+        self._check_params()
         preferred = np.asarray(preferred, dtype=np.intp)
         other = np.asarray(other, dtype=np.intp)
         labeled = np.asarray(labeled, dtype=np.intp)
@@ -233,7 +240,7 @@ class QBRank:
         used, inverse = np.unique(np.concatenate([preferred, other, labeled]), return_inverse=True)
         pi, pj = inverse[:n_pairs], inverse[n_pairs : 2 * n_pairs]
         lz = inverse[2 * n_pairs :]
-        X32 = as_tree_input(np.asarray(X)[used])
+        X32 = as_tree_input(self.as_features(X)[used])
         n_used = len(used)
         scale = (1.0 - self.w) if n_labels else self.w  # common factor: tree and step unchanged
         pw, lw = self.w / scale, (1.0 - self.w) / scale
@@ -258,11 +265,3 @@ class QBRank:
         self.n_pairs_ = n_pairs
         self.n_labels_ = n_labels
         return self
-
-    def staged_predict(self, X: np.ndarray, stages: Sequence[int]) -> np.ndarray:
-        """Scores after each number of trees in ``stages``."""
-        return self.model_.staged_predict(X, stages)
-
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        """Scores of all ``n_trees`` trees."""
-        return self.model_.predict(X)

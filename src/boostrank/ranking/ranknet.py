@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Self
 
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.ranking.base import Ranker
 from boostrank.ranking.pairs import query_groups, query_pairs
+from boostrank.ranking.validation import Validation
 
 Params = list[tuple[np.ndarray, np.ndarray]]
 
@@ -77,7 +80,7 @@ def loss_and_grad(
     return loss, grads
 
 
-class RankNet:
+class RankNet(Ranker):
     """RankNet ranker; ``fit(X, y, qid)``, ``predict(X)``."""
 
     def __init__(
@@ -120,15 +123,21 @@ class RankNet:
         return batches
 
     def fit(
-        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, *, checkpoints: Sequence[int] = ()
-    ) -> RankNet:
-        """``epochs`` passes of SGD over the query mini-batches (their order reshuffled).
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        qid: np.ndarray | None = None,
+        *,
+        validation: Validation | None = None,
+        checkpoints: Sequence[int] = (),
+    ) -> Self:
+        """``epochs`` passes of SGD over the query mini-batches (their order reshuffled);
+        ``validation`` is ignored.
 
         ``checkpoints``: epoch counts whose weights are kept for ``predict(X, epochs=e)``; a run
         of E epochs passes through the model of every e < E epochs, so one run serves both.
         """
-        X = np.asarray(X, dtype=np.float64)
-        y, qid = np.asarray(y), np.asarray(qid)
+        X, y, qid = self.check_data(X, y, qid)
         rng = np.random.default_rng(self.random_state)
         self.params_ = init_params(
             X.shape[1], self.layers, self.nodes, self.init_scale, int(rng.integers(2**31))
@@ -152,5 +161,6 @@ class RankNet:
 
     def predict(self, X: np.ndarray, *, epochs: int | None = None) -> np.ndarray:
         """Ranking scores ``f(x)`` (of the checkpoint after ``epochs`` epochs if given)."""
+        X = self.check_predict(X)
         params = self.params_ if epochs in (None, self.epochs) else self.snapshots_[epochs]
-        return scores(params, np.asarray(X, dtype=np.float64))
+        return scores(params, X)

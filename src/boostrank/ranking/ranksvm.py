@@ -52,8 +52,9 @@ from sklearn.svm import LinearSVC
 
 from boostrank.errors import BoostrankError
 from boostrank.guards import Guards
+from boostrank.ranking.base import Ranker
 from boostrank.ranking.pairs import balanced_signs, query_pairs
-from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
+from boostrank.ranking.validation import Selection, Validation
 
 KernelMap = Literal["nystroem", "rff"]
 DefaultC = Literal["code", "usage"]
@@ -102,7 +103,7 @@ def pair_design(
     return (phi[inverse[: len(i)]] - phi[inverse[len(i) :]]) * sign[:, None], sign
 
 
-class RankSVM:
+class RankSVM(Ranker):
     """Pairwise linear SVM on ``phi(x)``; ``fit(X, y, qid)``, ``predict(X)`` (scores).
 
     ``feature_map`` may be given already fitted (e.g. shared by several C values); otherwise it
@@ -145,14 +146,9 @@ class RankSVM:
         self.metric = metric
         self.default_C = default_C
 
-    def fit(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        qid: np.ndarray,
-        *,
-        validation: Validation | None = None,
-    ) -> RankSVM:
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
         """Build (or take) the feature map, then fit the SVM on the pairs of ``(X, y, qid)``;
         with ``validation`` and a ``C_grid``, for each C of the grid, keeping the best."""
         fmap = self.feature_map
@@ -160,28 +156,24 @@ class RankSVM:
             fmap = make_kernel_map(
                 self.kernel_map, self.n_components, self.gamma, self.random_state
             )
-            fmap.fit(np.asarray(X, dtype=np.float64))
+            fmap.fit(X)
         self.feature_map_ = fmap
         self.guards_ = Guards.of(MAX_ITER)
         diff, sign = pair_design(
             fmap, X, y, qid, max_pairs_per_query=self.max_pairs_per_query, seed=self.random_state
         )
-        val = unpack(validation)
-        if val is None or not self.C_grid:
-            return self._solve(diff, sign)
-        check_metric(self.metric)
-        scores: dict[float, float] = {}
-        best: tuple[float, tuple[float, bool, int, np.ndarray]] | None = None
+        if validation is None or not self.C_grid:
+            self._solve(diff, sign)
+            return
+        val = Selection(validation, self.metric, floor=None)
+        best: tuple[float, bool, int, np.ndarray] | None = None
         for C in self.C_grid:
             self._solve(diff, sign, C=float(C))
-            score = validation_score(val[1], self.predict(val[0]), val[2], self.metric)
-            scores[float(C)] = score
-            if best is None or score > best[0]:
-                best = (score, (self.C_, self.converged_, self.n_iter_, self.coef_))
+            if val.improves(self.predict(val.X)):
+                best = (self.C_, self.converged_, self.n_iter_, self.coef_)
         assert best is not None
-        self.C_, self.converged_, self.n_iter_, self.coef_ = best[1]
-        self.validation_scores_ = scores
-        return self
+        self.C_, self.converged_, self.n_iter_, self.coef_ = best
+        self.validation_scores_ = dict(zip((float(C) for C in self.C_grid), val.curve, strict=True))
 
     def fit_pairs(self, diff: np.ndarray, sign: np.ndarray, *, C: float | None = None) -> RankSVM:
         """Fit the SVM on a ready pair design (from :func:`pair_design` with this map), with
@@ -220,7 +212,7 @@ class RankSVM:
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Ranking scores ``w . phi(x)``."""
-        X = np.asarray(X, dtype=np.float64)
+        X = self.check_predict(X)
         fmap = self.feature_map_
         if fmap is None:
             return X @ self.coef_

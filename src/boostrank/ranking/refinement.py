@@ -21,16 +21,22 @@ Ranking*, 2010, chapter 4, section 4.3): the pieces MRR (:mod:`boostrank.ranking
   WeakLearn, Freund et al. 2003: ``h(x) = [x_k > theta]`` over a fixed set of thresholds per
   feature, chosen to maximise ``|sum_i pi_i h(x_i)|`` for the instance potentials ``pi``;
   vectorised over many runs).
+- :class:`Refiner`: the training entry MRR and LRR share, ``fit(X, base_scores, pairs)`` on
+  one query: the checks, ``T``'s scope (``t_scope``), ``lam`` and ``W``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, Self
 
 import numpy as np
 from scipy.special import expit, logsumexp
 
 from boostrank.errors import BoostrankError
+from boostrank.ranking.base import RankingModel
+
+TScope = Literal["all", "judged"]
 
 _TINY = 1e-300
 
@@ -446,3 +452,62 @@ __all__ = [
     "sample_size",
     "top_std_lambda",
 ]
+
+
+def t_mask(t_scope: str, n: int, pairs: np.ndarray, judged: np.ndarray | None) -> np.ndarray | None:
+    """The documents ``T``'s ``eta/2`` part covers: ``all`` (None) or the ``judged`` ones (the
+    given mask, else every document in a pair)."""
+    if t_scope == "all":
+        return None
+    if t_scope != "judged":
+        raise BoostrankError(f"unknown t_scope {t_scope!r}; choose all or judged")
+    if judged is None:
+        mask = np.zeros(n, dtype=bool)
+        mask[np.asarray(pairs, dtype=np.int64).ravel()] = True
+        return mask
+    mask = np.asarray(judged, dtype=bool)
+    if mask.shape != (n,):
+        raise BoostrankError(f"judged mask has shape {mask.shape}, expected ({n},)")
+    return mask
+
+
+class Refiner(RankingModel):
+    """Ranking refinement of one query (section 4.3): ``fit(X, base_scores, pairs)``, then the
+    refiner's boosting, ``_refine``. Parameters ``eta`` (Eq. 4.3), ``lam`` (Eq. 4.1; None:
+    :func:`top_std_lambda` of the top ``lam_top`` base scores) and ``t_scope``."""
+
+    eta: float
+    lam: float | None
+    lam_top: int
+    t_scope: TScope
+
+    def fit(
+        self,
+        X: np.ndarray,
+        base_scores: np.ndarray,
+        pairs: np.ndarray,
+        *,
+        judged: np.ndarray | None = None,
+        W: np.ndarray | None = None,
+    ) -> Self:
+        """Refine on one query: ``X`` (n x d), the base ranker's scores ``g`` (n), ``pairs``
+        (m x 2, ``x_i`` preferred to ``x_j``), ``judged`` (mask of the documents with feedback,
+        used when ``t_scope="judged"``). ``W`` may be passed precomputed (Eq. 4.1)."""
+        X = self.as_features(X)
+        n = X.shape[0]
+        if not 0.0 <= self.eta <= 1.0:
+            raise BoostrankError(f"{type(self).__name__}: eta must be in [0, 1], got {self.eta}")
+        pairs = check_pairs(pairs, n)
+        scope = t_mask(self.t_scope, n, pairs, judged)
+        g = np.asarray(base_scores, dtype=np.float64)
+        self.lam_ = top_std_lambda(g, self.lam_top) if self.lam is None else float(self.lam)
+        if W is None:
+            W = base_matrix(g, self.lam_)
+        self._refine(X, pairs, scope, W)
+        return self
+
+    def _refine(
+        self, X: np.ndarray, pairs: np.ndarray, scope: np.ndarray | None, W: np.ndarray
+    ) -> None:
+        """The refiner's boosting on checked inputs."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement _refine")

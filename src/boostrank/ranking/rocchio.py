@@ -18,6 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from boostrank.errors import BoostrankError
+from boostrank.ranking.base import Ranker
+from boostrank.ranking.validation import Validation
 
 DEFAULT_WEIGHTS: tuple[int, ...] = tuple(range(1, 11))
 
@@ -52,28 +54,29 @@ def rocchio_scores(
     return both[:, :1] * w[:, 0] - both[:, 1:] * w[:, 1]  # Q_0 = 0
 
 
-class Rocchio:
-    """Eq. 4.20 with one (alpha, beta): ``fit(X, labels)`` on judged documents (label >= 1 is
+class Rocchio(Ranker):
+    """Eq. 4.20 with one (alpha, beta): ``fit(X, y)`` on judged documents (grade y >= 1 is
     relevant), ``predict(X)`` gives ``Q . x``."""
+
+    needs_qid = False
 
     def __init__(self, alpha: float = 1.0, beta: float = 1.0) -> None:
         self.alpha = alpha
         self.beta = beta
 
-    def fit(self, X: np.ndarray, labels: np.ndarray) -> Rocchio:
-        """The query vector from judged documents X and their grades."""
-        X = np.asarray(X, dtype=np.float64)
-        y = np.asarray(labels)
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
+        """The query vector from judged documents X and their grades y."""
         rel, non = y >= 1, y < 1
         zero = np.zeros(X.shape[1])
         self.query_ = self.alpha * (X[rel].mean(axis=0) if rel.any() else zero) - self.beta * (
             X[non].mean(axis=0) if non.any() else zero
         )
-        return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Inner products with the query vector."""
-        return np.asarray(X, dtype=np.float64) @ self.query_
+        return self.check_predict(X) @ self.query_
 
 
 __all__ = ["DEFAULT_WEIGHTS", "Rocchio", "rocchio_scores", "settings"]

@@ -50,8 +50,9 @@ from threadpoolctl import threadpool_limits
 
 from boostrank.errors import BoostrankError
 from boostrank.guards import Guards
+from boostrank.ranking.base import Ranker
 from boostrank.ranking.pairs import query_groups
-from boostrank.ranking.validation import Validation, check_metric, unpack, validation_score
+from boostrank.ranking.validation import Selection, Validation, check_metric
 
 
 def most_violated_ranking(
@@ -134,7 +135,7 @@ def solve_working_set(A: np.ndarray, loss: np.ndarray, C: float) -> tuple[np.nda
 MAX_ITER = "svm_map_max_iter"  # guard id: a C's cutting planes stopped at max_iter
 
 
-class SVMMAP:
+class SVMMAP(Ranker):
     """Linear SVM-MAP (1-slack cutting planes); ``fit(X, y, qid, validation=...)``, ``predict``."""
 
     def __init__(
@@ -156,20 +157,13 @@ class SVMMAP:
         self.metric = metric
         self.random_state = random_state  # unused: training is deterministic (API uniformity)
 
-    def fit(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        qid: np.ndarray,
-        *,
-        validation: Validation | None = None,
-    ) -> SVMMAP:
+    def _fit(
+        self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
+    ) -> None:
         """Cutting-plane training for ``C`` (or, with ``validation``, each of ``C_grid``)."""
         check_metric(self.metric)
-        X = np.asarray(X, dtype=np.float64)
-        y = np.asarray(y)
         rel = y >= (y.max() if self.relevant_from == "top" else self.relevant_from)
-        order, bounds = query_groups(np.asarray(qid))
+        order, bounds = query_groups(qid)
         groups = []
         for g in range(len(bounds) - 1):
             rows = order[bounds[g] : bounds[g + 1]]
@@ -189,10 +183,9 @@ class SVMMAP:
         self._A = np.zeros((0, X.shape[1]))
         self._loss = np.zeros(0)
 
-        val = unpack(validation)
+        val = None if validation is None else Selection(validation, self.metric, floor=None)
         grid = sorted(self.C_grid) if (val is not None and self.C_grid) else [self.C]
-        self.validation_scores_: dict[float, float] = {}
-        best: tuple[float, float, np.ndarray] | None = None
+        best: tuple[float, np.ndarray] | None = None
         self.iterations_ = 0
         self.guards_ = Guards.of(MAX_ITER)
         for C in grid:
@@ -200,18 +193,15 @@ class SVMMAP:
             # busy-wait under load), so one thread.
             with threadpool_limits(limits=1, user_api="blas"):
                 w = self._train(float(C))
-            if val is not None:
-                score = validation_score(val[1], val[0] @ w, val[2], self.metric)
-                self.validation_scores_[float(C)] = score
-                if best is None or score > best[0]:
-                    best = (score, float(C), w)
-            else:
-                best = (np.nan, float(C), w)
+            if val is None or val.improves(val.X @ w):
+                best = (float(C), w)
         assert best is not None
-        self.C_, self.coef_ = best[1], best[2]
+        self.validation_scores_ = (
+            {} if val is None else dict(zip((float(C) for C in grid), val.curve, strict=True))
+        )
+        self.C_, self.coef_ = best
         self.n_constraints_ = len(self._loss)
         del self._X, self._rel, self._groups
-        return self
 
     def _most_violated(self, w: np.ndarray) -> tuple[np.ndarray, float]:
         """The joint most violated constraint: (1/n sum_q Psi(y_q) - Psi(ybar_q), mean Delta)."""
@@ -245,4 +235,4 @@ class SVMMAP:
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Scores ``w . x``."""
-        return np.asarray(X, dtype=np.float64) @ self.coef_
+        return self.check_predict(X) @ self.coef_

@@ -36,9 +36,25 @@ def validation_score(
     return mean_ndcg(y, scores, qid, int(metric.split("@")[1]), formula="letor")
 
 
-def unpack(validation: Validation | None) -> Validation | None:
-    """``(X_val, y_val, qid_val)`` as arrays (X as float64), or None."""
-    if validation is None:
-        return None
-    Xv, yv, qv = validation
-    return np.asarray(Xv, dtype=np.float64), np.asarray(yv), np.asarray(qv)
+class Selection:
+    """Model selection along training (rounds, epochs, C values): the validation score of each
+    candidate in turn (``curve``) and whether it is the best so far, first of equal maxima.
+
+    ``floor``: the score a first candidate must beat (None: the first candidate is always kept).
+    """
+
+    def __init__(self, validation: Validation, metric: str, floor: float | None = -np.inf) -> None:
+        self.X, self.y, self.qid = validation
+        self.metric = check_metric(metric)
+        self.best = floor
+        self.curve: list[float] = []
+
+    def improves(self, scores: np.ndarray) -> bool:
+        """Record the validation score of ``scores`` (one per validation document); True if it
+        beats every earlier one."""
+        score = validation_score(self.y, scores, self.qid, self.metric)
+        self.curve.append(score)
+        if self.best is None or score > self.best:
+            self.best = score
+            return True
+        return False
