@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import Job
 from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 # --------------------------------------------------------------------------- Reuters-21578
@@ -608,7 +607,6 @@ __all__ = [
     "Fig4Spec",
     "ForestMergeSpec",
     "ForestSpec",
-    "Job",
     "KnnSpec",
     "PlotSpec",
     "RankingFoldSpec",
