@@ -20,7 +20,6 @@ ALLOWED = {
     "ranking/ndcg_boost.py:NDCGBoost.fit": "NDCG_Boost's loop (dissertation Algorithm 5)",
     # One job's steps (read, fit, score, write) of a work not reworked yet; to be split as
     # Chapter 4's jobs were (jobs_base, jobs_feedback, jobs_objective).
-    "experiments/chapter2/jobs.py:run_job": "one job: a method's runs on one data set",
     "experiments/chapter5_6/jobs.py:run_method": "one job: a method's runs on one data set",
     "experiments/docan/jobs_ranking.py:run_toy": "one job: Table 7's toy queries",
     "experiments/qbrank/jobs.py:train_model": "one job: one model on one split",
@@ -33,7 +32,6 @@ ALLOWED = {
     "experiments/topk/summary.py:figure2_summary": "Figure 2's curves and convergence",
     "experiments/topk/summary.py:table1_frame": "Table 1's rows",
     # One figure's drawing, panel by panel, of a work not reworked yet.
-    "experiments/chapter2/figure.py:draw": "Figures 2.1-2.3's drawing",
 }
 
 
