@@ -20,7 +20,6 @@ ALLOWED = {
     "ranking/ndcg_boost.py:NDCGBoost.fit": "NDCG_Boost's loop (dissertation Algorithm 5)",
     # One job's steps (read, fit, score, write) of a work not reworked yet; to be split as
     # Chapter 4's jobs were (jobs_base, jobs_feedback, jobs_objective).
-    "experiments/topk/jobs.py:make_split": "one job: a Table 1 data set's split",
     # One figure's statistics in row order, of a work not reworked yet; to be split by
     # statistic family as Chapter 4's stats4_2 was.
     "experiments/chapter2/summary.py:summary_fig2_1": "Figure 2.1's statistics",
