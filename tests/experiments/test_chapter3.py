@@ -36,6 +36,47 @@ TINY = {
 }
 
 
+def _train(npz, meta, algorithm, params, seed, run, record=None, fold=1, replicate=1) -> dict:
+    """The training job on ``fold`` of the tiny OHSUMED (the record beside the run)."""
+    record = run.with_suffix(".json") if record is None else record
+    spec = c3s.TrainSpec(
+        dataset="ohsumed",
+        algorithm=algorithm,
+        replicate=replicate,
+        fold=fold,
+        npz=str(npz),
+        meta=str(meta),
+        params=params,
+        seed=seed,
+        run=str(run),
+        record=str(record),
+    )
+    return c3.train_fold(spec)
+
+
+def _evaluate(meta, runs, qrels, k_max, out, seed=0, replicates=1) -> pd.DataFrame:
+    """The evaluation job of the tiny OHSUMED's fold 1 (the samples beside ``out``)."""
+    spec = c3s.EvaluateSpec(
+        dataset="ohsumed",
+        meta=str(meta),
+        runs=tuple(map(str, runs)),
+        qrels=tuple(map(str, qrels)),
+        folds=(1,),
+        replicates=replicates,
+        k_max=k_max,
+        formula="letor",
+        seed=seed,
+        out=str(out),
+        samples=str(Path(out).with_suffix(".samples.csv")),
+    )
+    return c3.evaluate_dataset(spec)
+
+
+def _qrels(npz, qrels) -> None:
+    """The qrels job of the tiny OHSUMED's fold 1."""
+    c3.write_fold_qrels(c3s.QrelsSpec(npz=str(npz), folds=(1,), out=(str(qrels),)))
+
+
 def _meta(name: str, kind: str) -> dict:
     line = "synthetic stand-in (seed 1)" if kind == "synthetic" else f"mirror: {name} (test)"
     return {"dataset": name, "provenance": {"kind": kind}, "provenance_line": line}
@@ -126,7 +167,7 @@ def test_code_modules_follow_the_imports_transitively(tmp_path):
 def test_one_training_job_writes_a_run_of_the_test_part_deterministically(letor_tiny, tmp_path):
     run, record = tmp_path / "r" / "regression" / "fold2.run", tmp_path / "r" / "fold2.json"
     npz, meta = letor_tiny / "ohsumed.npz", letor_tiny / "ohsumed.json"
-    out = c3.train_fold("ohsumed", "regression", 2, npz, meta, {"l2": 1e-10}, 5, run, record)
+    out = _train(npz, meta, "regression", {"l2": 1e-10}, 5, run, record, fold=2)
     assert out["rows"] == {"train": 108, "validation": 36, "test": 36}
     assert out["data_kind"] == "mirror" and not out["validation_used"]
     parsed = read_run(run)
@@ -134,28 +175,16 @@ def test_one_training_job_writes_a_run_of_the_test_part_deterministically(letor_
     # fold 2 tests on part S1: queries 10 and 60 and 110 (every fifth, from the first)
     assert sorted(set(parsed.qid.astype(int))) == [10, 60, 110]
     text, rec = run.read_text(), record.read_text()
-    c3.train_fold("ohsumed", "regression", 2, npz, meta, {"l2": 1e-10}, 5, run, record)
+    _train(npz, meta, "regression", {"l2": 1e-10}, 5, run, record, fold=2)
     assert run.read_text() == text and record.read_text() == rec
     assert json.loads(record.read_text())["seed"] is None  # deterministic: no seed taken
-    seeded = c3.train_fold(
-        "ohsumed", "ndcg_boost", 2, npz, meta, TINY["ndcg_boost"], 5, run, record
-    )
+    seeded = _train(npz, meta, "ndcg_boost", TINY["ndcg_boost"], 5, run, record, fold=2)
     assert seeded["seed"] == derive_seed(5, c3s.FIGURE_ID, "ohsumed", "ndcg_boost", 2)
 
 
 def test_validation_reaches_the_rankers_that_use_it(letor_tiny, tmp_path):
     npz, meta = letor_tiny / "ohsumed.npz", letor_tiny / "ohsumed.json"
-    out = c3.train_fold(
-        "ohsumed",
-        "lambdamart",
-        1,
-        npz,
-        meta,
-        TINY["lambdamart"],
-        5,
-        tmp_path / "a.run",
-        tmp_path / "a.json",
-    )
+    out = _train(npz, meta, "lambdamart", TINY["lambdamart"], 5, tmp_path / "a.run")
     assert out["validation_used"] and out["fitted"]["rounds_trained_"] >= 1
 
 
@@ -177,9 +206,7 @@ def _hand_made(tmp_path):
 def test_evaluation_of_a_hand_made_run(letor_tiny, tmp_path):
     runs, qrels = _hand_made(tmp_path)
     out = tmp_path / "ohsumed.csv"
-    table = c3.evaluate_dataset(
-        "ohsumed", letor_tiny / "ohsumed.json", runs, qrels, [1], 3, "letor", out
-    )
+    table = _evaluate(letor_tiny / "ohsumed.json", runs, qrels, 3, out)
     # query 1 ranked (0, 1, 2): DCG 0, 1, 1 + 3/log2(3); ideal 3, 4, 4 + 0 -> LETOR NDCG
     q1 = [0.0, 1 / 4, (1 + 3 / math.log2(3)) / 4]
     q2 = [1.0, 1.0, 0.0]  # tie in file order: d (1) first; a 2-document query scores 0 at k=3
@@ -257,8 +284,7 @@ def test_ranksvm_on_every_pair_does_not_depend_on_the_seed(letor_tiny, tmp_path)
     runs = []
     for seed in (1, 2):
         run = tmp_path / f"s{seed}" / "fold1.run"
-        c3.train_fold("ohsumed", "ranksvm", 1, npz, meta, {"C_grid": [0.1, 10.0]}, seed, run,
-                      run.with_suffix(".json"))  # fmt: skip
+        _train(npz, meta, "ranksvm", {"C_grid": [0.1, 10.0]}, seed, run)
         runs.append(run.read_text())
     assert runs[0] == runs[1]
 
@@ -274,67 +300,27 @@ def test_replicates_average_each_query_over_distinct_stable_seeds(letor_tiny, tm
     npz, meta = letor_tiny / "ohsumed.npz", letor_tiny / "ohsumed.json"
     root = tmp_path / "runs"
     qrels = [root / "fold1.qrels"]
-    c3.write_fold_qrels(npz, [1], qrels)
+    _qrels(npz, qrels[0])
     params = {"n_iterations": 5}
     runs = []
     for r in (1, 2):
         run = root / "ndcg_boost" / f"r{r}" / "fold1.run"
-        record = c3.train_fold(
-            "ohsumed",
-            "ndcg_boost",
-            1,
-            npz,
-            meta,
-            params,
-            3,
-            run,
-            run.with_suffix(".json"),
-            replicate=r,
-        )
+        record = _train(npz, meta, "ndcg_boost", params, 3, run, replicate=r)
         assert record["replicate"] == r
         runs.append(run)
     seeds = [json.loads(r.with_suffix(".json").read_text())["seed"] for r in runs]
     assert seeds[0] != seeds[1]
     regression = root / "regression" / "r1" / "fold1.run"
-    c3.train_fold(
-        "ohsumed", "regression", 1, npz, meta, {}, 3, regression, regression.with_suffix(".json")
-    )
+    _train(npz, meta, "regression", {}, 3, regression)
     with pytest.raises(BoostrankError, match="one replicate"):
-        c3.train_fold(
-            "ohsumed",
-            "regression",
-            1,
-            npz,
-            meta,
-            {},
-            3,
-            tmp_path / "x.run",
-            tmp_path / "x.json",
-            replicate=2,
-        )
-    both = c3.evaluate_dataset(
-        "ohsumed",
-        meta,
-        [*runs, regression],
-        qrels,
-        [1],
-        5,
-        "letor",
-        tmp_path / "b.csv",
-        3,
-        tmp_path / "b.samples.csv",
-        replicates=2,
-    )
+        _train(npz, meta, "regression", {}, 3, tmp_path / "x.run", replicate=2)
+    both = _evaluate(meta, [*runs, regression], qrels, 5, tmp_path / "b.csv", 3, replicates=2)
     single = []  # each replicate's run scored alone (as replicate 1 of its own run)
     for i, run in enumerate(runs):
         alone = tmp_path / f"alone{i}" / "ndcg_boost" / "r1" / "fold1.run"
         alone.parent.mkdir(parents=True)
         alone.write_text(run.read_text())
-        single.append(
-            c3.evaluate_dataset(
-                "ohsumed", meta, [alone], qrels, [1], 5, "letor", tmp_path / f"s{i}.csv"
-            )
-        )
+        single.append(_evaluate(meta, [alone], qrels, 5, tmp_path / f"s{i}.csv"))
 
     def ndcg(table, algorithm="NDCG_Boost", tie_break="file_order"):
         rows = table[(table["fold"] == "1") & (table["algorithm"] == algorithm)]
@@ -345,9 +331,7 @@ def test_replicates_average_each_query_over_distinct_stable_seeds(letor_tiny, tm
     assert ndcg(both).tolist() == pytest.approx(expected.tolist(), abs=2e-6)
     assert (both["replicates"] == 2).all()
     with pytest.raises(BoostrankError, match=r"no run of replicates \[3\]"):
-        c3.evaluate_dataset(
-            "ohsumed", meta, runs, qrels, [1], 5, "letor", tmp_path / "c.csv", replicates=3
-        )
+        _evaluate(meta, runs, qrels, 5, tmp_path / "c.csv", replicates=3)
 
 
 def _job(name: str, **fields) -> None:

@@ -243,7 +243,7 @@ def test_each_runs_differences_average_to_the_summary(runs, tmp_path):
 
 def test_unknown_method_and_missing_grid():
     with pytest.raises(BoostrankError):
-        jobs.make_learner("banditron_x", 3, 2, np.array([1]), None, 10, {})
+        jobs.make_learner("banditron_x", 3, 2, np.array([1]), gamma=None, n_trials=10, options={})
 
 
 def test_eta_sweep_covers_every_factor_and_scale_and_theta_moves_with_the_factor(tmp_path):

@@ -30,6 +30,7 @@ from boostrank.data.prepare import load_letor, prepare_dataset
 from boostrank.data.registry import load_registry
 from boostrank.data.sources import FetchSettings, fetch_dataset
 from boostrank.experiments.chapter3 import jobs as ch3
+from boostrank.experiments.chapter3 import spec as ch3s
 from boostrank.experiments.chapter4 import jobs as ch4
 from boostrank.experiments.chapter5_6 import jobs as ch5
 from boostrank.experiments.chapter5_6 import spec as ch5_spec
@@ -90,16 +91,40 @@ def ohsumed(tmp_path_factory):
 def test_ndcg_boost_beats_regression_at_ndcg3_on_an_ohsumed_fold(ohsumed, tmp_path):
     npz, meta = ohsumed
     qrels = tmp_path / "fold1.qrels"
-    ch3.write_fold_qrels(npz, [1], [qrels])
+    ch3.write_fold_qrels(ch3s.QrelsSpec(npz=str(npz), folds=(1,), out=(str(qrels),)))
     runs, records = [], {}
     for key in ("ndcg_boost", "regression"):
         run = tmp_path / key / "r1" / "fold1.run"
         params = CONFIG["chapter3"]["algorithms"][key]
-        records[key] = ch3.train_fold("ohsumed", key, 1, npz, meta, params, CONFIG["seed"], run,
-                                      run.with_suffix(".json"))  # fmt: skip
+        records[key] = ch3.train_fold(
+            ch3s.TrainSpec(
+                dataset="ohsumed",
+                algorithm=key,
+                replicate=1,
+                fold=1,
+                npz=str(npz),
+                meta=str(meta),
+                params=params,
+                seed=CONFIG["seed"],
+                run=str(run),
+                record=str(run.with_suffix(".json")),
+            )
+        )
         runs.append(run)
     table = ch3.evaluate_dataset(
-        "ohsumed", meta, runs, [qrels], [1], 3, "letor", tmp_path / "e.csv"
+        ch3s.EvaluateSpec(
+            dataset="ohsumed",
+            meta=str(meta),
+            runs=tuple(map(str, runs)),
+            qrels=(str(qrels),),
+            folds=(1,),
+            replicates=1,
+            k_max=3,
+            formula="letor",
+            seed=0,
+            out=str(tmp_path / "e.csv"),
+            samples=str(tmp_path / "e.samples.csv"),
+        )
     )
     at3 = table[(table["fold"] == "1") & (table["k"] == 3) & (table["tie_break"] == "file_order")]
     ndcg = at3.set_index("algorithm")["ndcg"]

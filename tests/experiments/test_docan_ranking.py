@@ -2,6 +2,7 @@
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -251,11 +252,13 @@ def test_fold_jobs_and_merge_write_tidy_tables_with_published_values(letor_tiny,
     outs = []
     for fold in (1, 2):
         out = tmp_path / f"fold{fold}.csv"
-        frame = dr.run_fold("docan-table4", fold, metas, settings, 11, out)
+        frame = dr.run_fold(
+            spec.RankingFoldSpec("docan-table4", fold, metas, settings, 11, str(out))
+        )
         assert set(frame["dataset"]) == {"mq2008"} and len(frame) == 2
         outs.append(str(out))
     again = tmp_path / "again.csv"
-    dr.run_fold("docan-table4", 1, metas, settings, 11, again)
+    dr.run_fold(spec.RankingFoldSpec("docan-table4", 1, metas, settings, 11, str(again)))
     assert again.read_text() == (tmp_path / "fold1.csv").read_text()
     summary = tmp_path / "docan-table4_summary.csv"
     guards = tmp_path / "guards/docan-table4.csv"
@@ -345,7 +348,9 @@ def test_the_ranksvm_table_counts_its_guards_per_fold_and_merges_them(letor_tiny
     outs = []
     for fold in (1, 2):
         out = tmp_path / f"fold{fold}.csv"
-        frame = dr.run_fold("docan-table5", fold, metas, settings, 3, out)
+        frame = dr.run_fold(
+            spec.RankingFoldSpec("docan-table5", fold, metas, settings, 3, str(out))
+        )
         (cell,) = frame["guards"]
         counts = json.loads(cell)
         assert counts["docan_ranksvm_max_iter"] == 1  # 2 liblinear iterations: capped
@@ -374,8 +379,8 @@ def test_the_fold_job_runs_from_its_spec_as_run_fold_does(letor_tiny, tmp_path):
     metas = [str(letor_tiny / "mq2007.json"), str(letor_tiny / "mq2008.json")]
     settings = {"k": 10, "l2": [1e-10]}
     direct, job = tmp_path / "direct.csv", tmp_path / "job.csv"
-    dr.run_fold("docan-table4", 2, metas, settings, 5, direct)
     fold = spec.RankingFoldSpec("docan-table4", 2, metas, settings, 5, str(job))
+    dr.run_fold(replace(fold, out=str(direct)))
     assert main(["job", "docan.ranking_fold", "--spec", fold.to_json()]) == 0
     assert job.read_bytes() == direct.read_bytes()
     with pytest.raises(BoostrankError, match="field 'table'"):

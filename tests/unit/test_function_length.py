@@ -19,12 +19,6 @@ ALLOWED = {
     "ranking/ndcg_boost.py:NDCGBoost._fit": "NDCG_Boost's loop (dissertation Algorithm 5)",
     # One job's steps (read, fit, score, write) of a work not reworked yet; to be split as
     # Chapter 4's jobs were (jobs_base, jobs_feedback, jobs_objective).
-    "experiments/chapter2/jobs.py:run_job": "one job: a method's runs on one data set",
-    "experiments/chapter3/jobs.py:evaluate_dataset": "one job: a data set's runs evaluated",
-    "experiments/chapter5_6/jobs.py:run_method": "one job: a method's runs on one data set",
-    "experiments/docan/jobs_ranking.py:run_toy": "one job: Table 7's toy queries",
-    "experiments/qbrank/jobs.py:train_model": "one job: one model on one split",
-    "experiments/topk/jobs.py:make_split": "one job: a Table 1 data set's split",
     # One figure's statistics in row order, of a work not reworked yet; to be split by
     # statistic family as Chapter 4's stats4_2 was.
     "experiments/chapter2/summary.py:summary_fig2_1": "Figure 2.1's statistics",
@@ -33,8 +27,6 @@ ALLOWED = {
     "experiments/topk/summary.py:figure2_summary": "Figure 2's curves and convergence",
     "experiments/topk/summary.py:table1_frame": "Table 1's rows",
     # One figure's drawing, panel by panel, of a work not reworked yet.
-    "experiments/chapter2/figure.py:draw": "Figures 2.1-2.3's drawing",
-    "experiments/chapter3/figure.py:draw_figure": "Figure 3.1's drawing",
 }
 
 

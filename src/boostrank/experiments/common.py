@@ -3,7 +3,6 @@ loaders in :mod:`boostrank.data.prepare`): the names data sets carry in every ou
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 STANDIN_MARK = " [synthetic stand-in]"  # never let a stand-in pass for the real thing
@@ -49,14 +48,3 @@ __all__ = [
     "dataset_label",
     "letor_label",
 ]
-
-
-@dataclass(frozen=True)
-class Job:
-    """One kind of Snakemake job of a work (its ``spec`` lists them): the sub-command it runs
-    (or the rule's name, where several rules share one), the config keys it reads and the
-    roots of its ``code()`` inputs (the workflow follows their imports transitively)."""
-
-    command: str
-    config: tuple[str, ...]
-    code: tuple[str, ...]

@@ -27,7 +27,6 @@ from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import Job
 
 
 @dataclass(frozen=True)
@@ -112,6 +111,17 @@ def stem(path: str) -> str:
 
 
 @dataclass(frozen=True)
+class Job:
+    """One kind of Snakemake job of a work (its ``spec`` lists them): the sub-command it runs
+    (or the rule's name, where several rules share one), the config keys it reads and the
+    roots of its ``code()`` inputs (the workflow follows their imports transitively)."""
+
+    command: str
+    config: tuple[str, ...]
+    code: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class JobKind(Job):
     """A kind of job ``boostrank job`` runs: its command (``<work>.<kind>``), config keys and
     code roots, its parameter dataclass and the ``module:function`` that runs it."""
@@ -188,6 +198,7 @@ def run(name: str, text: str) -> Any:
 
 __all__ = [
     "WORKS",
+    "Job",
     "JobKind",
     "JobSpec",
     "build",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from boostrank.experiments.chapter2.spec import DATASETS, METHODS
+from boostrank.experiments.chapter2.spec import DATASETS, METHODS, Method
 from boostrank.experiments.chapter2.summary import (
     constant_class_share,
     depth_positions,
@@ -50,6 +50,82 @@ def _panel_grid(n: int) -> tuple[Any, Any, Any]:
     return plt, fig, axes.ravel()
 
 
+XLABELS = {
+    "thesis-fig2_1": "% labelled examples",
+    "thesis-fig2_2": "C",
+    "thesis-fig2_3": "tree depth",
+}
+FULL_NOTE = "The last point of each panel is the fully grown tree (at its mean depth)"
+
+
+def _plot_method(ax: Any, figure: str, method: Method, line: pd.DataFrame, full: float) -> Any:
+    """One method's line of a panel with its band: error against % labelled (Figure 2.1),
+    against C on a log scale with Tree as a horizontal line (Figure 2.2), or against the depth
+    with the fully grown tree at ``full`` (Figure 2.3). Returns its legend handle."""
+    key = method.key
+    color, marker, style = STYLE[key]
+    kw = {
+        "color": color,
+        "marker": marker,
+        "markersize": 4,
+        "linestyle": style,
+        "linewidth": 2.0 if key == "mcssb" else 1.3,
+        "label": method.label,
+    }
+    if figure == "thesis-fig2_1":
+        line = line.sort_values("fraction")
+        (h,) = ax.plot(line["fraction"], line["error"], **kw)
+        _band(ax, line["fraction"], line, color)
+    elif figure == "thesis-fig2_2" and key == "tree":
+        h = ax.axhline(
+            float(line["error"].iloc[0]),
+            color=color,
+            linestyle="--",
+            linewidth=1.3,
+            label="Tree (2% labelled)",
+        )
+        low, high = float(line["ci_low"].iloc[0]), float(line["ci_high"].iloc[0])
+        ax.axhspan(low, high, color=color, alpha=BAND_ALPHA, linewidth=0)
+    elif figure == "thesis-fig2_2":
+        line = line.sort_values("C")
+        (h,) = ax.plot(line["C"], line["error"], **kw)
+        _band(ax, line["C"], line, color)
+        ax.set_xscale("log")
+    else:
+        line = line.assign(x=depth_positions(line, full)).sort_values("x")
+        (h,) = ax.plot(line["x"], line["error"], **kw)
+        _band(ax, line["x"], line, color)
+    return h
+
+
+def _draw_panel(
+    ax: Any, figure: str, cells: pd.DataFrame, ds: str, handles: dict[str, Any]
+) -> bool:
+    """One data set's panel: a line per method, the title and axes. True when a method's line
+    ends at the fully grown tree (Figure 2.3)."""
+    part = cells[cells["dataset"] == ds]
+    label = part["dataset_label"].iloc[0]
+    full = mean_full_depth(cells, ds) if figure == "thesis-fig2_3" else float("nan")
+    drawn = False
+    for m in METHODS:
+        line = part[part["method_id"] == m.key]
+        if line.empty:
+            continue
+        handles.setdefault(m.key, _plot_method(ax, figure, m, line, full))
+        drawn = True
+    n_rep = int(part["n_repeats"].max())
+    ax.set_title(
+        f"{label} ({n_rep} repeats)",
+        fontsize=10,
+        color="#a33" if "synthetic" in label else "black",
+    )
+    ax.set_xlabel(XLABELS[figure], fontsize=8)
+    ax.set_ylabel("test error rate", fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.tick_params(labelsize=8)
+    return drawn and figure == "thesis-fig2_3"
+
+
 def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
     """Draw one of Figures 2.1-2.3 (PNG and PDF)."""
     from boostrank.plots import save_figure
@@ -57,72 +133,10 @@ def draw(figure: str, cells: pd.DataFrame, prefix: Path | str) -> None:
     datasets = [d for d in DATASETS if d in set(cells["dataset"])]
     _, fig, flat = _panel_grid(len(datasets))
     handles: dict[str, Any] = {}
-    note = ""
-    for ax, ds in zip(flat, datasets, strict=False):
-        part = cells[cells["dataset"] == ds]
-        label = part["dataset_label"].iloc[0]
-        for m in METHODS:
-            line = part[part["method_id"] == m.key]
-            if line.empty:
-                continue
-            color, marker, style = STYLE[m.key]
-            kw = {
-                "color": color,
-                "marker": marker,
-                "markersize": 4,
-                "linestyle": style,
-                "linewidth": 2.0 if m.key == "mcssb" else 1.3,
-                "label": m.label,
-            }
-            if figure == "thesis-fig2_1":
-                line = line.sort_values("fraction")
-                (h,) = ax.plot(line["fraction"], line["error"], **kw)
-                _band(ax, line["fraction"], line, color)
-            elif figure == "thesis-fig2_2":
-                if m.key == "tree":
-                    h = ax.axhline(
-                        float(line["error"].iloc[0]),
-                        color=color,
-                        linestyle="--",
-                        linewidth=1.3,
-                        label="Tree (2% labelled)",
-                    )
-                    ax.axhspan(
-                        float(line["ci_low"].iloc[0]),
-                        float(line["ci_high"].iloc[0]),
-                        color=color,
-                        alpha=BAND_ALPHA,
-                        linewidth=0,
-                    )
-                else:
-                    line = line.sort_values("C")
-                    (h,) = ax.plot(line["C"], line["error"], **kw)
-                    _band(ax, line["C"], line, color)
-                    ax.set_xscale("log")
-            else:
-                x = depth_positions(line, mean_full_depth(cells, ds))
-                line = line.assign(x=x).sort_values("x")
-                (h,) = ax.plot(line["x"], line["error"], **kw)
-                _band(ax, line["x"], line, color)
-                note = "The last point of each panel is the fully grown tree (at its mean depth)"
-            handles.setdefault(m.key, h)
-        n_rep = int(part["n_repeats"].max())
-        ax.set_title(
-            f"{label} ({n_rep} repeats)",
-            fontsize=10,
-            color="#a33" if "synthetic" in label else "black",
-        )
-        ax.set_xlabel(
-            {
-                "thesis-fig2_1": "% labelled examples",
-                "thesis-fig2_2": "C",
-                "thesis-fig2_3": "tree depth",
-            }[figure],
-            fontsize=8,
-        )
-        ax.set_ylabel("test error rate", fontsize=8)
-        ax.grid(alpha=0.3)
-        ax.tick_params(labelsize=8)
+    full_drawn = [
+        _draw_panel(ax, figure, cells, ds, handles) for ax, ds in zip(flat, datasets, strict=False)
+    ]
+    note = FULL_NOTE if any(full_drawn) else ""
     for ax in flat[len(datasets) :]:
         ax.axis("off")
     ordered = [handles[m.key] for m in METHODS if m.key in handles]

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,137 +194,185 @@ def fully_grown_depth(X: np.ndarray, y: np.ndarray, seed: int) -> int:
 
 
 # --------------------------------------------------------------------------- the job
+@dataclass(frozen=True)
+class _Data:
+    """A run job's spec, method and rows: the data set after the row subset, its class count
+    and metadata."""
+
+    spec: RunSpec
+    method: Method
+    meta: dict[str, Any]
+    X: np.ndarray
+    y: np.ndarray
+    n_classes: int
+
+
+@dataclass(frozen=True)
+class _Repeat:
+    """One repeat's training and test partitions (section 2.4.1), the order its labelled rows
+    are taken in, the classes present, the fully grown depth (when measured) and the Gaussian
+    S shared by its settings (MCSSB with the Gaussian similarity only)."""
+
+    repeat: int
+    train: np.ndarray
+    test: np.ndarray
+    order: np.ndarray
+    classes: np.ndarray
+    full: int | None
+    similarity: Any
+
+
+def _repeat(data: _Data, repeat: int) -> _Repeat:
+    """The partitions, labelled order, fully grown depth and Gaussian S of one repeat."""
+    import numpy as np
+
+    spec, method, y = data.spec, data.method, data.y
+    seed, dataset = spec.seed, spec.dataset
+    part = stratified_parts(
+        y, spec.parts, derive_seed(seed, SEED_KEY, "partition", dataset, repeat)
+    )
+    train, test = np.flatnonzero(part == 0), np.flatnonzero(part != 0)
+    Xtr, ytr = data.X[train], y[train]
+    order = labelled_rows(
+        ytr, derive_seed(seed, SEED_KEY, "labelled", dataset, repeat), spec.labelled_sample
+    )
+    classes = np.unique(ytr)
+    measure_full = spec.figure == "thesis-fig2_3" or "full" in spec.depths
+    full = (
+        fully_grown_depth(Xtr, ytr, derive_seed(seed, SEED_KEY, "full", dataset, repeat))
+        if measure_full
+        else None
+    )
+    similarity = None
+    if method.estimator == "mcssb" and dict(method.options)["similarity"] == "gaussian":
+        probe = make_model(method, spec.params, DEFAULT_C, 2, 0)
+        t0 = time.perf_counter()
+        similarity = probe.make_similarity(Xtr)
+        log.info(
+            "repeat %d: Gaussian S of %d rows in %.2f s",
+            repeat,
+            len(Xtr),
+            time.perf_counter() - t0,
+        )
+    return _Repeat(
+        repeat=repeat,
+        train=train,
+        test=test,
+        order=order,
+        classes=classes,
+        full=full,
+        similarity=similarity,
+    )
+
+
+def _run(data: _Data, rep: _Repeat, fraction: float, C: float, depth: str) -> dict[str, Any]:
+    """One setting's run of a repeat: its CSV row (test error, sizes, labelled classes,
+    iterations, guards), or a skipped row where the depth reaches the fully grown tree."""
+    import numpy as np
+
+    spec, method, y = data.spec, data.method, data.y
+    train, test, order, full = rep.train, rep.test, rep.order, rep.full
+    ytr = y[train]
+    n_l = n_labelled(len(train), fraction / 100.0, len(rep.classes), spec.labelled_sample)
+    yy = np.full(len(train), -1, dtype=np.int64)
+    yy[order[:n_l]] = ytr[order[:n_l]]
+    missing = np.setdiff1d(rep.classes, yy[order[:n_l]])
+    row: dict[str, Any] = {
+        "figure": spec.figure,
+        "dataset": spec.dataset,
+        "dataset_label": classification_label(data.meta),
+        "method": method.label,
+        "method_id": method.key,
+        "fraction": fraction,
+        "C": C,
+        "depth": depth,
+        "repeat": rep.repeat,
+        "n_rows": len(y),
+        "n_train": len(train),
+        "n_labelled": n_l,
+        "labelled_sample": spec.labelled_sample,
+        "missing_classes": ";".join(str(int(c)) for c in missing),
+        "n_test": len(test),
+        "full_depth": full if full is not None else "",
+    }
+    limit = parse_depth(depth)
+    if limit is not None and full is not None and limit >= full and depth != "full":
+        note = f"skipped: depth {limit} >= fully grown depth {full}"
+        row.update(error="", n_iterations="", stop_reason="", note=note)
+        return row
+    s = derive_seed(
+        spec.seed, SEED_KEY, "model", spec.dataset, method.key, rep.repeat, fraction, C, depth
+    )
+    model = make_model(method, spec.params, C, limit, s)
+    t0 = time.perf_counter()
+    if method.estimator == "mcssb":
+        model.fit(data.X[train], yy, data.n_classes, similarity=rep.similarity)
+    else:
+        model.fit(data.X[train], yy, data.n_classes)
+    fit_s = time.perf_counter() - t0
+    predicted = model.predict(data.X[test])
+    error = float(np.mean(predicted != y[test]))
+    history = getattr(model, "history_", [])
+    row.update(
+        error=round(error, 6),
+        n_iterations=getattr(model, "n_iterations_", 1),
+        stop_reason=getattr(model, "stop_reason_", ""),
+        predicted_classes=len(np.unique(predicted)),  # 1: a constant-class predictor
+        labelled_argmin_own=(
+            round(float(np.mean([h["labelled_argmin_own"] for h in history])), 6) if history else ""
+        ),
+        # the guards' firing counts of this fit (boostrank.guards; Tree has none)
+        guards=Guards(getattr(model, "guards_", {})).text(),
+        note="",
+    )
+    log.info(
+        "%s %s repeat %d f=%g%% C=%g depth=%s: error %.4f, %s iterations, fit %.2f s",
+        spec.dataset,
+        method.label,
+        rep.repeat,
+        fraction,
+        C,
+        depth,
+        error,
+        row["n_iterations"],
+        fit_s,
+    )
+    return row
+
+
 def run_job(spec: RunSpec) -> pd.DataFrame:
     """Run one method on one data set for every (repeat of the block, fraction, C, depth);
     write one CSV row per run (test error, sizes, labelled classes, iterations, provenance)."""
-    import numpy as np
     import pandas as pd
 
     from boostrank.io import read_json, write_text
 
-    figure, dataset, seed, params = spec.figure, spec.dataset, spec.seed, spec.params
-    fractions, Cs, depths = spec.fractions, spec.C, spec.depths
-    labelled_sample = spec.labelled_sample
-    method = get_method(spec.method)
     meta = read_json(spec.meta)
     X_all, y_all = load_data(spec.npz)
-    keep = subset_rows(y_all, spec.rows, derive_seed(seed, SEED_KEY, "rows", dataset))
-    X, y = X_all[keep], y_all[keep]
+    keep = subset_rows(y_all, spec.rows, derive_seed(spec.seed, SEED_KEY, "rows", spec.dataset))
     n_classes = int(y_all.max()) + 1
-    settings = [(float(f), float(c), str(d)) for f in fractions for c in Cs for d in depths]
-    measure_full = figure == "thesis-fig2_3" or "full" in depths
-    records = []
+    method = get_method(spec.method)
+    data = _Data(spec, method, meta, X=X_all[keep], y=y_all[keep], n_classes=n_classes)
+    settings = [
+        (float(f), float(c), str(d)) for f in spec.fractions for c in spec.C for d in spec.depths
+    ]
+    records: list[dict[str, Any]] = []
     started = time.perf_counter()
-    for repeat in range(spec.first_repeat, spec.first_repeat + spec.repeats):
-        part = stratified_parts(
-            y, spec.parts, derive_seed(seed, SEED_KEY, "partition", dataset, repeat)
-        )
-        train, test = np.flatnonzero(part == 0), np.flatnonzero(part != 0)
-        Xtr, ytr = X[train], y[train]
-        order = labelled_rows(
-            ytr, derive_seed(seed, SEED_KEY, "labelled", dataset, repeat), labelled_sample
-        )
-        classes = np.unique(ytr)
-        full = (
-            fully_grown_depth(Xtr, ytr, derive_seed(seed, SEED_KEY, "full", dataset, repeat))
-            if measure_full
-            else None
-        )
-        similarity = None
-        if method.estimator == "mcssb" and dict(method.options)["similarity"] == "gaussian":
-            probe = make_model(method, params, DEFAULT_C, 2, 0)
-            t0 = time.perf_counter()
-            similarity = probe.make_similarity(Xtr)
-            log.info(
-                "repeat %d: Gaussian S of %d rows in %.2f s",
-                repeat,
-                len(Xtr),
-                time.perf_counter() - t0,
-            )
-        for fraction, C, depth in settings:
-            n_l = n_labelled(len(train), fraction / 100.0, len(classes), labelled_sample)
-            yy = np.full(len(train), -1, dtype=np.int64)
-            yy[order[:n_l]] = ytr[order[:n_l]]
-            missing = np.setdiff1d(classes, yy[order[:n_l]])
-            row: dict[str, Any] = {
-                "figure": figure,
-                "dataset": dataset,
-                "dataset_label": classification_label(meta),
-                "method": method.label,
-                "method_id": method.key,
-                "fraction": fraction,
-                "C": C,
-                "depth": depth,
-                "repeat": repeat,
-                "n_rows": len(y),
-                "n_train": len(train),
-                "n_labelled": n_l,
-                "labelled_sample": labelled_sample,
-                "missing_classes": ";".join(str(int(c)) for c in missing),
-                "n_test": len(test),
-                "full_depth": full if full is not None else "",
-            }
-            limit = parse_depth(depth)
-            if limit is not None and full is not None and limit >= full and depth != "full":
-                row.update(
-                    error="",
-                    n_iterations="",
-                    stop_reason="",
-                    note=(f"skipped: depth {limit} >= fully grown depth {full}"),
-                )
-                records.append(row)
-                continue
-            s = derive_seed(
-                seed, SEED_KEY, "model", dataset, method.key, repeat, fraction, C, depth
-            )
-            model = make_model(method, params, C, limit, s)
-            t0 = time.perf_counter()
-            if method.estimator == "mcssb":
-                model.fit(Xtr, yy, n_classes, similarity=similarity)
-            else:
-                model.fit(Xtr, yy, n_classes)
-            fit_s = time.perf_counter() - t0
-            predicted = model.predict(X[test])
-            error = float(np.mean(predicted != y[test]))
-            history = getattr(model, "history_", [])
-            row.update(
-                error=round(error, 6),
-                n_iterations=getattr(model, "n_iterations_", 1),
-                stop_reason=getattr(model, "stop_reason_", ""),
-                predicted_classes=len(np.unique(predicted)),  # 1: a constant-class predictor
-                labelled_argmin_own=(
-                    round(float(np.mean([h["labelled_argmin_own"] for h in history])), 6)
-                    if history
-                    else ""
-                ),
-                # the guards' firing counts of this fit (boostrank.guards; Tree has none)
-                guards=Guards(getattr(model, "guards_", {})).text(),
-                note="",
-            )
-            records.append(row)
-            log.info(
-                "%s %s repeat %d f=%g%% C=%g depth=%s: error %.4f, %s iterations, fit %.2f s",
-                dataset,
-                method.label,
-                repeat,
-                fraction,
-                C,
-                depth,
-                error,
-                row["n_iterations"],
-                fit_s,
-            )
+    last = spec.first_repeat + spec.repeats - 1
+    for repeat in range(spec.first_repeat, last + 1):
+        rep = _repeat(data, repeat)
+        records.extend(_run(data, rep, fraction, C, depth) for fraction, C, depth in settings)
     table = pd.DataFrame(records)
     table["data_kind"] = meta["provenance"]["kind"]
     table["provenance"] = meta["provenance_line"]
     write_text(spec.out, table.to_csv(index=False))
     log.info(
         "%s %s %s repeats %d-%d: %d runs in %.1f s",
-        figure,
-        dataset,
+        spec.figure,
+        spec.dataset,
         method.label,
         spec.first_repeat,
-        spec.first_repeat + spec.repeats - 1,
+        last,
         len(records),
         time.perf_counter() - started,
     )

@@ -8,7 +8,6 @@ from typing import Any
 
 from boostrank import guards
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import Job
 from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 FIGURES = ("thesis-fig2_1", "thesis-fig2_2", "thesis-fig2_3")
@@ -270,7 +269,6 @@ __all__ = [
     "RUN",
     "RUNS",
     "FigureSpec",
-    "Job",
     "Method",
     "RunSpec",
     "code_modules",

@@ -44,9 +44,9 @@ Protocol (section 3.4.1):
   replicates: the fold means, the samples of the claims' intervals and the paired tests are
   over those averages.
 
-This module holds the jobs' computations: training one algorithm on one fold, the folds' qrels
-and the evaluation of a data set's run files, and the functions ``boostrank job chapter3.train``,
-``chapter3.qrels`` and ``chapter3.evaluate`` run with their parameter objects.
+This module holds the jobs, each given its parameter object: training one algorithm on one fold
+(``boostrank job chapter3.train``), the folds' qrels (``chapter3.qrels``) and the evaluation of
+a data set's run files (``chapter3.evaluate``).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ import importlib
 import inspect
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Container
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -152,30 +152,20 @@ def _scalar_attributes(model: Any) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- jobs
-def train_fold(
-    dataset: str,
-    algorithm_key: str,
-    fold: int,
-    npz: Path | str,
-    meta_path: Path | str,
-    params: dict[str, Any],
-    seed: int,
-    run_path: Path | str,
-    record_path: Path | str,
-    replicate: int = 1,
-) -> dict[str, Any]:
-    """Train one algorithm on one LETOR fold (one replicate); write the test run and a JSON
-    record (arguments, seed, row counts, fitted scalars such as a validation-chosen C, the
-    guards' counts of :mod:`boostrank.guards`, provenance)."""
+def train_fold(spec: TrainSpec) -> dict[str, Any]:
+    """The training job: one algorithm on one LETOR fold (one replicate, section 3.4.1); write
+    the test run and a JSON record (arguments, seed, row counts, fitted scalars such as a
+    validation-chosen C, the guards' counts of :mod:`boostrank.guards`, provenance)."""
     import numpy as np
 
     from boostrank.data.folds import letor_fold_masks
     from boostrank.io import read_json, write_json
     from boostrank.metrics.trec import write_run
 
-    algorithm = get_algorithm(algorithm_key)
-    meta = read_json(meta_path)
-    data = load_arrays(npz)
+    dataset, fold, params = spec.dataset, spec.fold, spec.params
+    algorithm = get_algorithm(spec.algorithm)
+    meta = read_json(spec.meta)
+    data = load_arrays(spec.npz)
     train, valid, test = letor_fold_masks(data["part"], fold)
     if not (train.any() and valid.any() and test.any()):
         raise BoostrankError(f"{dataset} fold {fold}: an empty train, validation or test part")
@@ -187,11 +177,12 @@ def train_fold(
             data["qid"][mask],
         )
 
-    if replicate > 1 and not seeded(algorithm, params):
+    if spec.replicate > 1 and not seeded(algorithm, params):
         raise BoostrankError(
             f"{algorithm.label} draws no random numbers with {params}: it has one replicate only"
         )
-    s = derive_seed(replicate_seed(seed, replicate), FIGURE_ID, dataset, algorithm.key, fold)
+    root = replicate_seed(spec.seed, spec.replicate)
+    s = derive_seed(root, FIGURE_ID, dataset, algorithm.key, fold)
     started = time.perf_counter()
     model = make_model(algorithm, params, s)
     used = fit_model(model, algorithm, part(train), part(valid))
@@ -201,7 +192,7 @@ def train_fold(
     if scores.shape != (int(test.sum()),) or not np.isfinite(scores).all():
         raise BoostrankError(f"{algorithm.label} on {dataset} fold {fold}: bad test scores")
     tag = f"{algorithm.key}.{dataset}.fold{fold}"
-    write_run(run_path, data["qid"][test], data["docid"][test], scores, tag)
+    write_run(spec.run, data["qid"][test], data["docid"][test], scores, tag)
     record = {
         "figure": FIGURE_ID,
         "dataset": dataset,
@@ -210,7 +201,7 @@ def train_fold(
         "algorithm_id": algorithm.key,
         "class": algorithm.import_path,
         "fold": fold,
-        "replicate": replicate,
+        "replicate": spec.replicate,
         "params": params,
         "seed": s if seeded(algorithm, params) else None,
         "validation_used": used is not None,
@@ -222,7 +213,7 @@ def train_fold(
         "data_kind": meta["provenance"]["kind"],
         "provenance": meta["provenance_line"],
     }
-    write_json(record_path, record)  # deterministic: the timings go to the log
+    write_json(spec.record, record)  # deterministic: the timings go to the log
     log.info(
         "%s on %s fold %d: fit %.2f s, predict and write %.2f s (seed %s)", algorithm.label,
         dataset, fold, fitted - started, time.perf_counter() - fitted, record["seed"],
@@ -230,120 +221,130 @@ def train_fold(
     return record
 
 
-def write_fold_qrels(npz: Path | str, folds: Sequence[int], out: Sequence[Path | str]) -> None:
-    """The qrels of each fold's test part (one file per fold, in ``folds`` order)."""
+def write_fold_qrels(spec: QrelsSpec) -> None:
+    """The qrels job: the qrels of each fold's test part of one data set (one file per fold,
+    in ``spec.folds`` order)."""
     from boostrank.data.folds import letor_fold_masks
     from boostrank.metrics.trec import write_qrels
 
-    if len(folds) != len(out):
-        raise BoostrankError(f"{len(folds)} folds but {len(out)} qrels paths")
-    data = load_arrays(npz)
-    for fold, path in zip(folds, out, strict=True):
+    data = load_arrays(spec.npz)
+    for fold, path in zip(spec.folds, spec.out, strict=True):
         test = letor_fold_masks(data["part"], int(fold))[2]
         write_qrels(path, data["qid"][test], data["docid"][test], data["y"][test])
 
 
-def evaluate_dataset(
-    dataset: str,
-    meta_path: Path | str,
-    runs: Sequence[Path | str],
-    qrels: Sequence[Path | str],
-    folds: Sequence[int],
-    k_max: int,
-    formula: str,
-    out: Path | str,
-    seed: int = 0,
-    samples_out: Path | str | None = None,
-    replicates: int = 1,
-) -> pd.DataFrame:
-    """NDCG@1..k_max of every run of one data set under each tie break (:data:`TIE_BREAKS`):
-    per fold (mean over the test queries, each query's NDCG averaged over the replicates) and
-    the mean and sd over the folds, with the share of tied documents. Run paths end
-    ``<algorithm>/r<replicate>/fold<k>.run``; a deterministic algorithm brings replicate 1
-    only, scored under each replicate's tie break. ``samples_out``: every test query's NDCG@k (unit
-    ``<fold>:<qid>``, stratum the fold), the claims' intervals and paired tests
-    (:mod:`boostrank.report.spread`)."""
-    import numpy as np
-    import pandas as pd
-
-    from boostrank.io import read_json, write_text
-    from boostrank.metrics.trec import (
-        evaluate_run,
-        random_tie_break,
-        read_qrels,
-        read_run,
-        tied_share,
-    )
-
-    meta = read_json(meta_path)
-    qrels_by_fold = {int(f): read_qrels(p) for f, p in zip(folds, qrels, strict=True)}
+def _runs_by_fold(
+    spec: EvaluateSpec, folds: Container[int]
+) -> dict[tuple[str, int], dict[int, Path]]:
+    """(algorithm key, fold) -> replicate -> run file, from the run paths
+    ``<algorithm>/r<replicate>/fold<k>.run``, in the order given."""
     by_fold: dict[tuple[str, int], dict[int, Path]] = {}
-    for path in map(Path, runs):
+    for path in map(Path, spec.runs):
         algorithm = get_algorithm(path.parent.parent.name)
         fold = int(path.stem.removeprefix("fold"))
         replicate = int(path.parent.name.removeprefix("r"))
-        if fold not in qrels_by_fold:
+        if fold not in folds:
             raise BoostrankError(f"{path}: no qrels given for fold {fold}")
         by_fold.setdefault((algorithm.key, fold), {})[replicate] = path
-    rows, samples = [], []
-    for (key, fold), paths in by_fold.items():
-        algorithm = get_algorithm(key)
-        replicated = set(paths) != {1}  # a deterministic algorithm brings replicate 1 only
-        wanted = range(1, replicates + 1) if replicated else [1]
-        missing = [r for r in wanted if r not in paths]
-        if missing:
-            raise BoostrankError(f"{dataset} {algorithm.label} fold {fold}: no run of replicates "
-                                 f"{missing}")  # fmt: skip
-        qrels_f = qrels_by_fold[fold]
-        rel_q = np.unique(qrels_f.qid[qrels_f.rel >= 1])
-        scored = [read_run(paths[r]) for r in wanted]
-        tied = float(np.mean([tied_share(run) for run in scored]))
-        for tie_break in TIE_BREAKS:
-            curves = []
-            # One run in file order is the same for every replicate: score it once.
-            distinct = replicates if replicated or tie_break == "random" else 1
-            for r in range(1, distinct + 1):
-                run = scored[r - 1] if replicated else scored[0]
-                if tie_break == "random":
-                    tie_seed = derive_seed(
-                        replicate_seed(seed, r), FIGURE_ID, dataset, f"{algorithm.key}:ties", fold
-                    )
-                    run = random_tie_break(run, tie_seed)
-                qids, curve = evaluate_run(run, qrels_f, k_max, formula=formula)  # type: ignore[arg-type]
-                curves.append(curve)
-            curve = np.mean(curves, axis=0)  # each query's NDCG@k over the replicates
-            if samples_out is not None:
-                samples.append(
-                    pd.DataFrame(
-                        {
-                            "algorithm": algorithm.label,
-                            "tie_break": tie_break,
-                            "k": np.repeat(np.arange(1, k_max + 1), len(qids)),
-                            "stratum": str(fold),
-                            "unit": np.tile([f"{fold}:{q}" for q in qids], k_max),
-                            "value": curve.T.ravel().round(6),
-                        }
-                    )
-                )
-            for k in range(1, k_max + 1):
-                rows.append(
-                    {
-                        "dataset": dataset,
-                        "algorithm": algorithm.label,
-                        "algorithm_id": algorithm.key,
-                        "tie_break": tie_break,
-                        "fold": str(fold),
-                        "k": k,
-                        "ndcg": float(curve[:, k - 1].mean()),
-                        "tied_share": round(tied, 6),
-                        "queries": int(curve.shape[0]),
-                        "queries_without_relevant": int(curve.shape[0] - len(rel_q)),
-                        "replicates": replicates,
-                    }
-                )
-    per_fold = pd.DataFrame(rows)
-    if per_fold.empty:
-        raise BoostrankError(f"{dataset}: no run files to evaluate")
+    return by_fold
+
+
+def _fold_curves(
+    spec: EvaluateSpec, key: str, fold: int, paths: dict[int, Path], qrels: Any
+) -> tuple[list[dict[str, Any]], list[pd.DataFrame]]:
+    """One algorithm's runs on one fold scored under each tie break (:data:`TIE_BREAKS`): the
+    per-fold rows (each query's NDCG averaged over the replicates) and the per-query samples."""
+    import numpy as np
+    import pandas as pd
+
+    from boostrank.metrics.trec import evaluate_run, random_tie_break, read_run, tied_share
+
+    algorithm, replicates, k_max = get_algorithm(key), spec.replicates, spec.k_max
+    replicated = set(paths) != {1}  # a deterministic algorithm brings replicate 1 only
+    wanted = range(1, replicates + 1) if replicated else [1]
+    missing = [r for r in wanted if r not in paths]
+    if missing:
+        raise BoostrankError(
+            f"{spec.dataset} {algorithm.label} fold {fold}: no run of replicates {missing}"
+        )
+    rel_q = np.unique(qrels.qid[qrels.rel >= 1])
+    scored = [read_run(paths[r]) for r in wanted]
+    tied = float(np.mean([tied_share(run) for run in scored]))
+    rows: list[dict[str, Any]] = []
+    samples: list[pd.DataFrame] = []
+    for tie_break in TIE_BREAKS:
+        curves = []
+        # One run in file order is the same for every replicate: score it once.
+        distinct = replicates if replicated or tie_break == "random" else 1
+        for r in range(1, distinct + 1):
+            run = scored[r - 1] if replicated else scored[0]
+            if tie_break == "random":
+                root = replicate_seed(spec.seed, r)
+                tie_seed = derive_seed(root, FIGURE_ID, spec.dataset, f"{key}:ties", fold)
+                run = random_tie_break(run, tie_seed)
+            qids, curve = evaluate_run(run, qrels, k_max, formula=spec.formula)  # type: ignore[arg-type]
+            curves.append(curve)
+        curve = np.mean(curves, axis=0)  # each query's NDCG@k over the replicates
+        samples.append(
+            pd.DataFrame(
+                {
+                    "algorithm": algorithm.label,
+                    "tie_break": tie_break,
+                    "k": np.repeat(np.arange(1, k_max + 1), len(qids)),
+                    "stratum": str(fold),
+                    "unit": np.tile([f"{fold}:{q}" for q in qids], k_max),
+                    "value": curve.T.ravel().round(6),
+                }
+            )
+        )
+        rows.extend(
+            {
+                "dataset": spec.dataset,
+                "algorithm": algorithm.label,
+                "algorithm_id": algorithm.key,
+                "tie_break": tie_break,
+                "fold": str(fold),
+                "k": k,
+                "ndcg": float(curve[:, k - 1].mean()),
+                "tied_share": round(tied, 6),
+                "queries": int(curve.shape[0]),
+                "queries_without_relevant": int(curve.shape[0] - len(rel_q)),
+                "replicates": replicates,
+            }
+            for k in range(1, k_max + 1)
+        )
+    return rows, samples
+
+
+# The evaluation table's columns, in the order written.
+EVALUATION_COLUMNS = [
+    "dataset",
+    "dataset_label",
+    "algorithm",
+    "algorithm_id",
+    "tie_break",
+    "fold",
+    "k",
+    "ndcg",
+    "sd",
+    "tied_share",
+    "n_folds",
+    "queries",
+    "queries_without_relevant",
+    "replicates",
+    "formula",
+    "data_kind",
+    "provenance",
+]
+
+
+def _with_fold_means(
+    per_fold: pd.DataFrame, spec: EvaluateSpec, meta: dict[str, Any]
+) -> pd.DataFrame:
+    """The per-fold rows followed by each (algorithm, tie break, k)'s mean and sd over the
+    folds (``fold`` = ``mean``), rounded and labelled with the data set's provenance."""
+    import pandas as pd
+
     grouped = per_fold.groupby(["algorithm_id", "tie_break", "k"], sort=False)
     means = grouped.agg(
         algorithm=("algorithm", "first"),
@@ -355,94 +356,59 @@ def evaluate_dataset(
         queries_without_relevant=("queries_without_relevant", "sum"),
         replicates=("replicates", "min"),
     ).reset_index()
-    means.insert(0, "dataset", dataset)
+    means.insert(0, "dataset", spec.dataset)
     means["fold"] = "mean"
     table = pd.concat([per_fold, means], ignore_index=True)
     table["ndcg"] = table["ndcg"].round(6)
     table["sd"] = table["sd"].round(6)
     table["tied_share"] = table["tied_share"].round(6)
     table["n_folds"] = table["n_folds"].fillna(1).astype(int)
-    table["formula"] = formula
+    table["formula"] = spec.formula
     table["dataset_label"] = letor_label(meta)
     table["data_kind"] = meta["provenance"]["kind"]
     table["provenance"] = meta["provenance_line"]
-    cols = [
-        "dataset",
-        "dataset_label",
-        "algorithm",
-        "algorithm_id",
-        "tie_break",
-        "fold",
-        "k",
-        "ndcg",
-        "sd",
-        "tied_share",
-        "n_folds",
-        "queries",
-        "queries_without_relevant",
-        "replicates",
-        "formula",
-        "data_kind",
-        "provenance",
-    ]
-    table = table[cols]
-    write_text(out, table.to_csv(index=False))
-    if samples_out is not None:
-        per_query = pd.concat(samples, ignore_index=True)
-        per_query.insert(0, "dataset", dataset)
-        per_query.insert(4, "measure", "ndcg")
-        per_query.insert(5, "unit_kind", "query")
-        write_text(samples_out, per_query.to_csv(index=False))
+    return table[EVALUATION_COLUMNS]
+
+
+def evaluate_dataset(spec: EvaluateSpec) -> pd.DataFrame:
+    """The evaluation job (section 3.4.2): NDCG@1..k_max of every run of one data set under
+    each tie break (:data:`TIE_BREAKS`), per fold (mean over the test queries, each query's
+    NDCG averaged over the replicates) and the mean and sd over the folds, with the share of
+    tied documents. Run paths end ``<algorithm>/r<replicate>/fold<k>.run``; a deterministic
+    algorithm brings replicate 1 only, scored under each replicate's tie break.
+    ``spec.samples``: every test query's NDCG@k (unit ``<fold>:<qid>``, stratum the fold), the
+    claims' intervals and paired tests (:mod:`boostrank.report.spread`)."""
+    import pandas as pd
+
+    from boostrank.io import read_json, write_text
+    from boostrank.metrics.trec import read_qrels
+
+    meta = read_json(spec.meta)
+    qrels_by_fold = {int(f): read_qrels(p) for f, p in zip(spec.folds, spec.qrels, strict=True)}
+    rows, samples = [], []
+    for (key, fold), paths in _runs_by_fold(spec, qrels_by_fold).items():
+        fold_rows, fold_samples = _fold_curves(spec, key, fold, paths, qrels_by_fold[fold])
+        rows.extend(fold_rows)
+        samples.extend(fold_samples)
+    per_fold = pd.DataFrame(rows)
+    if per_fold.empty:
+        raise BoostrankError(f"{spec.dataset}: no run files to evaluate")
+    table = _with_fold_means(per_fold, spec, meta)
+    write_text(spec.out, table.to_csv(index=False))
+    per_query = pd.concat(samples, ignore_index=True)
+    per_query.insert(0, "dataset", spec.dataset)
+    per_query.insert(4, "measure", "ndcg")
+    per_query.insert(5, "unit_kind", "query")
+    write_text(spec.samples, per_query.to_csv(index=False))
     return table
-
-
-def train_job(spec: TrainSpec) -> None:
-    """The training job: one algorithm on one fold of one data set (one replicate)."""
-    train_fold(
-        spec.dataset,
-        spec.algorithm,
-        spec.fold,
-        spec.npz,
-        spec.meta,
-        spec.params,
-        spec.seed,
-        spec.run,
-        spec.record,
-        spec.replicate,
-    )
-
-
-def qrels_job(spec: QrelsSpec) -> None:
-    """The qrels job: each fold's test part of one data set."""
-    write_fold_qrels(spec.npz, spec.folds, spec.out)
-
-
-def evaluate_job(spec: EvaluateSpec) -> None:
-    """The evaluation job: a data set's run files scored (:func:`evaluate_dataset`)."""
-    evaluate_dataset(
-        spec.dataset,
-        spec.meta,
-        spec.runs,
-        spec.qrels,
-        spec.folds,
-        spec.k_max,
-        spec.formula,
-        spec.out,
-        spec.seed,
-        spec.samples,
-        spec.replicates,
-    )
 
 
 __all__ = [
     "evaluate_dataset",
-    "evaluate_job",
     "fit_model",
     "load_arrays",
     "load_class",
     "make_model",
-    "qrels_job",
     "train_fold",
-    "train_job",
     "write_fold_qrels",
 ]

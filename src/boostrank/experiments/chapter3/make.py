@@ -75,7 +75,14 @@ def make_figure(spec: FigureSpec) -> pd.DataFrame:
     write_guards(spec.guards, spec.records)
     bands = ndcg_boost_bands(merged, spec.seed)
     formula = str(tidy["formula"].iloc[0])
-    draw_figure(tidy, spec.figure_prefix, formula, sources, bands, spec.baselines_compared)
+    draw_figure(
+        tidy,
+        spec.figure_prefix,
+        formula,
+        sources=sources,
+        bands=bands,
+        compared=spec.baselines_compared,
+    )
     return tidy
 
 

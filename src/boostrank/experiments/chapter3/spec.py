@@ -193,7 +193,7 @@ def train_code(key: str, src: str | None = None) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class TrainSpec(JobSpec):
     """One algorithm on one LETOR fold of one data set, one replicate (section 3.4.1): the
-    fold's test run and its JSON record (:func:`.jobs.train_job`)."""
+    fold's test run and its JSON record (:func:`.jobs.train_fold`)."""
 
     dataset: str
     algorithm: str
@@ -215,7 +215,7 @@ class TrainSpec(JobSpec):
 
 @dataclass(frozen=True)
 class QrelsSpec(JobSpec):
-    """The qrels of each fold's test part of one data set (:func:`.jobs.qrels_job`)."""
+    """The qrels of each fold's test part of one data set (:func:`.jobs.write_fold_qrels`)."""
 
     npz: str
     folds: tuple[int, ...]
@@ -228,7 +228,7 @@ class QrelsSpec(JobSpec):
 @dataclass(frozen=True)
 class EvaluateSpec(JobSpec):
     """NDCG@1..k_max of a data set's run files under each tie break, per fold and over the
-    folds, and every test query's NDCG@k (:func:`.jobs.evaluate_job`)."""
+    folds, and every test query's NDCG@k (:func:`.jobs.evaluate_dataset`)."""
 
     dataset: str
     meta: str
@@ -292,21 +292,21 @@ TRAIN = JobKind(
     ("algorithms", "folds"),
     ("experiments.chapter3.jobs", "metrics.trec", "metrics.ranking", "data.folds", "io"),
     TrainSpec,
-    "boostrank.experiments.chapter3.jobs:train_job",
+    "boostrank.experiments.chapter3.jobs:train_fold",
 )
 QRELS = JobKind(
     "chapter3.qrels",
     ("folds",),
     ("experiments.chapter3.jobs", "metrics.trec", "data.folds", "io"),
     QrelsSpec,
-    "boostrank.experiments.chapter3.jobs:qrels_job",
+    "boostrank.experiments.chapter3.jobs:write_fold_qrels",
 )
 EVALUATE = JobKind(
     "chapter3.evaluate",
     ("folds", "k_max", "ndcg_formula", "replicates"),
     ("experiments.chapter3.jobs", "metrics.trec", "metrics.ranking", "io"),
     EvaluateSpec,
-    "boostrank.experiments.chapter3.jobs:evaluate_job",
+    "boostrank.experiments.chapter3.jobs:evaluate_dataset",
 )
 FIGURE = JobKind(
     "chapter3.figure",

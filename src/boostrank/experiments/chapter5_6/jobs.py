@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -105,11 +106,13 @@ def make_learner(
     d: int,
     K: int,
     seeds: np.ndarray,
+    *,
     gamma: np.ndarray | None,
     n_trials: int,
     options: dict[str, Any],
 ) -> Any:
-    """The vectorised learner of one method (gamma: (R,) fixed values, None for the rest)."""
+    """The vectorised learner of one method (gamma: (R,) fixed values, None for the rest;
+    ``options``: importance, eta_factor, lam1 and lam2 of its :class:`.spec.RunSpec`)."""
     if method == "perceptron":
         from boostrank.online.perceptron import Perceptron
 
@@ -148,6 +151,124 @@ def make_learner(
     raise BoostrankError(f"unknown method '{method}'; known: {METHODS}")
 
 
+def _gamma_grid(spec: RunSpec) -> tuple[np.ndarray, list[str]]:
+    """The gammas a method runs with and the label of each: the sweep's grid (Figure 5.2),
+    the worst and best gamma of the Banditron sweep (Figure 6.2), or one NaN (no gamma)."""
+    import numpy as np
+
+    method = spec.method
+    if method in SWEEP_METHODS:
+        if not spec.gammas:
+            raise BoostrankError(f"{method} needs a gamma grid (gammas)")
+        grid = np.asarray(spec.gammas, dtype=np.float64)
+        return grid, [LABELS[method]] * len(grid)
+    if method == "banditron_best_worst":
+        if spec.sweep is None:
+            raise BoostrankError("banditron_best_worst needs the Banditron sweep CSV (sweep)")
+        best, worst = best_worst_gammas(spec.sweep)
+        return np.array([worst, best]), [LABELS["banditron_worst"], LABELS["banditron_best"]]
+    return np.array([np.nan]), [LABELS[method]]
+
+
+@dataclass(frozen=True)
+class _Runs:
+    """A job's runs: each gamma of the grid and its label, the checkpoints, the trials per run,
+    the cumulative error rate (gamma, run, checkpoint) and each run's mean gamma_t."""
+
+    grid: np.ndarray
+    labels: list[str]
+    points: np.ndarray
+    trials: int
+    error: np.ndarray
+    gamma_used: np.ndarray
+
+
+def _stream_runs(spec: RunSpec) -> _Runs:
+    """Every run of the job, vectorised in one learner over (gamma, run): run r of every
+    method of a data set shares the r-th random ordering, so runs pair."""
+    import numpy as np
+
+    from boostrank.online.streams import checkpoints, run_stream, scale_inputs, stream_orders
+
+    method, runs = spec.method, spec.runs
+    opts = {
+        "importance": spec.importance,
+        "eta_factor": spec.eta_factor,
+        "lam1": spec.lam1,
+        "lam2": spec.lam2,
+    }
+    X, y, K = load_stream(spec.npz)
+    n, d = X.shape
+    X = scale_inputs(X, "linf" if method == "exp_gradient" else "l2", spec.scaling)
+    T = n if spec.max_trials is None else min(int(spec.max_trials), n)
+    orders = stream_orders(n, derive_seeds(spec.seed, ["chapter5-orders", spec.dataset], runs), T)
+    grid, labels = _gamma_grid(spec)
+    G = len(grid)
+    gamma = None if np.isnan(grid).all() else np.repeat(grid, runs)
+    keys = ["chapter5-learner", spec.figure, spec.dataset, method]
+    seeds = derive_seeds(spec.seed, keys, G * runs)
+    learner = make_learner(method, d, K, seeds, gamma=gamma, n_trials=T, options=opts)
+    points = checkpoints(T, spec.points)
+    started = time.perf_counter()
+    counts = run_stream(learner, X, y, np.tile(orders, (G, 1)), points)
+    seconds = time.perf_counter() - started
+    log.info(
+        "%s %s on %s: %d trials x %d runs in %.2f s: %.0f trials/s (%.0f run-trials/s)",
+        spec.figure,
+        method,
+        spec.dataset,
+        T,
+        G * runs,
+        seconds,
+        T / seconds,
+        T * G * runs / seconds,
+    )
+    error = (counts / points[None, :]).reshape(G, runs, len(points))
+    gamma_used = (getattr(learner, "gamma_sum_", np.full(G * runs, np.nan)) / T).reshape(G, runs)
+    return _Runs(
+        grid=grid, labels=labels, points=points, trials=T, error=error, gamma_used=gamma_used
+    )
+
+
+def _curve_rows(spec: RunSpec, meta: dict[str, Any], out: _Runs) -> list[dict[str, Any]]:
+    """One row per (gamma, checkpoint): the mean and sd over the runs of the cumulative error
+    rate."""
+    import numpy as np
+
+    method, runs = spec.method, spec.runs
+    rows = []
+    for g in range(len(out.grid)):
+        mean = out.error[g].mean(axis=0)
+        sd = out.error[g].std(axis=0, ddof=1) if runs > 1 else np.full(len(out.points), np.nan)
+        for i, t in enumerate(out.points):
+            rows.append(
+                {
+                    "figure": spec.figure,
+                    "dataset": spec.dataset,
+                    "dataset_label": stream_label(meta),
+                    "method": out.labels[g],
+                    "method_id": method,
+                    "gamma": "" if np.isnan(out.grid[g]) else round(float(out.grid[g]), 6),
+                    "mean_gamma_t": round(float(out.gamma_used[g].mean()), 6)
+                    if method in ADAPTIVE
+                    else "",
+                    "runs": runs,
+                    "trial": int(t),
+                    "trials": out.trials,
+                    "error": round(float(mean[i]), 6),
+                    "sd": round(float(sd[i]), 6),
+                    "scaling": spec.scaling,
+                    "importance": importance_of(method, spec.importance)
+                    if method != "perceptron"
+                    else "",
+                    "eta_factor": spec.eta_factor if method == "exp_gradient" else "",
+                    "data_kind": meta["provenance"]["kind"],
+                    "provenance": meta["provenance_line"],
+                }
+            )
+    return rows
+
+
 def run_method(spec: RunSpec) -> pd.DataFrame:
     """One job: ``runs`` runs of ``method`` on ``dataset`` (for each gamma of ``gammas``, or of
     the best and worst gamma of ``sweep``), all vectorised in one learner; writes the mean and
@@ -158,109 +279,19 @@ def run_method(spec: RunSpec) -> pd.DataFrame:
     import pandas as pd
 
     from boostrank.io import read_json, write_text
-    from boostrank.online.streams import (
-        checkpoints,
-        run_stream,
-        scale_inputs,
-        stream_orders,
-    )
 
-    figure, dataset, method, runs, seed = (
-        spec.figure,
-        spec.dataset,
-        spec.method,
-        spec.runs,
-        spec.seed,
-    )
-    max_trials, gammas, scaling = spec.max_trials, spec.gammas, spec.scaling
-    opts = {
-        "importance": spec.importance,
-        "eta_factor": spec.eta_factor,
-        "lam1": spec.lam1,
-        "lam2": spec.lam2,
-    }
     meta = read_json(spec.meta)
-    X, y, K = load_stream(spec.npz)
-    n, d = X.shape
-    X = scale_inputs(X, "linf" if method == "exp_gradient" else "l2", scaling)
-    T = n if max_trials is None else min(int(max_trials), n)
-    orders = stream_orders(n, derive_seeds(seed, ["chapter5-orders", dataset], runs), T)
-
-    labels: list[str]
-    if method in SWEEP_METHODS:
-        if not gammas:
-            raise BoostrankError(f"{method} needs a gamma grid (gammas)")
-        grid = np.asarray(gammas, dtype=np.float64)
-        labels = [LABELS[method]] * len(grid)
-    elif method == "banditron_best_worst":
-        if spec.sweep is None:
-            raise BoostrankError("banditron_best_worst needs the Banditron sweep CSV (sweep)")
-        best, worst = best_worst_gammas(spec.sweep)
-        grid = np.array([worst, best])
-        labels = [LABELS["banditron_worst"], LABELS["banditron_best"]]
-    else:
-        grid = np.array([np.nan])
-        labels = [LABELS[method]]
-    G = len(grid)
-    gamma = None if np.isnan(grid).all() else np.repeat(grid, runs)
-    seeds = derive_seeds(seed, ["chapter5-learner", figure, dataset, method], G * runs)
-    learner = make_learner(method, d, K, seeds, gamma, T, opts)
-    points = checkpoints(T, spec.points)
-    started = time.perf_counter()
-    counts = run_stream(learner, X, y, np.tile(orders, (G, 1)), points)
-    seconds = time.perf_counter() - started
-    log.info(
-        "%s %s on %s: %d trials x %d runs in %.2f s: %.0f trials/s (%.0f run-trials/s)",
-        figure,
-        method,
-        dataset,
-        T,
-        G * runs,
-        seconds,
-        T / seconds,
-        T * G * runs / seconds,
-    )
-    error = (counts / points[None, :]).reshape(G, runs, len(points))
-    gamma_used = (getattr(learner, "gamma_sum_", np.full(G * runs, np.nan)) / T).reshape(G, runs)
-    rows = []
-    for g in range(G):
-        mean = error[g].mean(axis=0)
-        sd = error[g].std(axis=0, ddof=1) if runs > 1 else np.full(len(points), np.nan)
-        for i, t in enumerate(points):
-            rows.append(
-                {
-                    "figure": figure,
-                    "dataset": dataset,
-                    "dataset_label": stream_label(meta),
-                    "method": labels[g],
-                    "method_id": method,
-                    "gamma": "" if np.isnan(grid[g]) else round(float(grid[g]), 6),
-                    "mean_gamma_t": round(float(gamma_used[g].mean()), 6)
-                    if method in ADAPTIVE
-                    else "",
-                    "runs": runs,
-                    "trial": int(t),
-                    "trials": T,
-                    "error": round(float(mean[i]), 6),
-                    "sd": round(float(sd[i]), 6),
-                    "scaling": scaling,
-                    "importance": importance_of(method, opts["importance"])
-                    if method != "perceptron"
-                    else "",
-                    "eta_factor": opts["eta_factor"] if method == "exp_gradient" else "",
-                    "data_kind": meta["provenance"]["kind"],
-                    "provenance": meta["provenance_line"],
-                }
-            )
-    table = pd.DataFrame(rows)
+    out = _stream_runs(spec)
+    table = pd.DataFrame(_curve_rows(spec, meta, out))
     write_text(spec.out, table.to_csv(index=False))
+    runs, G = spec.runs, len(out.grid)
     finals = pd.DataFrame(
         {
-            "dataset": dataset,
-            "method": np.repeat(labels, runs),
-            "gamma": np.repeat([round(float(g), 6) for g in grid], runs),
+            "dataset": spec.dataset,
+            "method": np.repeat(out.labels, runs),
+            "gamma": np.repeat([round(float(g), 6) for g in out.grid], runs),
             "run": np.tile(np.arange(1, runs + 1), G),
-            "final_error": np.round(error[:, :, -1].ravel(), 6),
+            "final_error": np.round(out.error[:, :, -1].ravel(), 6),
         }
     )
     if spec.finals is not None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.common import Job
 from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 SOURCE = "Valizadegan (2010), chapters 5 and 6"
@@ -351,7 +350,6 @@ __all__ = [
     "EtaFigureSpec",
     "EtaSweepSpec",
     "FigureSpec",
-    "Job",
     "RunSpec",
     "code_modules",
     "eta_figure_spec",

@@ -36,7 +36,7 @@ import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
@@ -175,7 +175,7 @@ def _round(value: float) -> float:
 
 
 def _fold_lambdamart(
-    data: Data, masks: Data, settings: Row, rows: list[Row], seed: int, k: int
+    data: Data, masks: Data, settings: Row, rows: list[Row], *, seed: int, k: int
 ) -> list[Row]:
     from boostrank.ranking.lambdamart import LambdaMART
 
@@ -218,7 +218,7 @@ def _fold_lambdamart(
 
 
 def _fold_ranknet(
-    data: Data, masks: Data, settings: Row, rows: list[Row], seed: int, k: int
+    data: Data, masks: Data, settings: Row, rows: list[Row], *, seed: int, k: int
 ) -> list[Row]:
     from boostrank.ranking.ranknet import RankNet
 
@@ -253,7 +253,7 @@ def _fold_ranknet(
 
 
 def _fold_linear(
-    data: Data, masks: Data, settings: Row, rows: list[Row], seed: int, k: int
+    data: Data, masks: Data, settings: Row, rows: list[Row], *, seed: int, k: int
 ) -> list[Row]:
     from boostrank.ranking.linear import LinearRanker
 
@@ -266,12 +266,18 @@ def _fold_linear(
     return out
 
 
-Runner = Callable[[Data, Data, Row, list[Row], int, int], list[Row]]
+class Runner(Protocol):
+    """A table kind's fold runner: one row per configuration (``rows``) trained on the fold's
+    training part and scored at NDCG@``k``."""
+
+    def __call__(
+        self, data: Data, masks: Data, settings: Row, rows: list[Row], *, seed: int, k: int
+    ) -> list[Row]: ...
 
 
 def _fold_ranksvm(kind: str) -> Runner:
     def run(
-        data: Data, masks: Data, settings: Row, rows: list[Row], seed: int, k: int
+        data: Data, masks: Data, settings: Row, rows: list[Row], *, seed: int, k: int
     ) -> list[Row]:
         from boostrank.ranking.ranksvm import RankSVM, make_kernel_map, pair_design
 
@@ -333,22 +339,15 @@ FOLD_RUNNERS: dict[str, Runner] = {
 }
 
 
-def run_fold(
-    table: str,
-    fold: int,
-    meta_paths: list[str],
-    settings: dict[str, Any],
-    seed: int,
-    out: Path | str,
-) -> pd.DataFrame:
-    """Every configuration of ``table`` on LETOR fold ``fold``; one CSV row per configuration."""
+def run_fold(spec: RankingFoldSpec) -> pd.DataFrame:
+    """The fold job: every configuration of ``spec.table`` on LETOR fold ``spec.fold``; one
+    CSV row per configuration."""
     import pandas as pd
 
-    if table not in LETOR_TABLES:
-        raise BoostrankError(f"unknown table '{table}'; known: {sorted(LETOR_TABLES)}")
+    table, fold, settings = spec.table, spec.fold, spec.settings
     kind = LETOR_TABLES[table][0]
-    meta, label = choose_dataset([load_meta(p) for p in meta_paths])
-    npz = Path(next(p for p in meta_paths if load_meta(p)["dataset"] == meta["dataset"]))
+    meta, label = choose_dataset([load_meta(p) for p in spec.metas])
+    npz = Path(next(p for p in spec.metas if load_meta(p)["dataset"] == meta["dataset"]))
     with np.load(npz.with_suffix(".npz")) as arrays:
         data = {
             "X": arrays["X"].astype(np.float64),
@@ -359,9 +358,10 @@ def run_fold(
     roles = str(settings.get("fold_roles", "printed"))
     masks = fold_masks(data["part"], fold, roles)
     k = int(settings.get("k", 10))
-    job_seed = derive_seed(seed, table, fold)
+    job_seed = derive_seed(spec.seed, table, fold)
     started = time.perf_counter()
-    rows = FOLD_RUNNERS[kind](data, masks, settings, table_rows(table, settings), job_seed, k)
+    configs = table_rows(table, settings)
+    rows = FOLD_RUNNERS[kind](data, masks, settings, configs, seed=job_seed, k=k)
     log.info(
         "%s fold %d on %s: %d configurations in %.1f s",
         table,
@@ -387,13 +387,8 @@ def run_fold(
             for row in rows
         ]
     )
-    write_text(out, frame.to_csv(index=False))
+    write_text(spec.out, frame.to_csv(index=False))
     return frame
-
-
-def fold_job(spec: RankingFoldSpec) -> pd.DataFrame:
-    """The job of :class:`.spec.RankingFoldSpec`: :func:`run_fold`."""
-    return run_fold(spec.table, spec.fold, list(spec.metas), spec.settings, spec.seed, spec.out)
 
 
 # --------------------------------------------------------------------------- table 7: the toy
@@ -449,17 +444,15 @@ def printed_linear_score(X: np.ndarray, *, bias_first: bool) -> np.ndarray:
     return w[0] + X @ w[1:] if bias_first else X @ w[:-1] + w[-1]
 
 
-def run_toy(settings: dict[str, Any], seed: int) -> pd.DataFrame:
-    """Table 7's numbers: models trained on toy queries 1-3, their ranking and NDCG on query 4
-    (the published values beside them are added by :func:`.summary.toy_table`)."""
-    import pandas as pd
-
+def _fit_toy(
+    settings: dict[str, Any], seed: int, X: np.ndarray, y: np.ndarray, qid: np.ndarray
+) -> tuple[Any, Any, Any]:
+    """RankNet, linear regression and LambdaMART trained on toy queries 1-3 (Table 7's
+    settings), in that order."""
     from boostrank.ranking.lambdamart import LambdaMART
     from boostrank.ranking.linear import LinearRanker
     from boostrank.ranking.ranknet import RankNet
 
-    X, y, qid = toy_arrays()
-    tr, te = qid != TOY_TEST_QUERY, qid == TOY_TEST_QUERY
     job_seed = derive_seed(seed, "docan-table7")
     rn, lm = settings["ranknet"], settings["lambdamart"]
     ranknet = RankNet(
@@ -471,8 +464,8 @@ def run_toy(settings: dict[str, Any], seed: int) -> pd.DataFrame:
         sigma=float(rn["sigma"]),
         init_scale=float(rn["init_scale"]),
         random_state=job_seed,
-    ).fit(X[tr], y[tr], qid[tr])
-    linear = LinearRanker(float(settings["l2"])).fit(X[tr], y[tr])
+    ).fit(X, y, qid)
+    linear = LinearRanker(float(settings["l2"])).fit(X, y)
     lambdamart = LambdaMART(
         int(lm["trees"]),
         num_leaves=int(lm["leaves"]),
@@ -482,51 +475,71 @@ def run_toy(settings: dict[str, Any], seed: int) -> pd.DataFrame:
         num_threads=1,
         random_state=job_seed,
         params={"min_data_in_bin": 1, "min_sum_hessian_in_leaf": 0},
-    ).fit(X[tr], y[tr], qid[tr])
-    models = [
+    ).fit(X, y, qid)
+    return ranknet, linear, lambdamart
+
+
+def _toy_scores(
+    settings: dict[str, Any], fitted: tuple[Any, Any, Any], X_test: np.ndarray
+) -> list[tuple[str, str, str, str, np.ndarray]]:
+    """Each model of Table 7 (key, method, source, detail) and its scores of query 4's
+    documents: the three trained here, then the report's printed trees and weights."""
+    ranknet, linear, lambdamart = fitted
+    rn, lm = settings["ranknet"], settings["lambdamart"]
+    return [
         (
             "ranknet",
             "RankNet",
             "trained here",
             f"{rn['layers']} hidden layer(s) x {rn['nodes']} sigmoid nodes, {rn['epochs']} epochs",
-            ranknet.predict(X[te]),
+            ranknet.predict(X_test),
         ),
         (
             "linear",
             "Linear regression",
             "trained here",
             f"ridge, L2 = {settings['l2']:g}",
-            linear.predict(X[te]),
+            linear.predict(X_test),
         ),
         (
             "lambdamart",
             "LambdaMART",
             "trained here",
             f"{lm['trees']} trees, {lm['leaves']} leaves, learning rate {lm['learning_rate']}",
-            lambdamart.predict(X[te]),
+            lambdamart.predict(X_test),
         ),
         (
             "printed_trees",
             "LambdaMART",
             "the report's printed 10 trees",
             "x <= threshold goes left",
-            printed_trees_score(X[te]),
+            printed_trees_score(X_test),
         ),
         (
             "printed_weights",
             "Linear regression",
             "the report's printed weights",
             "first weight read as the bias",
-            printed_linear_score(X[te], bias_first=True),
+            printed_linear_score(X_test, bias_first=True),
         ),
         (
             "printed_weights_bias_last",
             "Linear regression",
             "the report's printed weights",
             "last weight read as the bias",
-            printed_linear_score(X[te], bias_first=False),
+            printed_linear_score(X_test, bias_first=False),
         ),
     ]
+
+
+def run_toy(settings: dict[str, Any], seed: int) -> pd.DataFrame:
+    """Table 7's numbers: models trained on toy queries 1-3, their ranking and NDCG on query 4
+    (the published values beside them are added by :func:`.summary.toy_table`)."""
+    import pandas as pd
+
+    X, y, qid = toy_arrays()
+    tr, te = qid != TOY_TEST_QUERY, qid == TOY_TEST_QUERY
+    models = _toy_scores(settings, _fit_toy(settings, seed, X[tr], y[tr], qid[tr]), X[te])
     n_docs = int(te.sum())
     rows = []
     for key, method, source, detail, score in models:
@@ -647,7 +660,6 @@ __all__ = [
     "concordance_gamma",
     "config_key",
     "demo_data",
-    "fold_job",
     "fold_masks",
     "ndcg_formula",
     "printed_linear_score",

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import Job
 from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 # --------------------------------------------------------------------------- Reuters-21578
@@ -249,7 +248,7 @@ class Table1Spec(JobSpec):
 @dataclass(frozen=True)
 class RankingFoldSpec(JobSpec):
     """Every configuration of one of Tables 2-6 on one LETOR fold (section "Results"):
-    :func:`.jobs_ranking.fold_job`."""
+    :func:`.jobs_ranking.run_fold`."""
 
     table: str
     fold: int
@@ -360,7 +359,7 @@ RANKING_FOLD = JobKind(
     ),
     ("experiments.docan.jobs_ranking", "metrics.ranking", "data.folds", "guards"),
     RankingFoldSpec,
-    "boostrank.experiments.docan.jobs_ranking:fold_job",
+    "boostrank.experiments.docan.jobs_ranking:run_fold",
 )
 RANKING_MERGE = JobKind(
     "docan.ranking_merge",
@@ -608,7 +607,6 @@ __all__ = [
     "Fig4Spec",
     "ForestMergeSpec",
     "ForestSpec",
-    "Job",
     "KnnSpec",
     "PlotSpec",
     "RankingFoldSpec",

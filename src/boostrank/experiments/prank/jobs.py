@@ -84,6 +84,7 @@ def run_learners(
     keys: list[str],
     features: Callable[[int], np.ndarray],
     y: np.ndarray,
+    *,
     dim: int,
     k: int,
     settings: dict[str, Any],
@@ -142,7 +143,7 @@ def run_fig6(settings: dict[str, Any], seed: int) -> dict[str, Any]:
     wh_rate = float(settings["wh"]["step"]) / float((X**2).sum(-1).mean())
     run = {**settings, "wh_rate": wh_rate}
     keys = list(settings["algorithms"]) + wh_variants(settings)
-    losses = run_learners(keys, lambda t: X[:, t], y, X.shape[-1], 5, run)
+    losses = run_learners(keys, lambda t: X[:, t], y, dim=X.shape[-1], k=5, settings=run)
     curves = {key: averaged(loss) for key, loss in losses.items()}
     log.info(
         "Figure 6: %d runs x %d rounds in %.1f s", n_runs, rounds, time.perf_counter() - started
@@ -239,7 +240,12 @@ def run_fig7(
         )
         run = {**settings, "wh_rate": wh_rate}
         losses = run_learners(
-            keys, lambda t, m=movies, o=others: M[m[:, t][:, None], o], ranks, n_users - 1, k, run
+            keys,
+            lambda t, m=movies, o=others: M[m[:, t][:, None], o],
+            ranks,
+            dim=n_users - 1,
+            k=k,
+            settings=run,
         )
         out["panels"][int(min_ratings)] = {
             "curves": {key: averaged(loss) for key, loss in losses.items()},

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.common import Job
 from boostrank.experiments.job import JobKind, JobSpec, registry, stem
 
 FIG6, FIG7 = "prank-fig6", "prank-fig7"
@@ -127,7 +126,6 @@ __all__ = [
     "LABELS",
     "Fig6Spec",
     "Fig7Spec",
-    "Job",
     "fig6_spec",
     "fig7_spec",
     "label_of",

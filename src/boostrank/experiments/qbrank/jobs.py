@@ -39,6 +39,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
@@ -49,6 +50,7 @@ from boostrank.experiments.qbrank.spec import (
     PERCENTS,
     TABLE_ID,
     TIES,
+    Model,
     TrainSpec,
     get_model,
 )
@@ -128,57 +130,74 @@ def precision_at_percent(
 
 
 # --------------------------------------------------------------------------- one job
-def train_model(spec: TrainSpec) -> pd.DataFrame:
-    """Train one model on one split; write DCG-5 on L3 and precision at K% on P3 after each
-    number of trees (one run, staged predictions) as a tidy CSV, and a JSON record; to
-    ``queries`` each L3 query's DCG-5 after each number of trees."""
+@dataclass(frozen=True)
+class _Training:
+    """The rows a model trains on (section 4.1): those whose labels it reads, those whose
+    preference pairs it reads, their union, and a note naming the parts that are empty."""
+
+    labelled: np.ndarray
+    paired: np.ndarray
+    train: np.ndarray
+    note: str
+
+
+def _training(model: Model, sets: np.ndarray) -> _Training:
+    """Which rows of the split ``sets`` (:data:`PART_CODE`) ``model`` trains on."""
     import numpy as np
-    import pandas as pd
 
-    from boostrank.io import read_json, write_json, write_text
-    from boostrank.ranking.pairs import query_pairs
-
-    dataset, split, params, seed = spec.dataset, spec.split, spec.params, spec.seed
-    model = get_model(spec.model)
-    meta = read_json(spec.meta)
-    from boostrank.data.prepare import load_letor
-
-    data = load_letor(spec.npz)
-    data = {**data, "X": data["X"].astype(np.float64), "y": data["y"].astype(np.int64)}
-    X, y, qid = data["X"], data["y"], data["qid"]
-    split_seed = derive_seed(seed, TABLE_ID, dataset, "split", split)
-    sets = make_split(y, qid, float(params["l2_fraction"]), split_seed)
-    stages = [int(s) for s in params["stages"]]
-    trees = {"n_trees": max(stages), **params["trees"]}
-    s = derive_seed(seed, TABLE_ID, dataset, model.key, split)
     labelled = np.isin(sets, [PART_CODE[p] for p in model.labels_from])
-    paired = sets == PART_CODE[model.pairs_from] if model.pairs_from else np.zeros(len(y), bool)
-    train = labelled | paired
+    paired = sets == PART_CODE[model.pairs_from] if model.pairs_from else np.zeros(len(sets), bool)
     empty = [
         p for p in (*model.labels_from, model.pairs_from) if p and not (sets == PART_CODE[p]).any()
     ]
     note = f"{' and '.join(empty)} empty on this data set" if empty else ""
-    started = time.perf_counter()
-    test = sets == 3
-    Xt, yt, qt = X[test], y[test], qid[test]
-    ranker: Any = None
-    if not train.any():  # e.g. no single-grade query (L1) in a synthetic stand-in
-        log.warning("%s on %s split %d: %s; not trained", model.label, dataset, split, note)
-    elif model.algorithm == "gbt":
+    return _Training(labelled=labelled, paired=paired, train=labelled | paired, note=note)
+
+
+def _fit(
+    spec: TrainSpec, model: Model, data: dict[str, np.ndarray], rows: _Training, seed: int
+) -> Any:
+    """GBT, QBRank or RankSVM trained on ``rows``; None when there are none (e.g. no
+    single-grade query, L1, in a synthetic stand-in)."""
+    X, y, qid, train, params = data["X"], data["y"], data["qid"], rows.train, spec.params
+    if not train.any():
+        log.warning(
+            "%s on %s split %d: %s; not trained", model.label, spec.dataset, spec.split, rows.note
+        )
+        return None
+    trees = {"n_trees": max(int(s) for s in params["stages"]), **params["trees"]}
+    if model.algorithm == "gbt":
         from boostrank.ranking.gbt import GBT
 
-        ranker = GBT(random_state=s, **trees).fit(X[train], y[train])
-    elif model.algorithm == "qbrank":
+        return GBT(random_state=seed, **trees).fit(X[train], y[train])
+    if model.algorithm == "qbrank":
         from boostrank.ranking.qbrank import QBRank
 
-        ranker = QBRank(random_state=s, **trees, **params["qbrank"]).fit(
-            X[train], y[train], qid[train], pair_mask=paired[train], label_mask=labelled[train]
+        return QBRank(random_state=seed, **trees, **params["qbrank"]).fit(
+            X[train],
+            y[train],
+            qid[train],
+            pair_mask=rows.paired[train],
+            label_mask=rows.labelled[train],
         )
-    else:
-        from boostrank.ranking.ranksvm import RankSVM
+    from boostrank.ranking.ranksvm import RankSVM
 
-        ranker = RankSVM(random_state=s, **params["ranksvm"]).fit(X[train], y[train], qid[train])
-    fitted = time.perf_counter()
+    return RankSVM(random_state=seed, **params["ranksvm"]).fit(X[train], y[train], qid[train])
+
+
+def _evaluate(
+    spec: TrainSpec, model: Model, ranker: Any, test: tuple[np.ndarray, ...]
+) -> tuple[list[dict[str, Any]], list[pd.DataFrame], int]:
+    """DCG-k on L3 and precision at K% on its pairs (P3) after each number of trees (the
+    staged predictions; once for RankSVM, zero scores when not trained): the tidy rows, each
+    query's DCG-k, and the number of test pairs."""
+    import numpy as np
+    import pandas as pd
+
+    from boostrank.ranking.pairs import query_pairs
+
+    Xt, yt, qt = test
+    params, stages = spec.params, [int(s) for s in spec.params["stages"]]
     shown = [0] if model.algorithm == "ranksvm" else stages
     if ranker is None:
         scores = np.zeros((len(shown), len(yt)))
@@ -189,45 +208,64 @@ def train_model(spec: TrainSpec) -> pd.DataFrame:
     i, j = query_pairs(yt, qt)  # P3
     precision = precision_at_percent(scores[:, i] - scores[:, j], PERCENTS, params["ties"])
     rows, per_query = [], []
+    measure = f"dcg{params['dcg_k']}"
     for row, n_trees in enumerate(shown):
         dcg = dcg_at_k(yt, scores[row], qt, int(params["dcg_k"]))
-        base = {"dataset": dataset, "split": split, "model": model.key, "label": model.label}
-        base["trees"] = n_trees if model.algorithm != "ranksvm" else ""
+        base = {"dataset": spec.dataset, "split": spec.split, "model": model.key}
+        base |= {"label": model.label, "trees": n_trees if model.algorithm != "ranksvm" else ""}
         per_query.append(
             pd.DataFrame(
-                {
-                    **base,
-                    "measure": f"dcg{params['dcg_k']}",
-                    "query": np.unique(qt),
-                    "value": np.round(dcg, 6),
-                }
+                {**base, "measure": measure, "query": np.unique(qt), "value": np.round(dcg, 6)}
                 if ranker is not None
                 else {**base, "measure": [], "query": [], "value": []}
             )
         )
-        rows.append(
-            {
-                **base,
-                "measure": f"dcg{params['dcg_k']}",
-                "k_percent": "",
-                "value": round(float(dcg.mean()), 6),
-            }
-        )
+        mean = round(float(dcg.mean()), 6)
+        rows.append({**base, "measure": measure, "k_percent": "", "value": mean})
         for p, value in zip(PERCENTS, precision[row], strict=True):
             rows.append(
                 {**base, "measure": "precision", "k_percent": p, "value": round(float(value), 6)}
             )
-    table = pd.DataFrame(rows)
+    return rows, per_query, len(i)
+
+
+def train_model(spec: TrainSpec) -> pd.DataFrame:
+    """Train one model on one split; write DCG-5 on L3 and precision at K% on P3 after each
+    number of trees (one run, staged predictions) as a tidy CSV, and a JSON record; to
+    ``queries`` each L3 query's DCG-5 after each number of trees."""
+    import numpy as np
+    import pandas as pd
+
+    from boostrank.data.prepare import load_letor
+    from boostrank.io import read_json, write_json, write_text
+    from boostrank.ranking.pairs import query_pairs
+
+    dataset, split, params, seed = spec.dataset, spec.split, spec.params, spec.seed
+    model = get_model(spec.model)
+    meta = read_json(spec.meta)
+    data = load_letor(spec.npz)
+    data = {**data, "X": data["X"].astype(np.float64), "y": data["y"].astype(np.int64)}
+    X, y, qid = data["X"], data["y"], data["qid"]
+    split_seed = derive_seed(seed, TABLE_ID, dataset, "split", split)
+    sets = make_split(y, qid, float(params["l2_fraction"]), split_seed)
+    s = derive_seed(seed, TABLE_ID, dataset, model.key, split)
+    rows = _training(model, sets)
+    started = time.perf_counter()
+    test = sets == 3
+    ranker = _fit(spec, model, data, rows, s)
+    fitted = time.perf_counter()
+    tidy, per_query, test_pairs = _evaluate(spec, model, ranker, (X[test], y[test], qid[test]))
+    table = pd.DataFrame(tidy)
     if ranker is None:
         table["value"] = np.nan
-    table["note"] = note
+    table["note"] = rows.note
     table["dataset_label"] = letor_label(meta)
     table["data_kind"] = meta["provenance"]["kind"]
     table["provenance"] = meta["provenance_line"]
     write_text(spec.out, table.to_csv(index=False))
     if spec.queries is not None:
         write_text(spec.queries, pd.concat(per_query, ignore_index=True).to_csv(index=False))
-    counts = {name: int(np.unique(qid[sets == c]).size) for name, c in PART_CODE.items()}
+    paired = rows.paired
     record = {
         "figure": [TABLE_ID, FIGURE_ID],
         "dataset": dataset,
@@ -237,12 +275,12 @@ def train_model(spec: TrainSpec) -> pd.DataFrame:
         "split_seed": split_seed,
         "seed": s,
         "params": params,
-        "queries": counts,
+        "queries": {name: int(np.unique(qid[sets == c]).size) for name, c in PART_CODE.items()},
         "rows": {name: int((sets == c).sum()) for name, c in PART_CODE.items()},
-        "train_rows": int(train.sum()),
-        "note": note,
+        "train_rows": int(rows.train.sum()),
+        "note": rows.note,
         "train_pairs": int(query_pairs(y[paired], qid[paired])[0].size) if paired.any() else 0,
-        "test_pairs": len(i),
+        "test_pairs": test_pairs,
         "data_kind": meta["provenance"]["kind"],
         "provenance": meta["provenance_line"],
     }
@@ -254,7 +292,7 @@ def train_model(spec: TrainSpec) -> pd.DataFrame:
         split,
         fitted - started,
         time.perf_counter() - fitted,
-        int(train.sum()),
+        int(rows.train.sum()),
         s,
     )
     return table

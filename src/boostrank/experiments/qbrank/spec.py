@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import Job
 from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 TABLE_ID = "qbrank-table1"
@@ -209,7 +208,6 @@ __all__ = [
     "TIE_RULES",
     "TRAIN",
     "FigureSpec",
-    "Job",
     "Model",
     "TrainSpec",
     "figure_spec",

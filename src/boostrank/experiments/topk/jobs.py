@@ -87,76 +87,104 @@ def _match_rows(X: Any, Y: Any, X_part: Any, Y_part: Any, where: str) -> Any:
     return out
 
 
-def make_split(spec: SplitSpec) -> dict[str, Any]:
-    """Write the train/test row indices of a Table 1 data set (``out`` .npz) and how they were
-    found (``record`` JSON).
+Split = tuple[Any, Any, str]  # train rows, test rows, how they were found
 
-    Real/mirror copies: the rows of MULAN's ``<name>-train.arff`` (found through the fetch
+
+def _derived_split(spec: SplitSpec, seed: int) -> Split:
+    """An M-reduced data set's split: ``subsample`` (train, test) rows drawn with ``seed``
+    from the training and test parts of ``base_split``."""
+    import numpy as np
+
+    subsample = spec.subsample
+    if spec.base_split is None or subsample is None or len(subsample) != 2:
+        raise BoostrankError(f"{spec.dataset}: a derived split needs subsample (train, test)")
+    with np.load(spec.base_split) as base:
+        tr_base, te_base = base["train"], base["test"]
+    rng = np.random.default_rng(seed)
+    n_tr, n_te = min(int(subsample[0]), len(tr_base)), min(int(subsample[1]), len(te_base))
+    train = np.sort(rng.choice(tr_base, n_tr, replace=False))
+    test = np.sort(rng.choice(te_base, n_te, replace=False))
+    how = (
+        f"derived from {source_dataset(spec.dataset)}: {n_tr} training and {n_te} test rows "
+        f"drawn (seed {seed}) from its training and test parts"
+    )
+    return train, test, how
+
+
+def _standin_split(spec: SplitSpec, n_rows: int) -> Split:
+    """A synthetic stand-in's split: the first rows in the ``published`` proportions."""
+    import numpy as np
+
+    published = spec.published
+    if not published or len(published) != 2:
+        raise BoostrankError(f"{spec.dataset}: a stand-in needs the published (train, test) sizes")
+    n_tr = round(n_rows * published[0] / (published[0] + published[1]))
+    how = (
+        f"synthetic stand-in split in the published proportions {published[0]}/"
+        f"{published[1]}: first {n_tr} rows for training"
+    )
+    return np.arange(n_tr), np.arange(n_tr, n_rows), how
+
+
+def _published_split(spec: SplitSpec, X: Any, Y: Any) -> Split:
+    """A real copy's split: the rows of MULAN's ``<name>-train.arff`` (found through the fetch
     job's ``provenance.json``) matched to the processed rows; the rest is the test part and
-    must match ``<name>-test.arff`` in size. Synthetic stand-ins: the first
-    round(n * train / (train + test)) rows (``published`` sizes). Derived data sets
-    (M-reduced): ``subsample`` (train, test) rows drawn from ``base_split`` with a seed derived
-    from the root ``seed``."""
+    must match ``<name>-test.arff`` in size."""
     import numpy as np
 
     from boostrank.data import formats
+    from boostrank.io import read_json
+
+    dataset, raw_provenance = spec.dataset, spec.raw_provenance
+    if raw_provenance is None:
+        raise BoostrankError(f"{dataset}: a real copy's split needs the raw provenance.json")
+    raw_dir = Path(raw_provenance).parent
+    files = read_json(raw_provenance).get("files", {})
+
+    def find(suffix: str) -> Path:
+        for name, entry in files.items():
+            if name.endswith(suffix):
+                return raw_dir / entry.get("stored_as", name)
+        raise BoostrankError(
+            f"{dataset}: {raw_provenance} lists no '*{suffix}' file; the published split "
+            "needs MULAN's train/test ARFF files (see config/datasets.yaml)"
+        )
+
+    xml = find(".xml")
+    X_tr, Y_tr, _, _ = formats.read_arff_multilabel(find("-train.arff"), xml)
+    _, Y_te, _, _ = formats.read_arff_multilabel(find("-test.arff"), xml)
+    train = np.sort(_match_rows(X.astype(np.float32), Y, X_tr, Y_tr, f"{dataset} train"))
+    test = np.setdiff1d(np.arange(len(X)), train)
+    if len(test) != len(Y_te):
+        raise BoostrankError(
+            f"{dataset}: {len(train)} training rows matched leave {len(test)} rows, but "
+            f"the test ARFF has {len(Y_te)}"
+        )
+    how = f"MULAN's published split: {len(train)} rows of the train ARFF matched one to one"
+    return train, test, how
+
+
+def make_split(spec: SplitSpec) -> dict[str, Any]:
+    """Write the train/test row indices of a Table 1 data set (``out`` .npz) and how they were
+    found (``record`` JSON): MULAN's published split for real and mirror copies
+    (:func:`_published_split`), the published proportions for synthetic stand-ins
+    (:func:`_standin_split`), rows drawn from the source's split for derived data sets
+    (M-reduced, :func:`_derived_split`, seeded from the root ``seed``)."""
+    import numpy as np
+
     from boostrank.io import read_json, save_npz, write_json
 
-    dataset, base_split, subsample = spec.dataset, spec.base_split, spec.subsample
-    published, raw_provenance = spec.published, spec.raw_provenance
+    dataset = spec.dataset
     seed = derive_seed(spec.seed, TABLE_ID, dataset, "split", bits=63)
     meta = read_json(spec.meta)
     X, Y = load_multilabel(spec.npz)
     kind = meta["provenance"]["kind"]
-    if base_split is not None:
-        if subsample is None or len(subsample) != 2:
-            raise BoostrankError(f"{dataset}: a derived split needs subsample (train, test)")
-        with np.load(base_split) as base:
-            tr_base, te_base = base["train"], base["test"]
-        rng = np.random.default_rng(seed)
-        n_tr, n_te = min(int(subsample[0]), len(tr_base)), min(int(subsample[1]), len(te_base))
-        train = np.sort(rng.choice(tr_base, n_tr, replace=False))
-        test = np.sort(rng.choice(te_base, n_te, replace=False))
-        how = (
-            f"derived from {source_dataset(dataset)}: {n_tr} training and {n_te} test rows "
-            f"drawn (seed {seed}) from its training and test parts"
-        )
+    if spec.base_split is not None:
+        train, test, how = _derived_split(spec, seed)
     elif kind == "synthetic":
-        if not published or len(published) != 2:
-            raise BoostrankError(f"{dataset}: a stand-in needs the published (train, test) sizes")
-        n_tr = round(len(X) * published[0] / (published[0] + published[1]))
-        train, test = np.arange(n_tr), np.arange(n_tr, len(X))
-        how = (
-            f"synthetic stand-in split in the published proportions {published[0]}/"
-            f"{published[1]}: first {n_tr} rows for training"
-        )
+        train, test, how = _standin_split(spec, len(X))
     else:
-        if raw_provenance is None:
-            raise BoostrankError(f"{dataset}: a real copy's split needs the raw provenance.json")
-        prov = read_json(raw_provenance)
-        raw_dir = Path(raw_provenance).parent
-        files = prov.get("files", {})
-
-        def find(suffix: str) -> Path:
-            for name, entry in files.items():
-                if name.endswith(suffix):
-                    return raw_dir / entry.get("stored_as", name)
-            raise BoostrankError(
-                f"{dataset}: {raw_provenance} lists no '*{suffix}' file; the published split "
-                "needs MULAN's train/test ARFF files (see config/datasets.yaml)"
-            )
-
-        xml = find(".xml")
-        X_tr, Y_tr, _, _ = formats.read_arff_multilabel(find("-train.arff"), xml)
-        _, Y_te, _, _ = formats.read_arff_multilabel(find("-test.arff"), xml)
-        train = np.sort(_match_rows(X.astype(np.float32), Y, X_tr, Y_tr, f"{dataset} train"))
-        test = np.setdiff1d(np.arange(len(X)), train)
-        if len(test) != len(Y_te):
-            raise BoostrankError(
-                f"{dataset}: {len(train)} training rows matched leave {len(test)} rows, but "
-                f"the test ARFF has {len(Y_te)}"
-            )
-        how = f"MULAN's published split: {len(train)} rows of the train ARFF matched one to one"
+        train, test, how = _published_split(spec, X, Y)
     save_npz(spec.out, train=train.astype(np.int64), test=test.astype(np.int64))
     info = {
         "dataset": dataset,
@@ -239,7 +267,13 @@ def _parts(spec: TrainSpec, tuned: bool) -> tuple[dict[str, Any], dict[str, int]
 
 
 def _loops(
-    booster: Any, data: dict[str, Any], loops: int, scored: set[int], order_rng: Any, shuffle: bool
+    booster: Any,
+    data: dict[str, Any],
+    loops: int,
+    scored: set[int],
+    *,
+    order_rng: Any,
+    shuffle: bool,
 ) -> dict[str, Any]:
     """Run ``loops`` passes over the fit part; after each pass in ``scored``, the test loss,
     the validation loss (when there is a validation part) and Hedge's entropy."""
@@ -300,10 +334,9 @@ def train_run(spec: TrainSpec) -> dict[str, Any]:
     checkpoints = sorted({*checkpoints, loops})
     scored = set(range(1, loops + 1)) if tuned else set(checkpoints)
     started = time.perf_counter()
-    runs = _loops(
-        booster, data, loops, scored, np.random.default_rng(order_seed),
-        bool(params.get("shuffle", True)),
-    )  # fmt: skip
+    order_rng = np.random.default_rng(order_seed)
+    shuffle = bool(params.get("shuffle", True))
+    runs = _loops(booster, data, loops, scored, order_rng=order_rng, shuffle=shuffle)
     seconds = time.perf_counter() - started
     chosen = best_loop(runs["validation"]) if tuned else loops
     record = {

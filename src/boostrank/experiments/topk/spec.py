@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.common import Job
 from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
 
 TABLE_ID = "topk-table1"
@@ -326,7 +325,6 @@ __all__ = [
     "TRAINING_KEYS",
     "Algorithm",
     "Figure2Spec",
-    "Job",
     "SplitSpec",
     "Table1Spec",
     "TrainSpec",
