@@ -32,6 +32,7 @@ from boostrank.experiments.chapter3.spec import (
     FIGURE_ID,
     TABLE_KS,
 )
+from boostrank.report.stat_rows import kind_of
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -99,14 +100,6 @@ def letor_published(provenance: Path | str | None) -> pd.DataFrame:
         columns={"cutoff": "k", "value": "letor_published", "source": "letor_source"}
     )
     return table[cols].reset_index(drop=True)
-
-
-def kind_of(frame: pd.DataFrame) -> tuple[str, str]:
-    """The data kind of the rows of ``frame`` taken together (synthetic if any is; else their
-    one kind, or "mixed") and their provenance lines joined."""
-    kinds = list(dict.fromkeys(frame["data_kind"]))
-    kind = "synthetic" if "synthetic" in kinds else kinds[0] if len(kinds) == 1 else "mixed"
-    return kind, "; ".join(dict.fromkeys(frame["provenance"]))
 
 
 def rank_within(values: pd.Series) -> pd.Series:
@@ -584,7 +577,6 @@ __all__ = [
     "baseline_ranks",
     "best_or_tied",
     "compared_cells",
-    "kind_of",
     "lead_stats",
     "letor_gap_stats",
     "letor_published",

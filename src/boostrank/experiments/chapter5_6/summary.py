@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter5_6.spec import DATASETS, LABELS
+from boostrank.report.stat_rows import stat_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,22 +57,6 @@ def _real(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["data_kind"] != "synthetic"]
 
 
-def _stat(
-    statistic: str, dataset: str, method: str, value: Any, part: pd.DataFrame, note: str
-) -> dict[str, Any]:
-    kinds = sorted(set(part["data_kind"]))
-    kind = "synthetic" if "synthetic" in kinds else "+".join(kinds)
-    return {
-        "statistic": statistic,
-        "dataset": dataset,
-        "method": method,
-        "value": "" if value is None else round(float(value), 6),
-        "data_kind": kind,
-        "provenance": "; ".join(dict.fromkeys(part["provenance"])),
-        "note": note,
-    }
-
-
 def _aggregate_note(frame: pd.DataFrame) -> str:
     real = list(dict.fromkeys(_real(frame)["dataset"]))
     left = sorted(set(frame["dataset"]) - set(real))
@@ -94,14 +79,44 @@ def stats_fig5_2(final: pd.DataFrame) -> list[dict[str, Any]]:
     best = best_rows(final)
     for row in best.itertuples():
         part = final[final["dataset"] == row.dataset]
-        stats.append(_stat("best_gamma", row.dataset, row.method, row.gamma, part, ""))
-        stats.append(_stat("best_final_error", row.dataset, row.method, row.final_error, part, ""))
+        stats.append(
+            stat_row(
+                statistic="best_gamma",
+                dataset=row.dataset,
+                method=row.method,
+                value=row.gamma,
+                part=part,
+                note="",
+                kinds="joined",
+            )
+        )
+        stats.append(
+            stat_row(
+                statistic="best_final_error",
+                dataset=row.dataset,
+                method=row.method,
+                value=row.final_error,
+                part=part,
+                note="",
+                kinds="joined",
+            )
+        )
     for ds, part in best.groupby("dataset", sort=False):
         by = part.set_index("method")["final_error"]
         if {"Exp. gradient", "Banditron"} <= set(by.index):
             diff = by["Exp. gradient"] - by["Banditron"]
             note = "final error at each method's best gamma: exp. gradient minus Banditron"
-            stats.append(_stat("eg_minus_banditron", ds, "Exp. gradient", diff, part, note))
+            stats.append(
+                stat_row(
+                    statistic="eg_minus_banditron",
+                    dataset=ds,
+                    method="Exp. gradient",
+                    value=diff,
+                    part=part,
+                    note=note,
+                    kinds="joined",
+                )
+            )
     return stats
 
 
@@ -124,7 +139,15 @@ def stats_fig5_2_overall(final: pd.DataFrame, *, gap: float = GAP) -> list[dict[
             value = abs(both["Exp. gradient"] - both["Banditron"]) / both["Banditron"]
     note = "|EG - Banditron| / Banditron of the mean best-gamma final errors; " + agg
     stats.append(
-        _stat("eg_banditron_relative_gap", "all", "Exp. gradient", value, _real(final), note=note)
+        stat_row(
+            statistic="eg_banditron_relative_gap",
+            dataset="all",
+            method="Exp. gradient",
+            value=value,
+            part=_real(final),
+            note=note,
+            kinds="joined",
+        )
     )
     flags: dict[str, dict[str, bool]] = {}
     for (ds, method), part in final.groupby(["dataset", "method"], sort=False):
@@ -133,17 +156,28 @@ def stats_fig5_2_overall(final: pd.DataFrame, *, gap: float = GAP) -> list[dict[
         spread = float(part["final_error"].max() - part["final_error"].min())
         flags.setdefault(method, {})[ds] = spread >= gap
         note = "max - min of the final error over the gamma grid"
-        stats.append(_stat("final_error_range_over_gamma", ds, method, spread, part, note=note))
+        stats.append(
+            stat_row(
+                statistic="final_error_range_over_gamma",
+                dataset=ds,
+                method=method,
+                value=spread,
+                part=part,
+                note=note,
+                kinds="joined",
+            )
+        )
     for method, fl in flags.items():
         note = f"fraction of data sets where the final error spans >= {gap:g} over the gamma grid"
         stats.append(
-            _stat(
-                "gamma_sensitive_fraction",
-                "all",
-                method,
-                _fraction(fl, final),
+            stat_row(
+                statistic="gamma_sensitive_fraction",
+                dataset="all",
+                method=method,
+                value=_fraction(fl, final),
                 part=_real(final),
                 note=note + "; " + agg,
+                kinds="joined",
             )
         )
     return stats
@@ -159,25 +193,46 @@ def stats_fig5_1(curves: pd.DataFrame) -> list[dict[str, Any]]:
         if "Perceptron" in last.index and bandit:
             gap = float(last[bandit].min() - last["Perceptron"])
             note = "best bandit method's final error minus the Perceptron's (full feedback)"
-            stats.append(_stat("full_partial_gap", ds, "Perceptron", gap, part, note))
+            stats.append(
+                stat_row(
+                    statistic="full_partial_gap",
+                    dataset=ds,
+                    method="Perceptron",
+                    value=gap,
+                    part=part,
+                    note=note,
+                    kinds="joined",
+                )
+            )
         eg = part[part["method"] == "Exp. gradient"].set_index("trial")["error"]
         pos = part[part["method"] == "Banditron_Pos"].set_index("trial")["error"]
         if len(eg) and len(pos):
             common = eg.index.intersection(pos.index)
             frac = float((eg[common] < pos[common]).mean())
             note = "fraction of checkpoints where exp. gradient's error < Banditron_Pos's"
-            stats.append(_stat("eg_below_pos_fraction", ds, "Exp. gradient", frac, part, note))
+            stats.append(
+                stat_row(
+                    statistic="eg_below_pos_fraction",
+                    dataset=ds,
+                    method="Exp. gradient",
+                    value=frac,
+                    part=part,
+                    note=note,
+                    kinds="joined",
+                )
+            )
             flags[ds] = frac > 0.5
     value = _fraction(flags, curves)
     note = "fraction of data sets where exp. gradient is below Banditron_Pos at most checkpoints"
     stats.append(
-        _stat(
-            "eg_faster_than_pos",
-            "all",
-            "Exp. gradient",
-            value,
-            _real(curves),
-            note + "; " + _aggregate_note(curves),
+        stat_row(
+            statistic="eg_faster_than_pos",
+            dataset="all",
+            method="Exp. gradient",
+            value=value,
+            part=_real(curves),
+            note=note + "; " + _aggregate_note(curves),
+            kinds="joined",
         )
     )
     return stats
@@ -225,16 +280,37 @@ def stats_fig6_2(
         flags["best_worst_gap"][ds] = worst - best >= gap
         # "our adaptive strategy is better than the Banditron with a single best gamma"
         flags["ag23_beat_best"][ds] = min(ag2, ag3) < best
-        stats.append(_stat("worst_minus_best", ds, "Banditron_Best", worst - best, part, ""))
-        stats.append(_stat("ag0_minus_ag2", ds, "Banditron_ag2", ag0 - ag2, part, ""))
         stats.append(
-            _stat(
-                "best_minus_ag23",
-                ds,
-                "Banditron_ag2",
-                best - max(ag2, ag3),
-                part,
-                "Banditron_Best's final error minus the worse of ag2 and ag3",
+            stat_row(
+                statistic="worst_minus_best",
+                dataset=ds,
+                method="Banditron_Best",
+                value=worst - best,
+                part=part,
+                note="",
+                kinds="joined",
+            )
+        )
+        stats.append(
+            stat_row(
+                statistic="ag0_minus_ag2",
+                dataset=ds,
+                method="Banditron_ag2",
+                value=ag0 - ag2,
+                part=part,
+                note="",
+                kinds="joined",
+            )
+        )
+        stats.append(
+            stat_row(
+                statistic="best_minus_ag23",
+                dataset=ds,
+                method="Banditron_ag2",
+                value=best - max(ag2, ag3),
+                part=part,
+                note="Banditron_Best's final error minus the worse of ag2 and ag3",
+                kinds="joined",
             )
         )
         if part["data_kind"].iloc[0] != "synthetic":
@@ -257,28 +333,38 @@ def stats_fig6_2(
     agg = _aggregate_note(final)
     for key, fl in flags.items():
         stats.append(
-            _stat(key, "all", "", _fraction(fl, final), _real(final), notes[key] + "; " + agg)
+            stat_row(
+                statistic=key,
+                dataset="all",
+                method="",
+                value=_fraction(fl, final),
+                part=_real(final),
+                note=notes[key] + "; " + agg,
+                kinds="joined",
+            )
         )
     real = _real(final)
     stats.append(
-        _stat(
-            "example_ag0_ag2_count",
-            "all",
-            "Banditron_ag2",
-            ex1,
-            real,
-            "data sets where ag2 ends >= 0.07 below ag0 (as 45% vs 38%); " + agg,
+        stat_row(
+            statistic="example_ag0_ag2_count",
+            dataset="all",
+            method="Banditron_ag2",
+            value=ex1,
+            part=real,
+            note="data sets where ag2 ends >= 0.07 below ag0 (as 45% vs 38%); " + agg,
+            kinds="joined",
         )
     )
     stats.append(
-        _stat(
-            "example_ag23_best_count",
-            "all",
-            "Banditron_ag2",
-            ex2,
-            real,
-            "data sets where ag2 and ag3 both end >= 0.04 below Banditron_Best and >= 0.06 "
+        stat_row(
+            statistic="example_ag23_best_count",
+            dataset="all",
+            method="Banditron_ag2",
+            value=ex2,
+            part=real,
+            note="data sets where ag2 and ag3 both end >= 0.04 below Banditron_Best and >= 0.06 "
             "below ag0 (as 56% vs 60% and 62%); " + agg,
+            kinds="joined",
         )
     )
     return stats
