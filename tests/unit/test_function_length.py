@@ -26,13 +26,6 @@ ALLOWED = {
     "experiments/docan/jobs_ranking.py:run_toy": "one job: Table 7's toy queries",
     "experiments/qbrank/jobs.py:train_model": "one job: one model on one split",
     "experiments/topk/jobs.py:make_split": "one job: a Table 1 data set's split",
-    # One figure's statistics in row order, of a work not reworked yet; to be split by
-    # statistic family as Chapter 4's stats4_2 was.
-    "experiments/chapter2/summary.py:summary_fig2_1": "Figure 2.1's statistics",
-    "experiments/chapter3/summary.py:summarise": "Figure 3.1's tidy rows and statistics",
-    "experiments/chapter5_6/summary.py:stats_fig6_2": "Figure 6.2's comparisons",
-    "experiments/topk/summary.py:figure2_summary": "Figure 2's curves and convergence",
-    "experiments/topk/summary.py:table1_frame": "Table 1's rows",
     # One figure's drawing, panel by panel, of a work not reworked yet.
     "experiments/chapter2/figure.py:draw": "Figures 2.1-2.3's drawing",
     "experiments/chapter3/figure.py:draw_figure": "Figure 3.1's drawing",
