@@ -405,7 +405,7 @@ def stats4_2(
         if "MRR" not in p:
             continue
         perf[ds] = p
-        comparisons4_2(rows, part, ds, p, alt_names, k_max)
+        comparisons4_2(rows, part, ds, p, alt_names=alt_names, k_max=k_max)
         weak = frame[(frame["evaluated"] == evaluated) & (frame["dataset"] == ds)]
         weak_learner4_2(rows, part, weak, ds, p)
         shape4_2(rows, part, ds, k_max)
