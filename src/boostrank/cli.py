@@ -84,9 +84,9 @@ def _cmd_readings(args: argparse.Namespace) -> None:
         load_readings(args.readings, list(variants)),
         load_claims(args.claims),
         variants,
-        args.root,
-        args.seed,
-        _reductions(args),
+        root=args.root,
+        seed=args.seed,
+        reduced=_reductions(args),
     )
     if table.empty:
         raise BoostrankError(
@@ -152,7 +152,9 @@ def _cmd_report(args: argparse.Namespace) -> None:
     if args.captions_out:
         from boostrank.report.captions import write_captions
 
-        write_captions(args.captions_out, catalog.values(), claims, inventory, reduced, guards)
+        write_captions(
+            args.captions_out, catalog.values(), claims, inventory, reduced=reduced, guards=guards
+        )
     counts = claims["verdict"].value_counts().to_dict()
     log.info("claims: %s; report written to %s", counts, args.out)
 

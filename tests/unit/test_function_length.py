@@ -17,16 +17,6 @@ ALLOWED = {
     # A learner's fit: the algorithm's loop in one place, read against its pseudo-code.
     "ranking/frank.py:FRank._fit": "FRank's boosting loop (Tsai et al. 2007)",
     "ranking/ndcg_boost.py:NDCGBoost._fit": "NDCG_Boost's loop (dissertation Algorithm 5)",
-    # One job's steps (read, fit, score, write) of a work not reworked yet; to be split as
-    # Chapter 4's jobs were (jobs_base, jobs_feedback, jobs_objective).
-    # One figure's statistics in row order, of a work not reworked yet; to be split by
-    # statistic family as Chapter 4's stats4_2 was.
-    "experiments/chapter2/summary.py:summary_fig2_1": "Figure 2.1's statistics",
-    "experiments/chapter3/summary.py:summarise": "Figure 3.1's tidy rows and statistics",
-    "experiments/chapter5_6/summary.py:stats_fig6_2": "Figure 6.2's comparisons",
-    "experiments/topk/summary.py:figure2_summary": "Figure 2's curves and convergence",
-    "experiments/topk/summary.py:table1_frame": "Table 1's rows",
-    # One figure's drawing, panel by panel, of a work not reworked yet.
 }
 
 

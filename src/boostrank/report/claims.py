@@ -220,7 +220,13 @@ def _diagnosed(claim: Claim, row: dict[str, Any], findings: Findings) -> dict[st
     if found and claim.rule.get("type") == "ordinal":
         found += f" ({_measured(claim, row)})"  # the measured gap beside the substitute
     diagnosis = diagnose(
-        claim.id, claim.figure, row["verdict"], claim.erratum, claim.diagnosis, found, findings
+        claim.id,
+        claim.figure,
+        row["verdict"],
+        erratum=claim.erratum,
+        registry=claim.diagnosis,
+        substitute_text=found,
+        findings=findings,
     )
     note = _join(findings.reduced_label(claim.figure), row["note"])
     return {**row, "note": note, "diagnosis": diagnosis}

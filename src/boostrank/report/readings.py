@@ -348,7 +348,14 @@ def _decided(table: pd.DataFrame) -> Iterator[_Decided]:
         if passing and failing:
             values = dict(zip(options, group["value"], strict=True))
             default = defaults.get(reading, "")
-            yield _Decided(str(reading), str(claim_id), passing, failing, default, values)
+            yield _Decided(
+                reading=str(reading),
+                claim_id=str(claim_id),
+                passing=passing,
+                failing=failing,
+                default=default,
+                values=values,
+            )
 
 
 def is_default(table: pd.DataFrame) -> pd.Series:

@@ -68,7 +68,14 @@ def spread(
     n = len(values)
     mean = float(np.mean([g.mean() for g in groups]))
     if n < 2 or min(len(g) for g in groups) < 1:
-        return Spread(n, mean, float("nan"), mean, mean, f"one {unit_kind}: no interval")
+        return Spread(
+            n=n,
+            mean=mean,
+            sd=float("nan"),
+            ci_low=mean,
+            ci_high=mean,
+            interval=f"one {unit_kind}: no interval",
+        )
     rng = np.random.default_rng(derive_seed(seed, "bootstrap", *keys))
     means = np.mean(
         [g[rng.integers(0, len(g), size=(RESAMPLES, len(g)))].mean(axis=1) for g in groups],
@@ -78,12 +85,13 @@ def spread(
     low, high = np.percentile(means, [tail, 100 - tail])
     within = f" within {len(groups)} strata (the mean of their means)" if len(groups) > 1 else ""
     return Spread(
-        n,
-        mean,
-        float(values.std(ddof=1)),
-        float(min(low, mean)),
-        float(max(high, mean)),
-        f"{LEVEL:.0%} bootstrap ({RESAMPLES} resamples) over {n} {_plural(unit_kind)}{within}",
+        n=n,
+        mean=mean,
+        sd=float(values.std(ddof=1)),
+        ci_low=float(min(low, mean)),
+        ci_high=float(max(high, mean)),
+        interval=f"{LEVEL:.0%} bootstrap ({RESAMPLES} resamples) over {n} "
+        f"{_plural(unit_kind)}{within}",
     )
 
 

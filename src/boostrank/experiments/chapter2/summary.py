@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.chapter2.spec import DATASETS, LABEL, METHODS
+from boostrank.report.stat_rows import stat_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -93,28 +94,6 @@ def select(tidy: pd.DataFrame, figure: str, options: dict[str, Any]) -> pd.DataF
 
 
 # --------------------------------------------------------------------------- summaries
-def _kind(frame: pd.DataFrame) -> tuple[str, str]:
-    kinds = list(dict.fromkeys(frame["data_kind"]))
-    kind = "synthetic" if "synthetic" in kinds else kinds[0] if len(kinds) == 1 else "mixed"
-    return kind, "; ".join(dict.fromkeys(frame["provenance"]))
-
-
-def _stat(
-    name: str, dataset: str, method: str, value: Any, part: pd.DataFrame | None, note: str
-) -> dict[str, Any]:
-    kind, prov = ("", "") if part is None or part.empty else _kind(part)
-    missing = part is None or part.empty or value is None or value != value
-    return {
-        "statistic": name,
-        "dataset": dataset,
-        "method": method,
-        "value": "" if missing else round(float(value), 6),
-        "data_kind": kind,
-        "provenance": prov,
-        "note": ("not run in this configuration; " if missing else "") + note,
-    }
-
-
 def _mean_error(cells: pd.DataFrame, dataset: str, method: str) -> tuple[float, pd.DataFrame]:
     part = cells[(cells["dataset"] == dataset) & (cells["method_id"] == method)]
     return (float(part["error"].mean()) if len(part) else float("nan")), part
@@ -144,7 +123,15 @@ def _fraction_stats(cells: pd.DataFrame, frac: float) -> list[dict[str, Any]]:
         value = by["mcssb"] - by["tree"] if {"mcssb", "tree"} <= set(by.index) else None
         note = f"difference of the mean test errors with {frac:g}% labelled"
         stats.append(
-            _stat(f"mcssb_minus_tree_at_{frac:g}pct", ds, "MCSSB - Tree", value, part, note=note)
+            stat_row(
+                statistic=f"mcssb_minus_tree_at_{frac:g}pct",
+                dataset=ds,
+                method="MCSSB - Tree",
+                value=value,
+                part=part,
+                note=note,
+                flag_missing=True,
+            )
         )
     real = _real(at[at["method_id"].isin(["assemble", "tree"])])
     wide = real.pivot_table(index="dataset", columns="method_id", values="error")
@@ -156,13 +143,14 @@ def _fraction_stats(cells: pd.DataFrame, frac: float) -> list[dict[str, Any]]:
     )
     part = real[real["dataset"].isin(pair.index)]
     stats.append(
-        _stat(
-            f"assemble_beats_tree_fraction_at_{frac:g}pct",
-            "all",
-            "ASSEMBLE vs Tree",
-            value,
+        stat_row(
+            statistic=f"assemble_beats_tree_fraction_at_{frac:g}pct",
+            dataset="all",
+            method="ASSEMBLE vs Tree",
+            value=value,
             part=part,
             note=note,
+            flag_missing=True,
         )
     )
     return stats
@@ -182,14 +170,15 @@ def _trend_stats(cells: pd.DataFrame) -> list[dict[str, Any]]:
         value = float((ends.iloc[:, 1] < ends.iloc[:, 0]).mean()) if len(ends) else None
     note_real = "over the data sets made from real data (synthetic stand-ins left out)"
     stats = [
-        _stat(
-            "more_labels_better_fraction",
-            "all",
-            "all methods",
-            value,
+        stat_row(
+            statistic="more_labels_better_fraction",
+            dataset="all",
+            method="all methods",
+            value=value,
             part=real,
             note="fraction of (data set, method) curves whose mean error at the largest "
             "labelled fraction is below that at the smallest, " + note_real,
+            flag_missing=True,
         )
     ]
     wide = real.pivot_table(index=["dataset", "fraction"], columns="method_id", values="error")
@@ -201,63 +190,80 @@ def _trend_stats(cells: pd.DataFrame) -> list[dict[str, Any]]:
     part = real[real["method_id"].isin(["mcssb", "tree", "assemble"])]
     note = "fraction of (data set, labelled fraction) cells where MCSSB's mean error is below "
     stats.append(
-        _stat(
-            "mcssb_superior_fraction",
-            "all",
-            "MCSSB",
-            value,
+        stat_row(
+            statistic="mcssb_superior_fraction",
+            dataset="all",
+            method="MCSSB",
+            value=value,
             part=part,
             note=note + "both Tree's and ASSEMBLE's, " + note_real,
+            flag_missing=True,
         )
     )
     return stats
 
 
-def summary_fig2_1(cells: pd.DataFrame) -> list[dict[str, Any]]:
-    """Per data set: mean error per method over the fractions, MCSSB minus Tree / ASSEMBLE,
-    MCSSB-Absolute minus MCSSB, accuracy at 2% and 8%; over the real data sets: how often
-    ASSEMBLE and MCSSB-Uniform fall below Tree, and each method's rank by mean rank; per
-    labelled fraction and across them, :func:`_fraction_stats` and :func:`_trend_stats`."""
+def _dataset_stats(cells: pd.DataFrame, ds: str) -> list[dict[str, Any]]:
+    """Figure 2.1 on one data set: each method's mean error over the labelled fractions,
+    MCSSB minus Tree and ASSEMBLE, MCSSB-Absolute minus MCSSB, and Tree's and MCSSB's accuracy
+    with 2% and 8% labelled (section 2.4.2)."""
+    stats = []
+    over = "mean over the labelled fractions"
+    errors = {}
+    for m in METHODS:
+        errors[m.key], part = _mean_error(cells, ds, m.key)
+        stats.append(
+            stat_row(
+                statistic="mean_error",
+                dataset=ds,
+                method=m.label,
+                value=errors[m.key],
+                part=part,
+                note=over,
+                flag_missing=True,
+            )
+        )
+    for a, b in (("mcssb", "tree"), ("mcssb", "assemble"), ("mcssb_absolute", "mcssb")):
+        part = cells[(cells["dataset"] == ds) & cells["method_id"].isin([a, b])]
+        stats.append(
+            stat_row(
+                statistic=f"{a}_minus_{b}",
+                dataset=ds,
+                method=f"{LABEL[a]} - {LABEL[b]}",
+                value=errors[a] - errors[b],
+                part=part,
+                note=f"difference of the mean test errors ({over})",
+                flag_missing=True,
+            )
+        )
+    for frac in (2, 8):
+        for key in ("tree", "mcssb"):
+            part = cells[
+                (cells["dataset"] == ds) & (cells["method_id"] == key) & (cells["fraction"] == frac)
+            ]
+            value = float(part["accuracy"].iloc[0]) if len(part) else None
+            stats.append(
+                stat_row(
+                    statistic=f"accuracy_at_{frac}pct",
+                    dataset=ds,
+                    method=LABEL[key],
+                    value=value,
+                    part=part,
+                    note=f"test accuracy with {frac}% labelled",
+                    flag_missing=True,
+                )
+            )
+    return stats
+
+
+def _standing_stats(cells: pd.DataFrame) -> list[dict[str, Any]]:
+    """Figure 2.1 over the real data sets (section 2.4.2): how often ASSEMBLE and
+    MCSSB-Uniform have a higher mean error than Tree, and each method's mean rank by mean error
+    and its rank by that."""
     import numpy as np
     import pandas as pd
 
     stats = []
-    over = "mean over the labelled fractions"
-    for ds in DATASETS:
-        errors = {}
-        for m in METHODS:
-            errors[m.key], part = _mean_error(cells, ds, m.key)
-            stats.append(_stat("mean_error", ds, m.label, errors[m.key], part, over))
-        for a, b in (("mcssb", "tree"), ("mcssb", "assemble"), ("mcssb_absolute", "mcssb")):
-            part = cells[(cells["dataset"] == ds) & cells["method_id"].isin([a, b])]
-            stats.append(
-                _stat(
-                    f"{a}_minus_{b}",
-                    ds,
-                    f"{LABEL[a]} - {LABEL[b]}",
-                    errors[a] - errors[b],
-                    part,
-                    f"difference of the mean test errors ({over})",
-                )
-            )
-        for frac in (2, 8):
-            for key in ("tree", "mcssb"):
-                part = cells[
-                    (cells["dataset"] == ds)
-                    & (cells["method_id"] == key)
-                    & (cells["fraction"] == frac)
-                ]
-                value = float(part["accuracy"].iloc[0]) if len(part) else None
-                stats.append(
-                    _stat(
-                        f"accuracy_at_{frac}pct",
-                        ds,
-                        LABEL[key],
-                        value,
-                        part,
-                        f"test accuracy with {frac}% labelled",
-                    )
-                )
     real = _real(cells)
     means = real.groupby(["dataset", "method_id"])["error"].mean().unstack()
     covered = means.dropna()
@@ -266,14 +272,15 @@ def summary_fig2_1(cells: pd.DataFrame) -> list[dict[str, Any]]:
         value = float((covered[key] > covered["tree"]).mean()) if len(covered) else None
         part = real[real["dataset"].isin(covered.index)]
         stats.append(
-            _stat(
-                f"{name}_worse_than_tree_fraction",
-                "all",
-                LABEL[key],
-                value,
-                part,
-                f"fraction of data sets where {LABEL[key]}'s mean error exceeds "
+            stat_row(
+                statistic=f"{name}_worse_than_tree_fraction",
+                dataset="all",
+                method=LABEL[key],
+                value=value,
+                part=part,
+                note=f"fraction of data sets where {LABEL[key]}'s mean error exceeds "
                 f"Tree's, {note_real}",
+                flag_missing=True,
             )
         )
     ranks = covered.rank(axis=1, method="min").mean() if len(covered) else pd.Series(dtype=float)
@@ -282,28 +289,38 @@ def summary_fig2_1(cells: pd.DataFrame) -> list[dict[str, Any]]:
         value = float(overall[m.key]) if m.key in overall.index else None
         part = real[real["dataset"].isin(covered.index)]
         stats.append(
-            _stat(
-                "overall_rank",
-                "all",
-                m.label,
-                value,
-                part,
-                "rank (1 = best) of the method's mean rank by mean error, " + note_real,
+            stat_row(
+                statistic="overall_rank",
+                dataset="all",
+                method=m.label,
+                value=value,
+                part=part,
+                note="rank (1 = best) of the method's mean rank by mean error, " + note_real,
+                flag_missing=True,
             )
         )
     mean_rank = {k: v for k, v in ranks.items() if not np.isnan(v)}
     for m in METHODS:
         part = real[real["dataset"].isin(covered.index)]
         stats.append(
-            _stat(
-                "mean_rank",
-                "all",
-                m.label,
-                mean_rank.get(m.key),
-                part,
-                "mean over data sets of the rank by mean error, " + note_real,
+            stat_row(
+                statistic="mean_rank",
+                dataset="all",
+                method=m.label,
+                value=mean_rank.get(m.key),
+                part=part,
+                note="mean over data sets of the rank by mean error, " + note_real,
+                flag_missing=True,
             )
         )
+    return stats
+
+
+def summary_fig2_1(cells: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per data set, :func:`_dataset_stats`; over the real data sets, :func:`_standing_stats`;
+    per labelled fraction and across them, :func:`_fraction_stats` and :func:`_trend_stats`."""
+    stats = [row for ds in DATASETS for row in _dataset_stats(cells, ds)]
+    stats += _standing_stats(cells)
     for frac in FRACTIONS:
         stats += _fraction_stats(cells, frac)
     return stats + _trend_stats(cells)
@@ -319,7 +336,15 @@ def _worst_over_c(cells: pd.DataFrame, dataset: str) -> dict[str, Any]:
         float(mcssb["error"].max() - tree["error"].iloc[0]) if len(mcssb) and len(tree) else None
     )
     note = "highest MCSSB error over C minus Tree's error"
-    return _stat("worst_mcssb_minus_tree", dataset, "MCSSB - Tree", value, mcssb, note=note)
+    return stat_row(
+        statistic="worst_mcssb_minus_tree",
+        dataset=dataset,
+        method="MCSSB - Tree",
+        value=value,
+        part=mcssb,
+        note=note,
+        flag_missing=True,
+    )
 
 
 def summary_fig2_2(cells: pd.DataFrame, threshold: float = 1e3) -> list[dict[str, Any]]:
@@ -337,13 +362,14 @@ def summary_fig2_2(cells: pd.DataFrame, threshold: float = 1e3) -> list[dict[str
         if value is not None:
             ranges[ds] = (value, part)
         stats.append(
-            _stat(
-                "error_range_large_c",
-                ds,
-                "MCSSB",
-                value,
-                part,
-                f"max - min of MCSSB's mean error over C >= {threshold:g}",
+            stat_row(
+                statistic="error_range_large_c",
+                dataset=ds,
+                method="MCSSB",
+                value=value,
+                part=part,
+                note=f"max - min of MCSSB's mean error over C >= {threshold:g}",
+                flag_missing=True,
             )
         )
         all_c = cells[(cells["dataset"] == ds) & (cells["method_id"] == "mcssb")]
@@ -354,13 +380,14 @@ def summary_fig2_2(cells: pd.DataFrame, threshold: float = 1e3) -> list[dict[str
         else:
             best, part = None, all_c
         stats.append(
-            _stat(
-                "best_mcssb_minus_tree",
-                ds,
-                "MCSSB - Tree",
-                best,
-                part,
-                "lowest MCSSB error over C minus Tree's error",
+            stat_row(
+                statistic="best_mcssb_minus_tree",
+                dataset=ds,
+                method="MCSSB - Tree",
+                value=best,
+                part=part,
+                note="lowest MCSSB error over C minus Tree's error",
+                flag_missing=True,
             )
         )
         stats.append(_worst_over_c(cells, ds))
@@ -371,14 +398,15 @@ def summary_fig2_2(cells: pd.DataFrame, threshold: float = 1e3) -> list[dict[str
     else:
         part, value = None, None
     stats.append(
-        _stat(
-            "max_error_range_large_c",
-            "all",
-            "MCSSB",
-            value,
-            part,
-            f"largest per-data-set range of MCSSB's error over C >= {threshold:g}, "
+        stat_row(
+            statistic="max_error_range_large_c",
+            dataset="all",
+            method="MCSSB",
+            value=value,
+            part=part,
+            note=f"largest per-data-set range of MCSSB's error over C >= {threshold:g}, "
             "over the data sets made from real data",
+            flag_missing=True,
         )
     )
     return stats
@@ -398,13 +426,14 @@ def summary_fig2_3(cells: pd.DataFrame) -> list[dict[str, Any]]:
                 by = part.set_index("depth")["error"]
                 value = float(by["full"] - by["1"])
             stats.append(
-                _stat(
-                    "full_minus_stump",
-                    ds,
-                    LABEL[key],
-                    value,
-                    part,
-                    "error of the fully grown tree minus the stump's",
+                stat_row(
+                    statistic="full_minus_stump",
+                    dataset=ds,
+                    method=LABEL[key],
+                    value=value,
+                    part=part,
+                    note="error of the fully grown tree minus the stump's",
+                    flag_missing=True,
                 )
             )
     real = _real(cells)
@@ -418,14 +447,15 @@ def summary_fig2_3(cells: pd.DataFrame) -> list[dict[str, Any]]:
         pair = w[[c for c in (a, b) if c in w.columns]].dropna()
         value = float((pair[a] < pair[b]).mean()) if len(pair) and pair.shape[1] == 2 else None
         stats.append(
-            _stat(
-                name,
-                "all",
-                f"{LABEL[a]} vs {LABEL[b]}",
-                value,
-                part,
-                f"fraction of (data set, depth) cells where {LABEL[a]}'s error is "
+            stat_row(
+                statistic=name,
+                dataset="all",
+                method=f"{LABEL[a]} vs {LABEL[b]}",
+                value=value,
+                part=part,
+                note=f"fraction of (data set, depth) cells where {LABEL[a]}'s error is "
                 f"below {LABEL[b]}'s, over the data sets made from real data",
+                flag_missing=True,
             )
         )
     tree = real[real["method_id"] == "tree"].pivot_table(
@@ -436,14 +466,15 @@ def summary_fig2_3(cells: pd.DataFrame) -> list[dict[str, Any]]:
         pair = tree[["1", "full"]].dropna()
         value = float((pair["full"] < pair["1"]).mean()) if len(pair) else None
     stats.append(
-        _stat(
-            "tree_deeper_better_fraction",
-            "all",
-            "Tree",
-            value,
-            part,
-            "fraction of data sets where the fully grown tree's error is below the "
+        stat_row(
+            statistic="tree_deeper_better_fraction",
+            dataset="all",
+            method="Tree",
+            value=value,
+            part=part,
+            note="fraction of data sets where the fully grown tree's error is below the "
             "stump's, over the data sets made from real data",
+            flag_missing=True,
         )
     )
     return stats

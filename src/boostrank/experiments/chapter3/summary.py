@@ -32,6 +32,7 @@ from boostrank.experiments.chapter3.spec import (
     FIGURE_ID,
     TABLE_KS,
 )
+from boostrank.report.stat_rows import kind_of, stat_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -99,14 +100,6 @@ def letor_published(provenance: Path | str | None) -> pd.DataFrame:
         columns={"cutoff": "k", "value": "letor_published", "source": "letor_source"}
     )
     return table[cols].reset_index(drop=True)
-
-
-def kind_of(frame: pd.DataFrame) -> tuple[str, str]:
-    """The data kind of the rows of ``frame`` taken together (synthetic if any is; else their
-    one kind, or "mixed") and their provenance lines joined."""
-    kinds = list(dict.fromkeys(frame["data_kind"]))
-    kind = "synthetic" if "synthetic" in kinds else kinds[0] if len(kinds) == 1 else "mixed"
-    return kind, "; ".join(dict.fromkeys(frame["provenance"]))
 
 
 def rank_within(values: pd.Series) -> pd.Series:
@@ -341,46 +334,44 @@ def letor_gap_stats(
     ]
 
 
-def summarise(
-    evaluations: Sequence[Path | str],
-    claims_path: Path | str,
-    tolerance: float,
-    expected: Iterable[str] | None = None,
-    letor: pd.DataFrame | None = None,
-    tie_break: str = "file_order",
-    compared: str = "published",
-    letor_provenance: tuple[str, str] = ("", ""),
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """The tidy results (one row per data set, algorithm and k; missing algorithms with empty
-    values; LETOR's published value of a retrained baseline where ``letor`` has one), the
-    summary statistics the claims read and the compared cells (:func:`compared_cells`, with
-    ``letor_provenance`` = (kind, line) of ``letor3_baselines``)."""
-    import numpy as np
+def _read_means(
+    evaluations: Sequence[Path | str], tie_break: str
+) -> tuple[pd.DataFrame, dict[tuple[str, str, int], float]]:
+    """The evaluations' mean rows (over the folds) under ``tie_break``, the one drawn and
+    claimed, and the NDCG@k under the other tie break by (data set, algorithm key, k)."""
     import pandas as pd
-
-    from boostrank.report.claims import load_claims, published_value
 
     frames = [pd.read_csv(p, dtype={"fold": str}, keep_default_na=False) for p in evaluations]
     evals = pd.concat(frames, ignore_index=True)
     all_means = evals[evals["fold"] == "mean"].copy()
     for col in ("ndcg", "sd", "tied_share"):
         all_means[col] = pd.to_numeric(all_means[col], errors="coerce")
-    means = all_means[all_means["tie_break"] == tie_break]  # drawn and claimed
     other_ties = {
         (r.dataset, r.algorithm_id, int(r.k)): float(r.ndcg)
         for r in all_means[all_means["tie_break"] != tie_break].itertuples()
     }
+    return all_means[all_means["tie_break"] == tie_break], other_ties
+
+
+def _tidy_rows(
+    means: pd.DataFrame,
+    other_ties: dict[tuple[str, str, int], float],
+    wanted: Sequence[Any],
+    tie_break: str,
+) -> list[dict[str, Any]]:
+    """Figure 3.1's tidy rows: one per data set, algorithm of ``wanted`` and k up to the
+    largest evaluated, empty where the algorithm did not run."""
+    import numpy as np
+
     k_max = int(means["k"].max())
-    datasets = list(dict.fromkeys(means["dataset"]))
-    wanted = [BY_KEY[k] for k in (expected or [a.key for a in ALGORITHMS])]
-    claims = load_claims(claims_path)
     rows = []
-    for ds in datasets:
+    for ds in dict.fromkeys(means["dataset"]):
         info = means[means["dataset"] == ds].iloc[0]
         for alg in wanted:
             got = means[(means["dataset"] == ds) & (means["algorithm_id"] == alg.key)]
             for k in range(1, k_max + 1):
                 cell = got[got["k"] == k]
+                have = bool(len(cell))
                 row = {
                     "dataset": ds,
                     "dataset_label": info["dataset_label"],
@@ -388,14 +379,14 @@ def summarise(
                     "algorithm_id": alg.key,
                     "reference": alg.reference,
                     "k": k,
-                    "ndcg": float(cell["ndcg"].iloc[0]) if len(cell) else np.nan,
-                    "sd": float(cell["sd"].iloc[0]) if len(cell) else np.nan,
+                    "ndcg": float(cell["ndcg"].iloc[0]) if have else np.nan,
+                    "sd": float(cell["sd"].iloc[0]) if have else np.nan,
                     "tie_break": tie_break,
                     "ndcg_other_tie_break": other_ties.get((ds, alg.key, k), np.nan),
-                    "tied_share": float(cell["tied_share"].iloc[0]) if len(cell) else np.nan,
-                    "n_folds": int(cell["n_folds"].iloc[0]) if len(cell) else 0,
+                    "tied_share": float(cell["tied_share"].iloc[0]) if have else np.nan,
+                    "n_folds": int(cell["n_folds"].iloc[0]) if have else 0,
                     "replicates": (
-                        int(cell["replicates"].iloc[0]) if len(cell) and "replicates" in cell else 0
+                        int(cell["replicates"].iloc[0]) if have and "replicates" in cell else 0
                     ),
                     "formula": info["formula"],
                     "data_kind": info["data_kind"],
@@ -404,13 +395,24 @@ def summarise(
                 notes = []
                 if alg.reference:
                     notes.append("reference, not in the dissertation (LightGBM lambdarank)")
-                if not len(cell):
+                if not have:
                     notes.append(f"not run: {alg.import_path} is not available yet")
                 if info["data_kind"] == "synthetic":
                     notes.append("synthetic stand-in at the published size")
                 row["note"] = "; ".join(notes)
                 rows.append(row)
-    tidy = pd.DataFrame(rows)
+    return rows
+
+
+def _ranked_and_published(
+    tidy: pd.DataFrame, claims: Any, letor: pd.DataFrame | None
+) -> pd.DataFrame:
+    """The tidy rows with each own algorithm's rank per (data set, k), the NDCG section 3.4.2
+    states (``published``, from the claims) and LETOR 3.0's published value (``letor``)."""
+    import numpy as np
+
+    from boostrank.report.claims import published_value
+
     own = ~tidy["reference"] & tidy["ndcg"].notna()
     tidy["rank"] = np.nan
     tidy.loc[own, "rank"] = tidy[own].groupby(["dataset", "k"])["ndcg"].transform(rank_within)
@@ -435,28 +437,35 @@ def summarise(
     for col in ("ndcg", "sd", "ndcg_other_tie_break", "tied_share"):
         tidy[col] = tidy[col].round(6)
     tidy["rank"] = tidy["rank"].astype("Int64")
+    return tidy
 
-    stats = []
+
+def _mean_ndcg_stats(tidy: pd.DataFrame) -> list[dict[str, Any]]:
+    """Each algorithm's mean NDCG@1..k on each data set where it ran."""
+    k_max = int(tidy["k"].max())
     ran = tidy[tidy["ndcg"].notna()]
-    for (ds, alg), group in ran.groupby(["dataset", "algorithm"], sort=False):
-        kind, prov = kind_of(group)
-        stats.append(
-            {
-                "statistic": f"mean_ndcg_1_{k_max}",
-                "dataset": ds,
-                "algorithm": alg,
-                "value": round(float(group["ndcg"].mean()), 6),
-                "data_kind": kind,
-                "provenance": prov,
-                "note": f"mean of NDCG@1..{k_max}",
-            }
+    return [
+        stat_row(
+            statistic=f"mean_ndcg_1_{k_max}",
+            dataset=ds,
+            algorithm=alg,
+            value=group["ndcg"].mean(),
+            part=group,
+            note=f"mean of NDCG@1..{k_max}",
         )
-    cells = compared_cells(tidy, compared, *letor_provenance)
-    whose = "LETOR 3.0's published values" if compared == "published" else "ours, retrained"
-    complete = cells.groupby(["dataset", "k"])["ndcg"].transform(lambda v: bool(v.notna().all()))
+        for (ds, alg), group in ran.groupby(["dataset", "algorithm"], sort=False)
+    ]
+
+
+def _best_or_tied_stats(
+    cells: pd.DataFrame, complete: pd.Series, datasets: list[str], tolerance: float, whose: str
+) -> list[dict[str, Any]]:
+    """Per data set of ``datasets`` and over all: the fraction of the (data set, k) cells
+    where NDCG_Boost is within ``tolerance`` of the best of the seven (:func:`best_or_tied`),
+    over the cells where each of them has a value (``complete``)."""
+    stats = []
     for scope in [*datasets, "all"]:
         part = cells if scope == "all" else cells[cells["dataset"] == scope]
-        kind, prov = kind_of(part)
         full = part[complete.loc[part.index].astype(bool)]
         left_out = part.loc[~complete.loc[part.index].astype(bool), ["dataset", "k"]]
         note = (
@@ -470,38 +479,78 @@ def summarise(
             )
         flags = best_or_tied(full, tolerance)
         stats.append(
-            {
-                "statistic": "best_or_tied_fraction",
-                "dataset": scope,
-                "algorithm": "NDCG_Boost",
-                "value": round(float(flags.mean()), 6) if len(flags) else "",
-                "data_kind": kind,
-                "provenance": prov,
-                "note": note,
-            }
+            stat_row(
+                statistic="best_or_tied_fraction",
+                dataset=scope,
+                algorithm="NDCG_Boost",
+                value=flags.mean() if len(flags) else None,
+                part=part,
+                note=note,
+            )
         )
+    return stats
+
+
+def _compared_mean_stats(
+    cells: pd.DataFrame, complete: pd.Series, datasets: list[str], whose: str
+) -> list[dict[str, Any]]:
+    """Per data set of ``datasets``, each of the seven's mean NDCG@k over the truncation
+    levels at which each of them has a value (``complete``)."""
+    stats = []
     for ds in datasets:
         part = cells[cells["dataset"] == ds]
         levels = sorted(part.loc[complete.loc[part.index].astype(bool), "k"].unique())
         for alg, group in part.groupby("algorithm", sort=False):
-            kind, prov = kind_of(group)
             at = group[group["k"].isin(levels)]
             stats.append(
-                {
-                    "statistic": "mean_ndcg_compared",
-                    "dataset": ds,
-                    "algorithm": alg,
-                    "value": round(float(at["ndcg"].mean()), 6) if levels else "",
-                    "data_kind": kind,
-                    "provenance": prov,
-                    "note": f"mean of NDCG@k ({whose} for the baselines) over k = "
+                stat_row(
+                    statistic="mean_ndcg_compared",
+                    dataset=ds,
+                    algorithm=alg,
+                    value=at["ndcg"].mean() if levels else None,
+                    part=group,
+                    note=f"mean of NDCG@k ({whose} for the baselines) over k = "
                     + (", ".join(map(str, levels)) or "none")
                     + ", the truncation levels at which each of the seven has a value",
-                }
+                )
             )
+    return stats
+
+
+def summarise(
+    evaluations: Sequence[Path | str],
+    claims_path: Path | str,
+    tolerance: float,
+    expected: Iterable[str] | None = None,
+    letor: pd.DataFrame | None = None,
+    tie_break: str = "file_order",
+    compared: str = "published",
+    letor_provenance: tuple[str, str] = ("", ""),
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The tidy results (:func:`_tidy_rows`, :func:`_ranked_and_published`: one row per data
+    set, algorithm and k; missing algorithms with empty values; LETOR's published value of a
+    retrained baseline where ``letor`` has one), the summary statistics the claims read and the
+    compared cells (:func:`compared_cells`, with ``letor_provenance`` = (kind, line) of
+    ``letor3_baselines``)."""
+    import pandas as pd
+
+    from boostrank.report.claims import load_claims
+
+    means, other_ties = _read_means(evaluations, tie_break)
+    wanted = [BY_KEY[k] for k in (expected or [a.key for a in ALGORITHMS])]
+    rows = _tidy_rows(means, other_ties, wanted, tie_break)
+    tidy = _ranked_and_published(pd.DataFrame(rows), load_claims(claims_path), letor)
+    stats = _mean_ndcg_stats(tidy)
+    cells = compared_cells(tidy, compared, *letor_provenance)
+    whose = "LETOR 3.0's published values" if compared == "published" else "ours, retrained"
+    complete = cells.groupby(["dataset", "k"])["ndcg"].transform(lambda v: bool(v.notna().all()))
+    datasets = list(dict.fromkeys(means["dataset"]))
+    stats += _best_or_tied_stats(cells, complete, datasets, tolerance, whose)
+    compared_means = _compared_mean_stats(cells, complete, datasets, whose)
+    stats += compared_means
     # Section 3.4.2's leads, the baselines' standing and NDCG_Boost's stability.
-    compared_means = pd.DataFrame([s for s in stats if s["statistic"] == "mean_ndcg_compared"])
-    stats += lead_stats(cells) + baseline_ranks(compared_means) + stability(compared_means)
+    frame = pd.DataFrame(compared_means)
+    stats += lead_stats(cells) + baseline_ranks(frame) + stability(frame)
     return tidy, pd.DataFrame(stats), cells
 
 
@@ -584,7 +633,6 @@ __all__ = [
     "baseline_ranks",
     "best_or_tied",
     "compared_cells",
-    "kind_of",
     "lead_stats",
     "letor_gap_stats",
     "letor_published",

@@ -243,9 +243,9 @@ def figure4_2(d: dict[str, Any], prefix: str, evaluated: str) -> None:
         fig,
         flat,
         len(datasets),
-        ordered,
-        text,
-        "Figure 4.2 (Valizadegan 2010): NDCG of relevance feedback",
+        handles=ordered,
+        text=text,
+        title="Figure 4.2 (Valizadegan 2010): NDCG of relevance feedback",
     )
     save_figure(fig, prefix, view["provenance"])
 
@@ -290,9 +290,9 @@ def figure4_3(d: dict[str, Any], prefix: str, evaluated: str) -> None:
         fig,
         flat,
         len(datasets),
-        [],
-        text,
-        "Figure 4.3 (Valizadegan 2010): MRR with different base rankers",
+        handles=[],
+        text=text,
+        title="Figure 4.3 (Valizadegan 2010): MRR with different base rankers",
     )
     save_figure(fig, prefix, view["provenance"])
 
@@ -346,9 +346,9 @@ def figure4_4(d: dict[str, Any], prefix: str, evaluated: str) -> None:
         fig,
         flat,
         len(datasets),
-        ordered,
-        text,
-        "Figure 4.4 (Valizadegan 2010): MRR with different numbers of feedback documents",
+        handles=ordered,
+        text=text,
+        title="Figure 4.4 (Valizadegan 2010): MRR with different numbers of feedback documents",
     )
     save_figure(fig, prefix, view["provenance"])
 

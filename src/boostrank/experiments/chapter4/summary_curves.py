@@ -14,13 +14,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-def kind_of(frame: pd.DataFrame) -> tuple[str, str]:
-    """``(data_kind, provenance)`` of rows from possibly several data sets."""
-    kinds = list(dict.fromkeys(frame["data_kind"]))
-    kind = "synthetic" if "synthetic" in kinds else kinds[0] if len(kinds) == 1 else "mixed"
-    return kind, "; ".join(dict.fromkeys(frame["provenance"]))
-
-
 def matching(frame: pd.DataFrame, **match: Any) -> pd.DataFrame:
     """The rows matching every column = value."""
     for col, value in match.items():
@@ -47,29 +40,6 @@ def band(frame: pd.DataFrame, **match: Any) -> pd.DataFrame | None:
     return None if found.isna().any().any() else found
 
 
-def add_stat(
-    rows: list[dict[str, Any]],
-    frame: pd.DataFrame,
-    statistic: str,
-    dataset: str,
-    value: Any,
-    note: str,
-    algorithm: str = "",
-) -> None:
-    kind, prov = kind_of(frame)
-    rows.append(
-        {
-            "statistic": statistic,
-            "dataset": dataset,
-            "algorithm": algorithm,
-            "value": value if isinstance(value, str) else round(float(value), 6),
-            "data_kind": kind,
-            "provenance": prov,
-            "note": note,
-        }
-    )
-
-
 def datasets_in(frame: pd.DataFrame) -> list[str]:
     """The data sets of ``frame``, in the dissertation's order (others after, sorted)."""
     present = set(frame["dataset"])
@@ -83,4 +53,4 @@ def mean_of(frame: pd.DataFrame, **match: Any) -> float:
     return float(c.mean())
 
 
-__all__ = ["add_stat", "band", "curve", "datasets_in", "kind_of", "matching", "mean_of"]
+__all__ = ["band", "curve", "datasets_in", "matching", "mean_of"]

@@ -13,7 +13,6 @@ from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs_curves import Z_95
 from boostrank.experiments.chapter4.spec import FIRST_THREE, ORDER, SIMILAR_TOL
 from boostrank.experiments.chapter4.summary_curves import (
-    add_stat,
     band,
     curve,
     datasets_in,
@@ -29,6 +28,7 @@ from boostrank.experiments.chapter4.summary_relevance import (
     quality_pair,
     some_relevant_gains,
 )
+from boostrank.report.stat_rows import stat_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -94,7 +94,16 @@ def means4_2(
         if c.empty:
             continue
         perf[alg] = float(c.mean())
-        add_stat(rows, part, "mean_ndcg", ds, c.mean(), f"mean NDCG@1..{k_max}", alg)
+        rows.append(
+            stat_row(
+                statistic="mean_ndcg",
+                dataset=ds,
+                algorithm=alg,
+                value=c.mean(),
+                part=part,
+                note=f"mean NDCG@1..{k_max}",
+            )
+        )
     return perf
 
 
@@ -115,23 +124,27 @@ def comparisons4_2(
         ("Ranking-SVM", "svm"),
     ):
         if other in p:
-            add_stat(
-                rows,
-                part,
-                f"mrr_minus_{name}",
-                ds,
-                p["MRR"] - p[other],
-                f"mean NDCG@1..{k_max}: MRR minus {other}",
+            rows.append(
+                stat_row(
+                    statistic=f"mrr_minus_{name}",
+                    dataset=ds,
+                    algorithm="",
+                    value=p["MRR"] - p[other],
+                    part=part,
+                    note=f"mean NDCG@1..{k_max}: MRR minus {other}",
+                )
             )
     for alt in alt_names:
         if "LRR-Best" in p:
-            add_stat(
-                rows,
-                part,
-                "alt_mrr_minus_lrr_best",
-                ds,
-                p[alt] - p["LRR-Best"],
-                f"{alt} minus LRR-Best (the other reading of T; information)",
+            rows.append(
+                stat_row(
+                    statistic="alt_mrr_minus_lrr_best",
+                    dataset=ds,
+                    algorithm="",
+                    value=p[alt] - p["LRR-Best"],
+                    part=part,
+                    note=f"{alt} minus LRR-Best (the other reading of T; information)",
+                )
             )
 
 
@@ -143,21 +156,26 @@ def weak_learner4_2(
     for name in sorted(a for a in weak["algorithm"].unique() if a.startswith("MRR [")):
         mean_weak = mean_of(weak, algorithm=name)
         if "LRR-Best" in p:
-            add_stat(
-                rows,
-                part,
-                "weak_mrr_minus_lrr_best",
-                ds,
-                mean_weak - p["LRR-Best"],
-                f"{name} minus LRR-Best: the objective's effect, same weak learner (information)",
+            rows.append(
+                stat_row(
+                    statistic="weak_mrr_minus_lrr_best",
+                    dataset=ds,
+                    algorithm="",
+                    value=mean_weak - p["LRR-Best"],
+                    part=part,
+                    note=f"{name} minus LRR-Best: the objective's effect, same weak learner "
+                    "(information)",
+                )
             )
-        add_stat(
-            rows,
-            part,
-            "mrr_minus_weak_mrr",
-            ds,
-            p["MRR"] - mean_weak,
-            f"MRR minus {name}: the weak learner's effect (information)",
+        rows.append(
+            stat_row(
+                statistic="mrr_minus_weak_mrr",
+                dataset=ds,
+                algorithm="",
+                value=p["MRR"] - mean_weak,
+                part=part,
+                note=f"MRR minus {name}: the weak learner's effect (information)",
+            )
         )
 
 
@@ -167,21 +185,25 @@ def shape4_2(rows: list[dict[str, Any]], part: pd.DataFrame, ds: str, k_max: int
     mrr, base = curve(part, algorithm="MRR"), curve(part, algorithm="Base ranker")
     gain = mrr - base
     top, bottom = gain.iloc[:5].mean(), gain.iloc[-5:].mean()
-    add_stat(
-        rows,
-        part,
-        "gain_top_minus_bottom",
-        ds,
-        top - bottom,
-        "MRR minus base ranker: mean gain at k = 1..5 minus mean gain at the last 5 k",
+    rows.append(
+        stat_row(
+            statistic="gain_top_minus_bottom",
+            dataset=ds,
+            algorithm="",
+            value=top - bottom,
+            part=part,
+            note="MRR minus base ranker: mean gain at k = 1..5 minus mean gain at the last 5 k",
+        )
     )
-    add_stat(
-        rows,
-        part,
-        "mrr_trend",
-        ds,
-        mrr.iloc[-1] - mrr.iloc[0],
-        f"MRR's NDCG@{k_max} minus NDCG@1 (negative: falls with k)",
+    rows.append(
+        stat_row(
+            statistic="mrr_trend",
+            dataset=ds,
+            algorithm="",
+            value=mrr.iloc[-1] - mrr.iloc[0],
+            part=part,
+            note=f"MRR's NDCG@{k_max} minus NDCG@1 (negative: falls with k)",
+        )
     )
 
 
@@ -200,7 +222,16 @@ def fractions4_2(
             return
         value = float(np.mean([test(perf[s]) for s in sets]))
         note += f" ({len(sets)} data sets: {', '.join(sets)})"
-        add_stat(rows, view[view["dataset"].isin(sets)], name, scope, value, note)
+        rows.append(
+            stat_row(
+                statistic=name,
+                dataset=scope,
+                algorithm="",
+                value=value,
+                part=view[view["dataset"].isin(sets)],
+                note=note,
+            )
+        )
 
     frac(
         "mrr_beats_base_fraction",
@@ -261,13 +292,16 @@ def lrr_spread4_2(
     )
     if best.empty or worst.empty:
         return
-    add_stat(
-        rows,
-        part,
-        "lrr_best_minus_worst_over_se",
-        ds,
-        paired_over_se(best, worst),
-        "LRR-Best minus LRR-Worst, mean NDCG, over the standard error of the per-query difference",
+    rows.append(
+        stat_row(
+            statistic="lrr_best_minus_worst_over_se",
+            dataset=ds,
+            algorithm="",
+            value=paired_over_se(best, worst),
+            part=part,
+            note="LRR-Best minus LRR-Worst, mean NDCG, over the standard error of the per-query "
+            "difference",
+        )
     )
 
 
@@ -297,14 +331,17 @@ def over_se_fraction(
         return
     hits = [(v <= threshold) == within for v in found.values()]
     how = "within" if within else "beyond"
-    add_stat(
-        rows,
-        view[view["dataset"].isin(list(found))],
-        name,
-        scope,
-        float(np.mean(hits)),
-        f"fraction of data sets where {of} is {how} {threshold:g} ({len(found)} data sets: "
-        f"{', '.join(found)})",
+    rows.append(
+        stat_row(
+            statistic=name,
+            dataset=scope,
+            algorithm="",
+            value=float(np.mean(hits)),
+            part=view[view["dataset"].isin(list(found))],
+            note=f"fraction of data sets where {of} is {how} {threshold:g} ({len(found)} data "
+            "sets: "
+            f"{', '.join(found)})",
+        )
     )
 
 
@@ -322,24 +359,30 @@ def trends4_2(rows: list[dict[str, Any]], view: pd.DataFrame, have: list[str]) -
                 falls = c.iloc[-1] < c.iloc[0]
                 trend_cells.append(falls if ds in FIRST_THREE else not falls)
     if trend_cells:
-        add_stat(
-            rows,
-            view,
-            "trend_as_stated_fraction",
-            "all",
-            float(np.mean(trend_cells)),
-            "fraction of (data set, algorithm) curves falling with k on OHSUMED/TD2003/TD2004 "
-            "and rising on the other four",
+        rows.append(
+            stat_row(
+                statistic="trend_as_stated_fraction",
+                dataset="all",
+                algorithm="",
+                value=float(np.mean(trend_cells)),
+                part=view,
+                note="fraction of (data set, algorithm) curves falling with k on "
+                "OHSUMED/TD2003/TD2004 "
+                "and rising on the other four",
+            )
         )
     gains = [r["value"] for r in rows if r["statistic"] == "gain_top_minus_bottom"]
     if gains:
-        add_stat(
-            rows,
-            view,
-            "gain_top_fraction",
-            "all",
-            float(np.mean([g > 0 for g in gains])),
-            "fraction of data sets where MRR's gain over the base ranker is larger at the top",
+        rows.append(
+            stat_row(
+                statistic="gain_top_fraction",
+                dataset="all",
+                algorithm="",
+                value=float(np.mean([g > 0 for g in gains])),
+                part=view,
+                note="fraction of data sets where MRR's gain over the base ranker is larger at the "
+                "top",
+            )
         )
 
 
@@ -362,7 +405,7 @@ def stats4_2(
         if "MRR" not in p:
             continue
         perf[ds] = p
-        comparisons4_2(rows, part, ds, p, alt_names, k_max)
+        comparisons4_2(rows, part, ds, p, alt_names=alt_names, k_max=k_max)
         weak = frame[(frame["evaluated"] == evaluated) & (frame["dataset"] == ds)]
         weak_learner4_2(rows, part, weak, ds, p)
         shape4_2(rows, part, ds, k_max)
@@ -457,14 +500,29 @@ def queries4_3(
     mrr, base = quality_pair(qs, "worst")
     if len(mrr) and len(base):
         note = "MRR minus its worst base ranker over the standard error of the per-query gain"
-        add_stat(rows, part, "mrr_gain_over_se_worst", ds, paired_over_se(mrr, base), note)
+        rows.append(
+            stat_row(
+                statistic="mrr_gain_over_se_worst",
+                dataset=ds,
+                algorithm="",
+                value=paired_over_se(mrr, base),
+                part=part,
+                note=note,
+            )
+        )
     gains = some_relevant_gains(qs, found)
     if len(gains):
         note = "MRR minus its base ranker where the feedback holds a relevant document"
-        add_stat(
-            rows, part, "mrr_minus_base_some_relevant", ds, gains.mean(),
-            f"{note}: mean over {len(gains)} (base ranker, query) pairs",
-        )  # fmt: skip
+        rows.append(
+            stat_row(
+                statistic="mrr_minus_base_some_relevant",
+                dataset=ds,
+                algorithm="",
+                value=gains.mean(),
+                part=part,
+                note=f"{note}: mean over {len(gains)} (base ranker, query) pairs",
+            )
+        )
     return gains
 
 
@@ -489,14 +547,17 @@ def poor4_3(
     have = [ds for ds, g in gains.items() if len(g)]
     if have:
         pooled = pd.concat([gains[ds] for ds in have])
-        add_stat(
-            rows,
-            view[view["dataset"].isin(have)],
-            "mrr_minus_base_some_relevant",
-            "all",
-            pooled.mean(),
-            f"MRR minus its base ranker, mean over the {len(pooled)} (data set, base ranker, "
-            "query) whose feedback holds a relevant document",
+        rows.append(
+            stat_row(
+                statistic="mrr_minus_base_some_relevant",
+                dataset="all",
+                algorithm="",
+                value=pooled.mean(),
+                part=view[view["dataset"].isin(have)],
+                note=f"MRR minus its base ranker, mean over the {len(pooled)} (data set, base "
+                "ranker, "
+                "query) whose feedback holds a relevant document",
+            )
         )
 
 
@@ -524,41 +585,50 @@ def stats4_3(
         for which, feature, mrr, g in base_quality_curves(part, base):
             means[which] = float(mrr.mean())
             tidy.append(tidy4_3(part, which, feature, mrr, g))
-            add_stat(
-                rows,
-                part,
-                f"mrr_minus_base_{which}",
-                ds,
-                mrr.mean() - g.mean(),
-                f"MRR minus its base ranker (feature {feature}), mean NDCG@1..{k_max}",
+            rows.append(
+                stat_row(
+                    statistic=f"mrr_minus_base_{which}",
+                    dataset=ds,
+                    algorithm="",
+                    value=mrr.mean() - g.mean(),
+                    part=part,
+                    note=f"MRR minus its base ranker (feature {feature}), mean NDCG@1..{k_max}",
+                )
             )
         if drawn:  # the same under every protocol: one row
-            add_stat(
-                rows,
-                part,
-                "best_feature",
-                ds,
-                float(base["best"]),
-                f"recomputed best base ranker (published {_published_base(d, ds)}); {base['rule']}",
+            rows.append(
+                stat_row(
+                    statistic="best_feature",
+                    dataset=ds,
+                    algorithm="",
+                    value=float(base["best"]),
+                    part=part,
+                    note=f"recomputed best base ranker (published {_published_base(d, ds)}); "
+                    f"{base['rule']}",
+                )
             )
-        add_stat(
-            rows,
-            part,
-            "mrr_best_minus_worst",
-            ds,
-            means["best"] - means["worst"],
-            "MRR with the best minus MRR with the worst base ranker",
+        rows.append(
+            stat_row(
+                statistic="mrr_best_minus_worst",
+                dataset=ds,
+                algorithm="",
+                value=means["best"] - means["worst"],
+                part=part,
+                note="MRR with the best minus MRR with the worst base ranker",
+            )
         )
         baselines = part[part["family"] == "baselines"]
         best_baseline = max(mean_of(baselines, algorithm=a) for a in ("Rocchio", "Ranking-SVM"))
-        add_stat(
-            rows,
-            part,
-            "mrr_worst_minus_best_baseline",
-            ds,
-            means["worst"] - best_baseline,
-            "MRR with the worst base ranker minus the better of Rocchio and Ranking-SVM "
-            "with the best one",
+        rows.append(
+            stat_row(
+                statistic="mrr_worst_minus_best_baseline",
+                dataset=ds,
+                algorithm="",
+                value=means["worst"] - best_baseline,
+                part=part,
+                note="MRR with the worst base ranker minus the better of Rocchio and Ranking-SVM "
+                "with the best one",
+            )
         )
         found[ds] = base_counts(d, part)
         gains[ds] = queries4_3(rows, part, query_frame(d, ds, evaluated), found[ds])
@@ -579,30 +649,36 @@ def sizes_stats(
 
     sizes = sorted(means)
     steps = [means[b] > means[a] for a, b in itertools.pairwise(sizes)]
-    add_stat(
-        rows,
-        part,
-        "feedback_monotone_fraction",
-        ds,
-        float(np.mean(steps)) if steps else np.nan,
-        f"fraction of consecutive feedback sizes {sizes} where MRR's mean NDCG increases",
+    rows.append(
+        stat_row(
+            statistic="feedback_monotone_fraction",
+            dataset=ds,
+            algorithm="",
+            value=float(np.mean(steps)) if steps else np.nan,
+            part=part,
+            note=f"fraction of consecutive feedback sizes {sizes} where MRR's mean NDCG increases",
+        )
     )
-    add_stat(
-        rows,
-        part,
-        "mrr_largest_minus_smallest",
-        ds,
-        means[sizes[-1]] - means[sizes[0]],
-        f"MRR with {sizes[-1]} minus MRR with {sizes[0]} feedback items",
+    rows.append(
+        stat_row(
+            statistic="mrr_largest_minus_smallest",
+            dataset=ds,
+            algorithm="",
+            value=means[sizes[-1]] - means[sizes[0]],
+            part=part,
+            note=f"MRR with {sizes[-1]} minus MRR with {sizes[0]} feedback items",
+        )
     )
     if base_means is not None and sizes[0] in base_means:
-        add_stat(
-            rows,
-            part,
-            "mrr_smallest_minus_base",
-            ds,
-            means[sizes[0]] - base_means[sizes[0]],
-            f"MRR with {sizes[0]} feedback items minus the base ranker",
+        rows.append(
+            stat_row(
+                statistic="mrr_smallest_minus_base",
+                dataset=ds,
+                algorithm="",
+                value=means[sizes[0]] - base_means[sizes[0]],
+                part=part,
+                note=f"MRR with {sizes[0]} feedback items minus the base ranker",
+            )
         )
 
 
@@ -670,14 +746,17 @@ def aggregate4_4(rows: list[dict[str, Any]], view: pd.DataFrame) -> None:
     }
     sets = [ds for ds in mono if ds != NO_CHANGE]
     if sets:
-        add_stat(
-            rows,
-            view[view["dataset"].isin(sets)],
-            "feedback_monotone_fraction",
-            f"all_but_{NO_CHANGE}",
-            float(np.mean([mono[ds] for ds in sets])),
-            "mean over data sets of the fraction of feedback-size steps that raise MRR's NDCG "
-            f"({len(sets)} data sets: {', '.join(sets)})",
+        rows.append(
+            stat_row(
+                statistic="feedback_monotone_fraction",
+                dataset=f"all_but_{NO_CHANGE}",
+                algorithm="",
+                value=float(np.mean([mono[ds] for ds in sets])),
+                part=view[view["dataset"].isin(sets)],
+                note="mean over data sets of the fraction of feedback-size steps that raise MRR's "
+                "NDCG "
+                f"({len(sets)} data sets: {', '.join(sets)})",
+            )
         )
 
 
@@ -697,13 +776,15 @@ def small_feedback4_4(
     smallest, b = min(means), float(base_curve.mean())
     gain = means[smallest] - b
     relative = gain / abs(b) if b else (math.copysign(math.inf, gain) if gain else math.nan)
-    add_stat(
-        rows,
-        part,
-        "mrr_smallest_rel_gain",
-        str(part["dataset"].iloc[0]),
-        relative,
-        f"(MRR with {smallest} feedback documents - base ranker) / base ranker, mean NDCG",
+    rows.append(
+        stat_row(
+            statistic="mrr_smallest_rel_gain",
+            dataset=str(part["dataset"].iloc[0]),
+            algorithm="",
+            value=relative,
+            part=part,
+            note=f"(MRR with {smallest} feedback documents - base ranker) / base ranker, mean NDCG",
+        )
     )
 
 
@@ -714,14 +795,17 @@ def least_gain4_4(rows: list[dict[str, Any]], view: pd.DataFrame) -> None:
 
     found = {r["dataset"]: r["value"] for r in rows if r["statistic"] == "mrr_smallest_rel_gain"}
     if found:
-        add_stat(
-            rows,
-            view[view["dataset"].isin(list(found))],
-            "mrr_smallest_rel_gain_min",
-            "all",
-            float(np.min(list(found.values()))),
-            f"smallest over the data sets of mrr_smallest_rel_gain ({len(found)} data sets: "
-            f"{', '.join(found)})",
+        rows.append(
+            stat_row(
+                statistic="mrr_smallest_rel_gain_min",
+                dataset="all",
+                algorithm="",
+                value=float(np.min(list(found.values()))),
+                part=view[view["dataset"].isin(list(found))],
+                note=f"smallest over the data sets of mrr_smallest_rel_gain ({len(found)} data "
+                "sets: "
+                f"{', '.join(found)})",
+            )
         )
 
 
@@ -749,14 +833,17 @@ def stats4_4(
         small_feedback4_4(rows, part, means, s["base"])
         if drawn:  # counted from the data: the same under every protocol
             base_empty4_4(rows, d, s["base"], s["sizes"][-1])
-        add_stat(
-            rows,
-            part,
-            "feedback_spread_over_se",
-            ds,
-            spread_over_se(part, s["sizes"]),
-            f"largest over k of MRR's NDCG@k spread across the feedback sizes {s['sizes']} "
-            "over its standard error over the queries (0: the curves coincide)",
+        rows.append(
+            stat_row(
+                statistic="feedback_spread_over_se",
+                dataset=ds,
+                algorithm="",
+                value=spread_over_se(part, s["sizes"]),
+                part=part,
+                note="largest over k of MRR's NDCG@k spread across the feedback sizes "
+                f"{s['sizes']} "
+                "over its standard error over the queries (0: the curves coincide)",
+            )
         )
     aggregate4_4(rows, view)
     least_gain4_4(rows, view)

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.spec import ORDER
-from boostrank.experiments.chapter4.summary_curves import add_stat, curve
+from boostrank.experiments.chapter4.summary_curves import curve
 from boostrank.experiments.chapter4.summary_feedback import sizes_stats
+from boostrank.report.stat_rows import stat_row
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,25 +83,38 @@ def stats4_5(d: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
         if c.empty:
             continue
         perf[alg] = float(c.mean())
-        add_stat(rows, main, "mean_ndcg", "movielens_100k", c.mean(), f"mean NDCG@1..{k_max}", alg)
+        rows.append(
+            stat_row(
+                statistic="mean_ndcg",
+                dataset="movielens_100k",
+                algorithm=alg,
+                value=c.mean(),
+                part=main,
+                note=f"mean NDCG@1..{k_max}",
+            )
+        )
     if "MRR" in perf:
         others = {a: v for a, v in perf.items() if a not in ("MRR", "LRR-Worst")}
-        add_stat(
-            rows,
-            main,
-            "mrr_minus_best_baseline",
-            "movielens_100k",
-            perf["MRR"] - max(others.values()),
-            "MRR minus the best of Base ranker, Rocchio, Ranking-SVM, LRR-Best",
+        rows.append(
+            stat_row(
+                statistic="mrr_minus_best_baseline",
+                dataset="movielens_100k",
+                algorithm="",
+                value=perf["MRR"] - max(others.values()),
+                part=main,
+                note="MRR minus the best of Base ranker, Rocchio, Ranking-SVM, LRR-Best",
+            )
         )
     if "LRR-Best" in perf:
-        add_stat(
-            rows,
-            main,
-            "lrr_best_minus_base",
-            "movielens_100k",
-            perf["LRR-Best"] - perf["Base ranker"],
-            "LRR-Best minus the base ranker",
+        rows.append(
+            stat_row(
+                statistic="lrr_best_minus_base",
+                dataset="movielens_100k",
+                algorithm="",
+                value=perf["LRR-Best"] - perf["Base ranker"],
+                part=main,
+                note="LRR-Best minus the base ranker",
+            )
         )
     means, base_means = {}, {}
     for size in sizes:
@@ -111,17 +125,28 @@ def stats4_5(d: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
         sizes_stats(rows, sizes_part, "movielens_100k", means, base_means)
     if "npz" in d:
         best, pop, overall = best_rating(d["npz"])
-        add_stat(
-            rows,
-            main,
-            "best_rating",
-            "movielens_100k",
-            float(best),
-            f"mean rating of the 50 most-rated movies {pop:.3f} vs all {overall:.3f}: the "
-            "higher rating is the better one (MovieLens README: 5 stars is best)",
+        rows.append(
+            stat_row(
+                statistic="best_rating",
+                dataset="movielens_100k",
+                algorithm="",
+                value=float(best),
+                part=main,
+                note=f"mean rating of the 50 most-rated movies {pop:.3f} vs all {overall:.3f}: the "
+                "higher rating is the better one (MovieLens README: 5 stars is best)",
+            )
         )
         for stat, value in inventory(d["npz"]).items():
-            add_stat(rows, main, stat, "movielens_100k", value, INVENTORY[stat])
+            rows.append(
+                stat_row(
+                    statistic=stat,
+                    dataset="movielens_100k",
+                    algorithm="",
+                    value=value,
+                    part=main,
+                    note=INVENTORY[stat],
+                )
+            )
     return frame[frame["algorithm"] != "LRR"].reset_index(drop=True), pd.DataFrame(rows)
 
 
@@ -183,30 +208,36 @@ def stats4_6(d: dict[str, Any], bin_width: int = 50) -> tuple[pd.DataFrame, pd.D
     groups = timing_groups(timing_frame(d), bin_width)
     coef, r2, share = timing_fit(groups)
     rows: list[dict[str, Any]] = []
-    add_stat(
-        rows,
-        groups,
-        "time_linear_r2",
-        "movielens_100k",
-        float(r2),
-        f"R^2 of a straight line through the group means (groups of {bin_width} movies, "
-        "weighted by users)",
+    rows.append(
+        stat_row(
+            statistic="time_linear_r2",
+            dataset="movielens_100k",
+            algorithm="",
+            value=float(r2),
+            part=groups,
+            note=f"R^2 of a straight line through the group means (groups of {bin_width} movies, "
+            "weighted by users)",
+        )
     )
-    add_stat(
-        rows,
-        groups,
-        "time_slope_ms_per_movie",
-        "movielens_100k",
-        float(coef[0] * 1000),
-        "slope of the line, milliseconds per rated movie",
+    rows.append(
+        stat_row(
+            statistic="time_slope_ms_per_movie",
+            dataset="movielens_100k",
+            algorithm="",
+            value=float(coef[0] * 1000),
+            part=groups,
+            note="slope of the line, milliseconds per rated movie",
+        )
     )
-    add_stat(
-        rows,
-        groups,
-        "time_quadratic_share",
-        "movielens_100k",
-        float(share),
-        "share of the quadratic term of a degree-2 fit at the largest group",
+    rows.append(
+        stat_row(
+            statistic="time_quadratic_share",
+            dataset="movielens_100k",
+            algorithm="",
+            value=float(share),
+            part=groups,
+            note="share of the quadratic term of a degree-2 fit at the largest group",
+        )
     )
     return groups, pd.DataFrame(rows)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.chapter4.summary_curves import add_stat
+from boostrank.report.stat_rows import stat_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -51,53 +51,63 @@ def run_stats(rows: list[dict[str, Any]], part: pd.DataFrame, suffix: str, what:
     import numpy as np
 
     step = part.groupby("qid")["log_lp"].diff().dropna()
-    add_stat(
-        rows,
-        part,
-        "lp_rises_fraction" + suffix,
-        "ohsumed",
-        float((step > 1e-9).mean()),
-        f"{what}: fraction of iterations where L_p rose (Algorithm 6)",
+    rows.append(
+        stat_row(
+            statistic="lp_rises_fraction" + suffix,
+            dataset="ohsumed",
+            algorithm="",
+            value=float((step > 1e-9).mean()),
+            part=part,
+            note=f"{what}: fraction of iterations where L_p rose (Algorithm 6)",
+        )
     )
     t9 = (part["log_lp"] <= part["log_theorem9"] + 1e-9).mean()
     t10 = (part["log_lp"] <= part["log_theorem10"] + 1e-9).mean()
-    add_stat(
-        rows,
-        part,
-        "theorem9_holds_fraction" + suffix,
-        "ohsumed",
-        float(t9),
-        f"{what}: fraction of (query, iteration) where Eq. 4.15 holds",
+    rows.append(
+        stat_row(
+            statistic="theorem9_holds_fraction" + suffix,
+            dataset="ohsumed",
+            algorithm="",
+            value=float(t9),
+            part=part,
+            note=f"{what}: fraction of (query, iteration) where Eq. 4.15 holds",
+        )
     )
-    add_stat(
-        rows,
-        part,
-        "theorem10_holds_fraction" + suffix,
-        "ohsumed",
-        float(t10),
-        f"{what}: fraction of (query, iteration) where Eq. 4.19 holds",
+    rows.append(
+        stat_row(
+            statistic="theorem10_holds_fraction" + suffix,
+            dataset="ohsumed",
+            algorithm="",
+            value=float(t10),
+            part=part,
+            note=f"{what}: fraction of (query, iteration) where Eq. 4.19 holds",
+        )
     )
     first = part.groupby("qid")["log_lp"].first()
     last = part.groupby("qid")["log_lp"].last()
     at10 = part[part["iteration"] == 10].set_index("qid")["log_lp"]
     total = first - last
     share = ((first - at10) / total)[total > 0]
-    add_stat(
-        rows,
-        part,
-        "first10_share" + suffix,
-        "ohsumed",
-        float(share.median()),
-        f"{what}: median share of the final reduction of log L_p reached after 10 "
-        f"of {int(part['iteration'].max())} iterations",
+    rows.append(
+        stat_row(
+            statistic="first10_share" + suffix,
+            dataset="ohsumed",
+            algorithm="",
+            value=float(share.median()),
+            part=part,
+            note=f"{what}: median share of the final reduction of log L_p reached after 10 "
+            f"of {int(part['iteration'].max())} iterations",
+        )
     )
-    add_stat(
-        rows,
-        part,
-        "lp_final_ratio" + suffix,
-        "ohsumed",
-        float(np.exp(-total).median()),
-        f"{what}: median L_p^T / L_p^0",
+    rows.append(
+        stat_row(
+            statistic="lp_final_ratio" + suffix,
+            dataset="ohsumed",
+            algorithm="",
+            value=float(np.exp(-total).median()),
+            part=part,
+            note=f"{what}: median L_p^T / L_p^0",
+        )
     )
 
 

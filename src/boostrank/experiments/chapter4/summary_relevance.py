@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.chapter4.spec import DATASETS, FIRST_THREE
-from boostrank.experiments.chapter4.summary_curves import add_stat, matching
+from boostrank.experiments.chapter4.summary_curves import matching
+from boostrank.report.stat_rows import stat_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -104,18 +105,29 @@ def one_relevant4_2(rows: list[dict[str, Any]], view: pd.DataFrame, d: dict[str,
             continue
         found[ds] = c
         note = f"fraction of the {len(c)} queries with exactly one relevant document (grade > 0)"
-        add_stat(rows, part, "one_relevant_fraction", ds, (c["relevant"] == 1).mean(), note)
+        rows.append(
+            stat_row(
+                statistic="one_relevant_fraction",
+                dataset=ds,
+                algorithm="",
+                value=(c["relevant"] == 1).mean(),
+                part=part,
+                note=note,
+            )
+        )
     sets = [ds for ds in LAST_FOUR if ds in found]
     if sets:
         pooled = pd.concat([found[ds] for ds in sets])
-        add_stat(
-            rows,
-            view[view["dataset"].isin(sets)],
-            "one_relevant_fraction",
-            "last_four",
-            (pooled["relevant"] == 1).mean(),
-            f"fraction of the {len(pooled)} queries of {', '.join(sets)} with exactly one "
-            "relevant document",
+        rows.append(
+            stat_row(
+                statistic="one_relevant_fraction",
+                dataset="last_four",
+                algorithm="",
+                value=(pooled["relevant"] == 1).mean(),
+                part=view[view["dataset"].isin(sets)],
+                note=f"fraction of the {len(pooled)} queries of {', '.join(sets)} with exactly one "
+                "relevant document",
+            )
         )
 
 
@@ -132,21 +144,30 @@ def empty4_3(
         part = view[view["dataset"] == ds]
         for which, c in by_quality.items():
             note = f"fraction of the {len(c)} queries whose feedback holds no relevant document"
-            add_stat(
-                rows, part, f"feedback_empty_fraction_{which}", ds, (c["in_feedback"] == 0).mean(),
-                f"{note} ({which} base ranker)",
-            )  # fmt: skip
+            rows.append(
+                stat_row(
+                    statistic=f"feedback_empty_fraction_{which}",
+                    dataset=ds,
+                    algorithm="",
+                    value=(c["in_feedback"] == 0).mean(),
+                    part=part,
+                    note=f"{note} ({which} base ranker)",
+                )
+            )
     sets = [ds for ds in POOR_BASE if "worst" in found.get(ds, {})]
     if sets:
         pooled = pd.concat([found[ds]["worst"] for ds in sets])
-        add_stat(
-            rows,
-            view[view["dataset"].isin(sets)],
-            "feedback_empty_fraction_worst",
-            "poor_five",
-            (pooled["in_feedback"] == 0).mean(),
-            f"fraction of the {len(pooled)} queries of {', '.join(sets)} whose feedback under "
-            "the worst base ranker holds no relevant document",
+        rows.append(
+            stat_row(
+                statistic="feedback_empty_fraction_worst",
+                dataset="poor_five",
+                algorithm="",
+                value=(pooled["in_feedback"] == 0).mean(),
+                part=view[view["dataset"].isin(sets)],
+                note=f"fraction of the {len(pooled)} queries of {', '.join(sets)} whose feedback "
+                "under "
+                "the worst base ranker holds no relevant document",
+            )
         )
 
 
@@ -192,14 +213,17 @@ def base_empty4_4(
     c = counts_of(d, base, int(base["base_feature"].iloc[0]), size)
     if c is None:
         return
-    add_stat(
-        rows,
-        base,
-        "base_feedback_empty_fraction",
-        str(base["dataset"].iloc[0]),
-        (c["in_feedback"] == 0).mean(),
-        f"fraction of the {len(c)} queries whose first {size} documents under the base ranker "
-        f"(feature {int(base['base_feature'].iloc[0])}) hold no relevant document",
+    rows.append(
+        stat_row(
+            statistic="base_feedback_empty_fraction",
+            dataset=str(base["dataset"].iloc[0]),
+            algorithm="",
+            value=(c["in_feedback"] == 0).mean(),
+            part=base,
+            note=f"fraction of the {len(c)} queries whose first {size} documents under the base "
+            "ranker "
+            f"(feature {int(base['base_feature'].iloc[0])}) hold no relevant document",
+        )
     )
 
 

@@ -131,7 +131,7 @@ def draw_against_gamma(
         _style(ax, part["dataset_label"].iloc[0], part["data_kind"].iloc[0] == "synthetic")
         ax.set_xlabel("gamma", fontsize=8)
         ax.set_ylabel("final cumulative error rate", fontsize=8)
-    _finish(fig, flat, len(datasets), handles, title, text)
+    _finish(fig, flat, len(datasets), handles=handles, title=title, text=text)
     save_figure(fig, prefix, final["provenance"])
 
 
@@ -171,7 +171,7 @@ def draw_over_trials(curves: pd.DataFrame, prefix: Path | str, title: str, text:
         ax.set_xscale("log")
         ax.set_xlabel("trials", fontsize=8)
         ax.set_ylabel("cumulative error rate", fontsize=8)
-    _finish(fig, flat, len(datasets), handles, title, text)
+    _finish(fig, flat, len(datasets), handles=handles, title=title, text=text)
     save_figure(fig, prefix, curves["provenance"])
 
 

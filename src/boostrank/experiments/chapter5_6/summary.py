@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter5_6.spec import DATASETS, LABELS
+from boostrank.report.stat_rows import stat_row
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -56,22 +57,6 @@ def _real(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame["data_kind"] != "synthetic"]
 
 
-def _stat(
-    statistic: str, dataset: str, method: str, value: Any, part: pd.DataFrame, note: str
-) -> dict[str, Any]:
-    kinds = sorted(set(part["data_kind"]))
-    kind = "synthetic" if "synthetic" in kinds else "+".join(kinds)
-    return {
-        "statistic": statistic,
-        "dataset": dataset,
-        "method": method,
-        "value": "" if value is None else round(float(value), 6),
-        "data_kind": kind,
-        "provenance": "; ".join(dict.fromkeys(part["provenance"])),
-        "note": note,
-    }
-
-
 def _aggregate_note(frame: pd.DataFrame) -> str:
     real = list(dict.fromkeys(_real(frame)["dataset"]))
     left = sorted(set(frame["dataset"]) - set(real))
@@ -94,14 +79,44 @@ def stats_fig5_2(final: pd.DataFrame) -> list[dict[str, Any]]:
     best = best_rows(final)
     for row in best.itertuples():
         part = final[final["dataset"] == row.dataset]
-        stats.append(_stat("best_gamma", row.dataset, row.method, row.gamma, part, ""))
-        stats.append(_stat("best_final_error", row.dataset, row.method, row.final_error, part, ""))
+        stats.append(
+            stat_row(
+                statistic="best_gamma",
+                dataset=row.dataset,
+                method=row.method,
+                value=row.gamma,
+                part=part,
+                note="",
+                kinds="joined",
+            )
+        )
+        stats.append(
+            stat_row(
+                statistic="best_final_error",
+                dataset=row.dataset,
+                method=row.method,
+                value=row.final_error,
+                part=part,
+                note="",
+                kinds="joined",
+            )
+        )
     for ds, part in best.groupby("dataset", sort=False):
         by = part.set_index("method")["final_error"]
         if {"Exp. gradient", "Banditron"} <= set(by.index):
             diff = by["Exp. gradient"] - by["Banditron"]
             note = "final error at each method's best gamma: exp. gradient minus Banditron"
-            stats.append(_stat("eg_minus_banditron", ds, "Exp. gradient", diff, part, note))
+            stats.append(
+                stat_row(
+                    statistic="eg_minus_banditron",
+                    dataset=ds,
+                    method="Exp. gradient",
+                    value=diff,
+                    part=part,
+                    note=note,
+                    kinds="joined",
+                )
+            )
     return stats
 
 
@@ -124,7 +139,15 @@ def stats_fig5_2_overall(final: pd.DataFrame, *, gap: float = GAP) -> list[dict[
             value = abs(both["Exp. gradient"] - both["Banditron"]) / both["Banditron"]
     note = "|EG - Banditron| / Banditron of the mean best-gamma final errors; " + agg
     stats.append(
-        _stat("eg_banditron_relative_gap", "all", "Exp. gradient", value, _real(final), note=note)
+        stat_row(
+            statistic="eg_banditron_relative_gap",
+            dataset="all",
+            method="Exp. gradient",
+            value=value,
+            part=_real(final),
+            note=note,
+            kinds="joined",
+        )
     )
     flags: dict[str, dict[str, bool]] = {}
     for (ds, method), part in final.groupby(["dataset", "method"], sort=False):
@@ -133,17 +156,28 @@ def stats_fig5_2_overall(final: pd.DataFrame, *, gap: float = GAP) -> list[dict[
         spread = float(part["final_error"].max() - part["final_error"].min())
         flags.setdefault(method, {})[ds] = spread >= gap
         note = "max - min of the final error over the gamma grid"
-        stats.append(_stat("final_error_range_over_gamma", ds, method, spread, part, note=note))
+        stats.append(
+            stat_row(
+                statistic="final_error_range_over_gamma",
+                dataset=ds,
+                method=method,
+                value=spread,
+                part=part,
+                note=note,
+                kinds="joined",
+            )
+        )
     for method, fl in flags.items():
         note = f"fraction of data sets where the final error spans >= {gap:g} over the gamma grid"
         stats.append(
-            _stat(
-                "gamma_sensitive_fraction",
-                "all",
-                method,
-                _fraction(fl, final),
+            stat_row(
+                statistic="gamma_sensitive_fraction",
+                dataset="all",
+                method=method,
+                value=_fraction(fl, final),
                 part=_real(final),
                 note=note + "; " + agg,
+                kinds="joined",
             )
         )
     return stats
@@ -159,87 +193,108 @@ def stats_fig5_1(curves: pd.DataFrame) -> list[dict[str, Any]]:
         if "Perceptron" in last.index and bandit:
             gap = float(last[bandit].min() - last["Perceptron"])
             note = "best bandit method's final error minus the Perceptron's (full feedback)"
-            stats.append(_stat("full_partial_gap", ds, "Perceptron", gap, part, note))
+            stats.append(
+                stat_row(
+                    statistic="full_partial_gap",
+                    dataset=ds,
+                    method="Perceptron",
+                    value=gap,
+                    part=part,
+                    note=note,
+                    kinds="joined",
+                )
+            )
         eg = part[part["method"] == "Exp. gradient"].set_index("trial")["error"]
         pos = part[part["method"] == "Banditron_Pos"].set_index("trial")["error"]
         if len(eg) and len(pos):
             common = eg.index.intersection(pos.index)
             frac = float((eg[common] < pos[common]).mean())
             note = "fraction of checkpoints where exp. gradient's error < Banditron_Pos's"
-            stats.append(_stat("eg_below_pos_fraction", ds, "Exp. gradient", frac, part, note))
+            stats.append(
+                stat_row(
+                    statistic="eg_below_pos_fraction",
+                    dataset=ds,
+                    method="Exp. gradient",
+                    value=frac,
+                    part=part,
+                    note=note,
+                    kinds="joined",
+                )
+            )
             flags[ds] = frac > 0.5
     value = _fraction(flags, curves)
     note = "fraction of data sets where exp. gradient is below Banditron_Pos at most checkpoints"
     stats.append(
-        _stat(
-            "eg_faster_than_pos",
-            "all",
-            "Exp. gradient",
-            value,
-            _real(curves),
-            note + "; " + _aggregate_note(curves),
+        stat_row(
+            statistic="eg_faster_than_pos",
+            dataset="all",
+            method="Exp. gradient",
+            value=value,
+            part=_real(curves),
+            note=note + "; " + _aggregate_note(curves),
+            kinds="joined",
         )
     )
     return stats
 
 
-def stats_fig6_2(
-    final: pd.DataFrame, tolerance: float, *, gap: float = GAP
-) -> list[dict[str, Any]]:
-    """The comparisons of section 6.4.2, per data set and as fractions over data sets
-    (``tolerance``: "similar or better"; ``gap``: a "big gap")."""
-    stats = []
-    by_ds = {ds: p.set_index("method")["final_error"] for ds, p in final.groupby("dataset")}
-    names = {
-        r: LABELS[r] for r in ("ag0", "ag1", "ag2", "ag3", "banditron_best", "banditron_worst")
-    }
-    need = set(names.values())
-    flags: dict[str, dict[str, bool]] = {
-        k: {}
-        for k in (
-            "ag23_best_overall",
-            "ag2_beats_ag0",
-            "ag3_beats_ag0",
-            "ag23_match_best",
-            "ag1_worse_than_ag23",
-            "ag1_beats_worst",
-            "best_worst_gap",
-            "ag23_beat_best",
-        )
-    }
-    ex1 = ex2 = 0
-    for ds, e in by_ds.items():
-        if not need <= set(e.index):
-            continue
-        ag0, ag1, ag2, ag3 = (e[names[r]] for r in ("ag0", "ag1", "ag2", "ag3"))
-        best, worst = e[names["banditron_best"]], e[names["banditron_worst"]]
-        part = final[final["dataset"] == ds]
+# Figure 6.2's lines (section 6.4.2): the adaptive Banditrons ag0-ag3 and the Banditron with
+# its best and worst gamma.
+FIG6_2_LINES = ("ag0", "ag1", "ag2", "ag3", "banditron_best", "banditron_worst")
+
+
+def _fig6_2_flags(e: dict[str, float], tolerance: float, gap: float) -> dict[str, bool]:
+    """Section 6.4.2's comparisons on one data set, from its final errors ``e`` by line."""
+    ag0, ag1, ag2, ag3 = e["ag0"], e["ag1"], e["ag2"], e["ag3"]
+    best, worst = e["banditron_best"], e["banditron_worst"]
+    return {
         # "banditron_ag2 and banditron_ag3 yields the best performance among the algorithms
-        # in comparison" (section 6.4.2): against every other line of Figure 6.2
-        flags["ag23_best_overall"][ds] = min(ag2, ag3) <= min(ag0, ag1, best, worst)
-        flags["ag2_beats_ag0"][ds] = ag2 < ag0
-        flags["ag3_beats_ag0"][ds] = ag3 < ag0
-        flags["ag23_match_best"][ds] = min(ag2, ag3) <= best + tolerance
-        flags["ag1_worse_than_ag23"][ds] = ag1 > max(ag2, ag3)
-        flags["ag1_beats_worst"][ds] = ag1 < worst
-        flags["best_worst_gap"][ds] = worst - best >= gap
+        # in comparison": against every other line of Figure 6.2
+        "ag23_best_overall": min(ag2, ag3) <= min(ag0, ag1, best, worst),
+        "ag2_beats_ag0": ag2 < ag0,
+        "ag3_beats_ag0": ag3 < ag0,
+        "ag23_match_best": min(ag2, ag3) <= best + tolerance,
+        "ag1_worse_than_ag23": ag1 > max(ag2, ag3),
+        "ag1_beats_worst": ag1 < worst,
+        "best_worst_gap": worst - best >= gap,
         # "our adaptive strategy is better than the Banditron with a single best gamma"
-        flags["ag23_beat_best"][ds] = min(ag2, ag3) < best
-        stats.append(_stat("worst_minus_best", ds, "Banditron_Best", worst - best, part, ""))
-        stats.append(_stat("ag0_minus_ag2", ds, "Banditron_ag2", ag0 - ag2, part, ""))
-        stats.append(
-            _stat(
-                "best_minus_ag23",
-                ds,
-                "Banditron_ag2",
-                best - max(ag2, ag3),
-                part,
-                "Banditron_Best's final error minus the worse of ag2 and ag3",
-            )
+        "ag23_beat_best": min(ag2, ag3) < best,
+    }
+
+
+def _fig6_2_gaps(ds: str, e: dict[str, float], part: pd.DataFrame) -> list[dict[str, Any]]:
+    """Figure 6.2 on one data set: Banditron_Worst minus Banditron_Best, ag0 minus ag2, and
+    Banditron_Best minus the worse of ag2 and ag3 (final errors ``e`` by line)."""
+    ag23 = max(e["ag2"], e["ag3"])
+    gaps = (
+        ("worst_minus_best", "Banditron_Best", e["banditron_worst"] - e["banditron_best"], ""),
+        ("ag0_minus_ag2", "Banditron_ag2", e["ag0"] - e["ag2"], ""),
+        (
+            "best_minus_ag23",
+            "Banditron_ag2",
+            e["banditron_best"] - ag23,
+            "Banditron_Best's final error minus the worse of ag2 and ag3",
+        ),
+    )
+    return [
+        stat_row(
+            statistic=statistic,
+            dataset=ds,
+            method=method,
+            value=value,
+            part=part,
+            note=note,
+            kinds="joined",
         )
-        if part["data_kind"].iloc[0] != "synthetic":
-            ex1 += ag0 - ag2 >= 0.07
-            ex2 += (best - max(ag2, ag3) >= 0.04) and (ag0 - max(ag2, ag3) >= 0.06)
+        for statistic, method, value, note in gaps
+    ]
+
+
+def _fig6_2_fractions(
+    final: pd.DataFrame, flags: dict[str, dict[str, bool]], tolerance: float, gap: float
+) -> list[dict[str, Any]]:
+    """Each comparison of :func:`_fig6_2_flags` as the fraction of the real data sets where
+    it holds (``flags``: by comparison, whether it holds on each data set)."""
     notes = {
         "ag23_best_overall": "fraction of data sets where the better of ag2/ag3 has the lowest "
         "final error of the algorithms of Figure 6.2 (ag0-ag3, Banditron_Best, Banditron_Worst)",
@@ -255,33 +310,75 @@ def stats_fig6_2(
         "Banditron_Best",
     }
     agg = _aggregate_note(final)
-    for key, fl in flags.items():
-        stats.append(
-            _stat(key, "all", "", _fraction(fl, final), _real(final), notes[key] + "; " + agg)
+    return [
+        stat_row(
+            statistic=key,
+            dataset="all",
+            method="",
+            value=_fraction(flags.get(key, {}), final),
+            part=_real(final),
+            note=note + "; " + agg,
+            kinds="joined",
         )
+        for key, note in notes.items()
+    ]
+
+
+def _fig6_2_examples(
+    final: pd.DataFrame, by_line: dict[str, dict[str, float]]
+) -> list[dict[str, Any]]:
+    """How many real data sets show section 6.4.2's two worked examples (ag2 45% against
+    ag0's 38%; ag2 and ag3 at 56% against Banditron_Best's 60% and ag0's 62%)."""
     real = _real(final)
-    stats.append(
-        _stat(
-            "example_ag0_ag2_count",
-            "all",
-            "Banditron_ag2",
-            ex1,
-            real,
-            "data sets where ag2 ends >= 0.07 below ag0 (as 45% vs 38%); " + agg,
-        )
-    )
-    stats.append(
-        _stat(
-            "example_ag23_best_count",
-            "all",
-            "Banditron_ag2",
-            ex2,
-            real,
-            "data sets where ag2 and ag3 both end >= 0.04 below Banditron_Best and >= 0.06 "
+    ex1 = ex2 = 0
+    for ds, e in by_line.items():
+        if final.loc[final["dataset"] == ds, "data_kind"].iloc[0] != "synthetic":
+            ag23 = max(e["ag2"], e["ag3"])
+            ex1 += e["ag0"] - e["ag2"] >= 0.07
+            ex2 += (e["banditron_best"] - ag23 >= 0.04) and (e["ag0"] - ag23 >= 0.06)
+    agg = _aggregate_note(final)
+    return [
+        stat_row(
+            statistic="example_ag0_ag2_count",
+            dataset="all",
+            method="Banditron_ag2",
+            value=ex1,
+            part=real,
+            note="data sets where ag2 ends >= 0.07 below ag0 (as 45% vs 38%); " + agg,
+            kinds="joined",
+        ),
+        stat_row(
+            statistic="example_ag23_best_count",
+            dataset="all",
+            method="Banditron_ag2",
+            value=ex2,
+            part=real,
+            note="data sets where ag2 and ag3 both end >= 0.04 below Banditron_Best and >= 0.06 "
             "below ag0 (as 56% vs 60% and 62%); " + agg,
-        )
-    )
-    return stats
+            kinds="joined",
+        ),
+    ]
+
+
+def stats_fig6_2(
+    final: pd.DataFrame, tolerance: float, *, gap: float = GAP
+) -> list[dict[str, Any]]:
+    """The comparisons of section 6.4.2, per data set (:func:`_fig6_2_gaps`) and as fractions
+    over data sets (:func:`_fig6_2_fractions`, :func:`_fig6_2_examples`; ``tolerance``:
+    "similar or better"; ``gap``: a "big gap"), on the data sets that have every line."""
+    stats = []
+    flags: dict[str, dict[str, bool]] = {}
+    by_line = {}
+    for ds, p in final.groupby("dataset"):
+        e = p.set_index("method")["final_error"]
+        if not {LABELS[r] for r in FIG6_2_LINES} <= set(e.index):
+            continue
+        by_line[ds] = {r: e[LABELS[r]] for r in FIG6_2_LINES}
+        for key, holds in _fig6_2_flags(by_line[ds], tolerance, gap).items():
+            flags.setdefault(key, {})[ds] = holds
+        stats += _fig6_2_gaps(ds, by_line[ds], final[final["dataset"] == ds])
+    stats += _fig6_2_fractions(final, flags, tolerance, gap)
+    return stats + _fig6_2_examples(final, by_line)
 
 
 # --------------------------------------------------------------------------- figures

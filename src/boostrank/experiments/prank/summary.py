@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.prank.spec import FIG6, FIG7, label_of, mu_key
+from boostrank.report.stat_rows import stat_row
 from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
@@ -102,43 +103,33 @@ def _curve_rows(
     return rows
 
 
-def _stat(
-    panel: str, statistic: str, key: str, value: Any, note: str, meta: dict[str, str]
-) -> dict[str, Any]:
-    return {
-        "panel": panel,
-        "statistic": statistic,
-        "algorithm": label_of(key) if key else "",
-        "key": key,
-        "value": value,
-        "note": note,
-        **meta,
-    }
-
-
 def final_stats(panel: str, curves: dict[str, Any], meta: dict[str, str]) -> list[dict[str, Any]]:
     """Each learner's time-averaged loss and 95% half-width after the last round."""
     rows = []
     for key, (mean, ci) in curves.items():
         T = len(mean)
         rows.append(
-            _stat(
-                panel,
-                "final_loss",
-                key,
-                round(float(mean[-1]), 6),
-                f"time-averaged rank loss after {T} rounds",
-                meta,
+            stat_row(
+                panel=panel,
+                statistic="final_loss",
+                algorithm=label_of(key),
+                key=key,
+                value=float(mean[-1]),
+                note=f"time-averaged rank loss after {T} rounds",
+                kinds=None,
+                meta=meta,
             )
         )
         rows.append(
-            _stat(
-                panel,
-                "final_ci95",
-                key,
-                round(float(ci[-1]), 6),
-                "95% half-width of the final loss over the runs",
-                meta,
+            stat_row(
+                panel=panel,
+                statistic="final_ci95",
+                algorithm=label_of(key),
+                key=key,
+                value=float(ci[-1]),
+                note="95% half-width of the final loss over the runs",
+                kinds=None,
+                meta=meta,
             )
         )
     return rows
@@ -183,14 +174,16 @@ def early_stats(
     for statistic, curves, what in kinds:
         window = {k: curves[k][:early] for k in [*others, "wh"]}
         rows.append(
-            _stat(
-                "synthetic",
-                statistic,
-                "wh",
-                round(lowest_fraction(window, "wh", others), 6),
-                f"fraction of rounds 1..{early} where WH has strictly the lowest {what} of "
+            stat_row(
+                panel="synthetic",
+                statistic=statistic,
+                algorithm=label_of("wh"),
+                key="wh",
+                value=lowest_fraction(window, "wh", others),
+                note=f"fraction of rounds 1..{early} where WH has strictly the lowest {what} of "
                 "PRank, Si-PRank, MCP and WH",
-                meta,
+                kinds=None,
+                meta=meta,
             )
         )
     return rows
@@ -225,35 +218,43 @@ def fig6_outputs(
     stats += early_stats(means, instant, int(settings["early_rounds"]), meta)
     cross = crossover_round(means, ["prank", "siprank"], ["mcp", "wh"])
     stats.append(
-        _stat(
-            "synthetic",
-            "crossover_round",
-            "",
-            cross,
-            "first round from which PRank and Si-PRank both stay below MCP and WH "
+        stat_row(
+            panel="synthetic",
+            statistic="crossover_round",
+            algorithm="",
+            key="",
+            value=cross,
+            note="first round from which PRank and Si-PRank both stay below MCP and WH "
             f"to round {rounds} ({rounds + 1}: not below at the end)",
-            meta,
+            kinds=None,
+            digits=None,
+            meta=meta,
         )
     )
     worst = (means["mcp"] > means["wh"]) & (means["mcp"] > means["prank"])
     stats.append(
-        _stat(
-            "synthetic",
-            "worse_than_wh_and_prank_fraction",
-            "mcp",
-            round(float(worst.mean()), 6),
-            "fraction of rounds where MCP's loss is above both WH's and PRank's",
-            meta,
+        stat_row(
+            panel="synthetic",
+            statistic="worse_than_wh_and_prank_fraction",
+            algorithm=label_of("mcp"),
+            key="mcp",
+            value=float(worst.mean()),
+            note="fraction of rounds where MCP's loss is above both WH's and PRank's",
+            kinds=None,
+            meta=meta,
         )
     )
     stats.append(
-        _stat(
-            "synthetic",
-            "wh_learning_rate",
-            "wh",
-            round(result["wh_rate"], 8),
-            f"wh.step {settings['wh']['step']} / mean |phi(x)|^2",
-            meta,
+        stat_row(
+            panel="synthetic",
+            statistic="wh_learning_rate",
+            algorithm=label_of("wh"),
+            key="wh",
+            value=result["wh_rate"],
+            note=f"wh.step {settings['wh']['step']} / mean |phi(x)|^2",
+            kinds=None,
+            digits=8,
+            meta=meta,
         )
     )
     return tidy, pd.DataFrame(stats)
@@ -277,14 +278,17 @@ def along_run_stats(
                 ("significantly_", Z_95, "the paired 95% interval over the sequences lies"),
             ):
                 rows.append(
-                    _stat(
-                        panel,
-                        f"{prefix}below_{other}_fraction",
-                        key,
-                        round(below_fraction(losses[key], losses[other], z), 6),
-                        f"fraction of rounds 1..{T} where {label_of(key)}'s time-averaged loss "
+                    stat_row(
+                        panel=panel,
+                        statistic=f"{prefix}below_{other}_fraction",
+                        algorithm=label_of(key),
+                        key=key,
+                        value=below_fraction(losses[key], losses[other], z),
+                        note=f"fraction of rounds 1..{T} where {label_of(key)}'s time-averaged "
+                        "loss "
                         f"minus {label_of(other)}'s: {how} below 0",
-                        meta,
+                        kinds=None,
+                        meta=meta,
                     )
                 )
     return rows
@@ -304,35 +308,43 @@ def mu_eta_stats(
     lo, hi = min(final, key=final.__getitem__), max(final, key=final.__getitem__)
     spread = (final[hi] - final[lo]) / (ci[hi] + ci[lo]) if ci[hi] + ci[lo] > 0 else 0.0
     rows = [
-        _stat(
-            panel,
-            "mu_eta_spread_over_ci",
-            "",
-            round(float(spread), 6),
-            "(worst - best final loss of Mu-PRank over eta) / (sum of their 95% "
+        stat_row(
+            panel=panel,
+            statistic="mu_eta_spread_over_ci",
+            algorithm="",
+            key="",
+            value=float(spread),
+            note="(worst - best final loss of Mu-PRank over eta) / (sum of their 95% "
             "half-widths): > 1 means the learning rate matters significantly; "
             f"best {label_of(lo)}, worst {label_of(hi)}",
+            kinds=None,
             meta=meta,
         ),
-        _stat(
-            panel,
-            "best_mu_eta",
-            lo,
-            float(lo.removeprefix("mu_eta")),
-            "the learning rate with the lowest final loss",
+        stat_row(
+            panel=panel,
+            statistic="best_mu_eta",
+            algorithm=label_of(lo),
+            key=lo,
+            value=float(lo.removeprefix("mu_eta")),
+            note="the learning rate with the lowest final loss",
+            kinds=None,
+            digits=None,
             meta=meta,
         ),
     ]
     for key in mus:
         rank = 1 + sum(final[other] < final[key] for other in mus)
         rows.append(
-            _stat(
-                panel,
-                "mu_eta_rank",
-                key,
-                rank,
-                f"rank of {label_of(key)}'s final loss among the {len(mus)} Mu-PRank copies "
+            stat_row(
+                panel=panel,
+                statistic="mu_eta_rank",
+                algorithm=label_of(key),
+                key=key,
+                value=rank,
+                note=f"rank of {label_of(key)}'s final loss among the {len(mus)} Mu-PRank copies "
                 "(1 = lowest)",
+                kinds=None,
+                digits=None,
                 meta=meta,
             )
         )
@@ -356,26 +368,30 @@ def mu_against_others_stats(
         wins = [final[m] < final[o] for m in mus for o in others]
         names = ", ".join(label_of(o) for o in others)
         rows.append(
-            _stat(
-                panel,
-                "mu_beats_others_fraction",
-                "",
-                round(sum(wins) / len(wins), 6),
-                f"fraction of the (eta, other) pairs, others {names}, where Mu-PRank's final "
+            stat_row(
+                panel=panel,
+                statistic="mu_beats_others_fraction",
+                algorithm="",
+                key="",
+                value=sum(wins) / len(wins),
+                note=f"fraction of the (eta, other) pairs, others {names}, where Mu-PRank's final "
                 "loss is below the other's",
+                kinds=None,
                 meta=meta,
             )
         )
     for base in (b for b in BASELINES if b in final):
         below = [final[m] < final[base] for m in mus]
         rows.append(
-            _stat(
-                panel,
-                f"mu_below_{base}_eta_fraction",
-                "",
-                round(sum(below) / len(below), 6),
-                f"fraction of the {len(mus)} learning rates at which Mu-PRank's final loss is "
+            stat_row(
+                panel=panel,
+                statistic=f"mu_below_{base}_eta_fraction",
+                algorithm="",
+                key="",
+                value=sum(below) / len(below),
+                note=f"fraction of the {len(mus)} learning rates at which Mu-PRank's final loss is "
                 f"below {label_of(base)}'s",
+                kinds=None,
                 meta=meta,
             )
         )
@@ -408,30 +424,37 @@ def siprank_mu_stats(
     gap = float(means["siprank"][-1]) - min(float(means[k][-1]) for k in mus)
     above = np.stack([means["siprank"][:start] > means[k][:start] for k in mus])
     return [
-        _stat(
-            panel,
-            "siprank_best_from_round",
-            "siprank",
-            cross,
-            "first round from which Si-PRank's time-averaged loss stays below every Mu-PRank "
+        stat_row(
+            panel=panel,
+            statistic="siprank_best_from_round",
+            algorithm=label_of("siprank"),
+            key="siprank",
+            value=cross,
+            note="first round from which Si-PRank's time-averaged loss stays below every Mu-PRank "
             f"copy's to round {rounds} ({rounds + 1}: not below at the end)",
+            kinds=None,
+            digits=None,
             meta=meta,
         ),
-        _stat(
-            panel,
-            "siprank_minus_best_mu_final",
-            "siprank",
-            round(gap, 6),
-            "Si-PRank's final loss minus the lowest final loss of the Mu-PRank copies",
+        stat_row(
+            panel=panel,
+            statistic="siprank_minus_best_mu_final",
+            algorithm=label_of("siprank"),
+            key="siprank",
+            value=gap,
+            note="Si-PRank's final loss minus the lowest final loss of the Mu-PRank copies",
+            kinds=None,
             meta=meta,
         ),
-        _stat(
-            panel,
-            "siprank_above_mu_fraction_start",
-            "siprank",
-            round(float(above.mean()), 6),
-            f"fraction of the (round, Mu-PRank copy) pairs of the rounds 1..{start} where "
+        stat_row(
+            panel=panel,
+            statistic="siprank_above_mu_fraction_start",
+            algorithm=label_of("siprank"),
+            key="siprank",
+            value=float(above.mean()),
+            note=f"fraction of the (round, Mu-PRank copy) pairs of the rounds 1..{start} where "
             f"Si-PRank's time-averaged loss is above the copy's (start_rounds {start_rounds})",
+            kinds=None,
             meta=meta,
         ),
     ]
@@ -468,22 +491,27 @@ def fig7_outputs(
             start_rounds=int(settings["start_rounds"]),
         )
         stats.append(
-            _stat(
-                name,
-                "wh_learning_rate",
-                "wh",
-                round(panel["wh_rate"], 8),
-                f"wh.step {settings['wh']['step']} / mean |x|^2",
-                meta,
+            stat_row(
+                panel=name,
+                statistic="wh_learning_rate",
+                algorithm=label_of("wh"),
+                key="wh",
+                value=panel["wh_rate"],
+                note=f"wh.step {settings['wh']['step']} / mean |x|^2",
+                kinds=None,
+                digits=8,
+                meta=meta,
             )
         )
         stats.append(
-            _stat(
-                name,
-                "eligible_users",
-                "",
-                panel["eligible"],
-                f"users with >= {panel['threshold_used']} ratings; {panel['distinct_targets']} "
+            stat_row(
+                panel=name,
+                statistic="eligible_users",
+                algorithm="",
+                key="",
+                value=panel["eligible"],
+                note=f"users with >= {panel['threshold_used']} ratings; "
+                f"{panel['distinct_targets']} "
                 f"distinct targets in {settings['runs']} runs"
                 + (
                     f" (synthetic stand-in: no user has {min_ratings} ratings, its most active "
@@ -491,7 +519,9 @@ def fig7_outputs(
                     if panel["threshold_used"] < min_ratings
                     else ""
                 ),
-                meta,
+                kinds=None,
+                digits=None,
+                meta=meta,
             )
         )
     return pd.DataFrame(rows), pd.DataFrame(stats)

@@ -38,17 +38,90 @@ def _fmt(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}f}"
 
 
+def _per_pass(group: list[dict[str, Any]]) -> dict[str, float]:
+    """Table 1's checkpoint columns of one (data set, algorithm): the test loss after each
+    checkpoint pass, then Hedge's spread over the experts at each (bits; log2 N when
+    uniform), means over the seeds."""
+    import numpy as np
+
+    cols = {}
+    loops = sorted({int(c) for g in group for c in g.get("checkpoints", g["test_loss_at_loop"])})
+    for c in loops:
+        vals = [g["test_loss_at_loop"][str(c)] for g in group if str(c) in g["test_loss_at_loop"]]
+        cols[f"loss_after_{c}_passes"] = round(float(np.mean(vals)), 4)
+    for c in loops:
+        ent = [g["expert_entropy_at_loop"][str(c)] for g in group
+               if str(c) in g.get("expert_entropy_at_loop", {})]  # fmt: skip
+        if ent:
+            cols[f"expert_entropy_after_{c}_passes"] = round(float(np.mean(ent)), 4)
+    return cols
+
+
+def _table1_row(
+    dataset: str, key: str, group: list[dict[str, Any]], claims: Any, split: dict[str, Any]
+) -> dict[str, Any]:
+    """Table 1's row of one (data set, algorithm) from its seeds' run records ``group``: the
+    test loss's mean, sd, min and max over the seeds (at the chosen pass), the published value
+    (``claims``), :func:`_per_pass` and the split's provenance (``split``)."""
+    import numpy as np
+
+    from boostrank.report.claims import find_claim
+
+    algorithm = BY_KEY[key]
+    losses = np.array([g["test_loss"] for g in group])
+    first = group[0]
+    kind = first["data_kind"]
+    row = {
+        "dataset": dataset,
+        "dataset_label": dataset_label(LABELS.get(dataset, dataset), kind),
+        "labels": first["labels"],
+        "algorithm": algorithm.label,
+        "algorithm_name": algorithm.name,
+        "feedback": first["feedback"],
+        "k": first["k"],
+        "loops": first["loops"],
+        "loops_rule": first.get("loops_rule", "fixed"),
+        "chosen_loop": round(float(np.mean([g.get("chosen_loop", g["loops"]) for g in group])), 2),
+        "loss": round(float(losses.mean()), 4),
+        "sd": round(float(losses.std(ddof=1)), 4) if len(losses) > 1 else float("nan"),
+        "min": round(float(losses.min()), 4),
+        "max": round(float(losses.max()), 4),
+        "n_seeds": len(losses),
+    }
+    where = f"results/{TABLE_ID}.csv"
+    cells = {
+        a.label: find_claim(claims, where, {"dataset": dataset, "algorithm": a.label}, "loss")
+        for a in ALGORITHMS
+    }
+    claim = cells[algorithm.label]
+    row["published"] = "" if claim is None else claim.published
+    # A cell without a published value in a row the claims call ambiguous carries the
+    # claims' erratum (Mediamill: three values for four columns).
+    errata = [c.erratum for c in cells.values() if c is not None and c.erratum]
+    return (
+        row
+        | _per_pass(group)
+        | {
+            "train_rows": first["rows"]["train"],
+            "test_rows": first["rows"]["test"],
+            "split": split.get("how", ""),
+            "data_kind": kind,
+            "provenance": first["provenance"],
+            "note": errata[0] if claim is None and errata else "",
+        }
+    )
+
+
 def table1_frame(
     runs: Sequence[Path | str], splits: Sequence[Path | str], claims_path: Path | str
 ) -> Any:
-    """One row per (data set, algorithm): mean, sd, min, max over the seeds of the test loss
-    (at the chosen pass: ``chosen_loop``, its mean over the seeds), the loss after each
-    checkpoint pass, the published value, provenance."""
-    import numpy as np
+    """One row per (data set, algorithm), in the table's order (:func:`_table1_row`: mean, sd,
+    min, max over the seeds of the test loss at the chosen pass, the loss after each
+    checkpoint pass, the published value, provenance)."""
     import pandas as pd
 
     from boostrank.io import read_json
-    from boostrank.report.claims import find_claim, load_claims
+    from boostrank.report.claims import load_claims
 
     claims = load_claims(claims_path)
     split_info = {r["dataset"]: r for r in (read_json(p) for p in splits)}
@@ -57,75 +130,17 @@ def table1_frame(
         from boostrank.errors import BoostrankError
 
         raise BoostrankError("Table 1: no run records given")
-    rows = []
     order = {d: i for i, d in enumerate(LABELS)}
     keyed: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in recs:
         keyed.setdefault((r["dataset"], r["algorithm_id"]), []).append(r)
-    for (dataset, key), group in sorted(
-        keyed.items(),
-        key=lambda kv: (order.get(kv[0][0], 99), [a.key for a in ALGORITHMS].index(kv[0][1])),
-    ):
-        algorithm = BY_KEY[key]
-        losses = np.array([g["test_loss"] for g in group])
-        first = group[0]
-        kind = first["data_kind"]
-        row = {
-            "dataset": dataset,
-            "dataset_label": dataset_label(LABELS.get(dataset, dataset), kind),
-            "labels": first["labels"],
-            "algorithm": algorithm.label,
-            "algorithm_name": algorithm.name,
-            "feedback": first["feedback"],
-            "k": first["k"],
-            "loops": first["loops"],
-            "loops_rule": first.get("loops_rule", "fixed"),
-            "chosen_loop": round(
-                float(np.mean([g.get("chosen_loop", g["loops"]) for g in group])), 2
-            ),
-            "loss": round(float(losses.mean()), 4),
-            "sd": round(float(losses.std(ddof=1)), 4) if len(losses) > 1 else float("nan"),
-            "min": round(float(losses.min()), 4),
-            "max": round(float(losses.max()), 4),
-            "n_seeds": len(losses),
-        }
-        cells = {
-            a.label: find_claim(
-                claims,
-                f"results/{TABLE_ID}.csv",
-                {"dataset": dataset, "algorithm": a.label},
-                "loss",
-            )
-            for a in ALGORITHMS
-        }
-        claim = cells[algorithm.label]
-        row["published"] = "" if claim is None else claim.published
-        # A cell without a published value in a row the claims call ambiguous carries the
-        # claims' erratum (Mediamill: three values for four columns).
-        errata = [c.erratum for c in cells.values() if c is not None and c.erratum]
-        loops = sorted(
-            {int(c) for g in group for c in g.get("checkpoints", g["test_loss_at_loop"])}
+    rows = [
+        _table1_row(dataset, key, group, claims, split_info.get(dataset, {}))
+        for (dataset, key), group in sorted(
+            keyed.items(),
+            key=lambda kv: (order.get(kv[0][0], 99), [a.key for a in ALGORITHMS].index(kv[0][1])),
         )
-        for c in loops:
-            vals = [
-                g["test_loss_at_loop"][str(c)] for g in group if str(c) in g["test_loss_at_loop"]
-            ]
-            row[f"loss_after_{c}_passes"] = round(float(np.mean(vals)), 4)
-        for c in loops:  # Hedge's spread over the experts (bits; log2 N when uniform)
-            ent = [g["expert_entropy_at_loop"][str(c)] for g in group
-                   if str(c) in g.get("expert_entropy_at_loop", {})]  # fmt: skip
-            if ent:
-                row[f"expert_entropy_after_{c}_passes"] = round(float(np.mean(ent)), 4)
-        info = split_info.get(dataset, {})
-        row.update(
-            train_rows=first["rows"]["train"],
-            test_rows=first["rows"]["test"],
-            split=info.get("how", ""),
-            data_kind=kind,
-            provenance=first["provenance"],
-            note=errata[0] if claim is None and errata else "",
-        )
-        rows.append(row)
+    ]
     frame = pd.DataFrame(rows)
     front = [c for c in frame.columns if not c.startswith(("loss_after_", "expert_entropy"))]
     passes = sorted(
@@ -337,10 +352,69 @@ class Figure2:
     seeds: list[int]  # the seed counts of the k values, sorted
 
 
+def _k_curve(k: int, group: list[dict[str, Any]]) -> tuple[Curve, int]:
+    """Figure 2's line for one k: the mean and sd over the seeds of the windowed loss, cut to
+    the shortest seed's curve; and the window in rounds."""
+    import numpy as np
+
+    n = min(len(g["curve"]) for g in group)
+    curves_k = np.array([g["curve"][:n] for g in group])
+    window = int(group[0]["window"])
+    mean = curves_k.mean(axis=0)
+    sd = curves_k.std(axis=0, ddof=1) if len(group) > 1 else np.zeros(n)
+    return Curve(k, (np.arange(n) + 1) * window, mean, sd, len(group)), window
+
+
+def _curve_rows(curve: Curve, dataset: str, kind: str, prov: str) -> list[dict[str, Any]]:
+    """The tidy rows of one line of Figure 2 (``results/topk-fig2.csv``): one per window."""
+    return [
+        {
+            "dataset": dataset,
+            "k": curve.k,
+            "round": int(curve.rounds[w]),
+            "loss": round(float(curve.mean[w]), 5),
+            "sd": round(float(curve.sd[w]), 5),
+            "n_seeds": curve.n_seeds,
+            "data_kind": kind,
+            "provenance": prov,
+        }
+        for w in range(len(curve.mean))
+    ]
+
+
+def _k_summary(
+    common: dict[str, Any], converged: tuple[int, float], test: float, tolerance: float, smooth: int
+) -> list[dict[str, Any]]:
+    """One k's convergence (:func:`converge_round`: rounds to converge and final level) and
+    test loss, as Figure 2's summary rows."""
+    rounds, final = converged
+    return [
+        {
+            **common,
+            "quantity": "rounds_to_converge",
+            "value": rounds,
+            "note": f"first round where the {smooth}-window running mean is within "
+            f"{tolerance} of the final level",
+        },
+        {
+            **common,
+            "quantity": "final_loss",
+            "value": round(final, 4),
+            "note": "mean of the last tenth of the windows",
+        },
+        {
+            **common,
+            "quantity": "test_loss",
+            "value": round(test, 4),
+            "note": "test loss after training, mean over the seeds",
+        },
+    ]
+
+
 def figure2_summary(runs: Sequence[Path | str], tolerance: float, smooth: int) -> Figure2:
     """Figure 2's numbers: TopkBBM's learning curves on one data set for several k (mean over
-    seeds of the loss averaged over each ``window`` rounds), their tidy frame and the
-    convergence summary."""
+    seeds of the loss averaged over each ``window`` rounds, :func:`_k_curve`), their tidy frame
+    and the convergence summary (:func:`_k_summary`, and the spread of the final levels)."""
     import numpy as np
     import pandas as pd
 
@@ -356,65 +430,22 @@ def figure2_summary(runs: Sequence[Path | str], tolerance: float, smooth: int) -
     first = recs[0]
     kind, prov = first["data_kind"], first["provenance"]
     label = dataset_label(LABELS.get(first["dataset"], first["dataset"]), kind)
+    common = {"dataset": first["dataset"], "dataset_label": label}
     finals = {}
     for k in sorted(by_k):
         group = by_k[k]
-        n = min(len(g["curve"]) for g in group)
-        curves_k = np.array([g["curve"][:n] for g in group])
-        window = int(group[0]["window"])
-        mean = curves_k.mean(axis=0)
-        sd = curves_k.std(axis=0, ddof=1) if len(group) > 1 else np.zeros(n)
-        x = (np.arange(n) + 1) * window
-        for w in range(n):
-            rows.append(
-                {
-                    "dataset": first["dataset"],
-                    "k": k,
-                    "round": int(x[w]),
-                    "loss": round(float(mean[w]), 5),
-                    "sd": round(float(sd[w]), 5),
-                    "n_seeds": len(group),
-                    "data_kind": kind,
-                    "provenance": prov,
-                }
-            )
-        curves.append(Curve(k, x, mean, sd, len(group)))
-        rounds, final = converge_round(mean, window, tolerance, smooth)
-        finals[k] = final
+        curve, window = _k_curve(k, group)
+        rows += _curve_rows(curve, first["dataset"], kind, prov)
+        curves.append(curve)
+        converged = converge_round(curve.mean, window, tolerance, smooth)
+        finals[k] = converged[1]
         test = float(np.mean([g["test_loss"] for g in group]))
-        common = {
-            "dataset": first["dataset"],
-            "dataset_label": label,
-            "k": k,
-            "data_kind": kind,
-            "provenance": prov,
-        }
-        summ += [
-            {
-                **common,
-                "quantity": "rounds_to_converge",
-                "value": rounds,
-                "note": f"first round where the {smooth}-window running mean is within "
-                f"{tolerance} of the final level",
-            },
-            {
-                **common,
-                "quantity": "final_loss",
-                "value": round(final, 4),
-                "note": "mean of the last tenth of the windows",
-            },
-            {
-                **common,
-                "quantity": "test_loss",
-                "value": round(test, 4),
-                "note": "test loss after training, mean over the seeds",
-            },
-        ]
+        of_k = {**common, "k": k, "data_kind": kind, "provenance": prov}
+        summ += _k_summary(of_k, converged, test, tolerance, smooth)
     spread = max(finals.values()) - min(finals.values())
     summ.append(
         {
-            "dataset": first["dataset"],
-            "dataset_label": label,
+            **common,
             "k": "all",
             "data_kind": kind,
             "provenance": prov,

@@ -1,0 +1,155 @@
+"""No call in the package passes more than MAX_POSITIONAL positional arguments: a longer call
+reads only against its callee's signature, and a swapped pair of arguments goes unnoticed.
+Name them (``f(a, b, c, d=d, e=e, g=g)``), or pass the object they come from. The exceptions
+are listed, each with why it stays positional; an entry that no longer matches must go."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "boostrank"
+MAX_POSITIONAL = 5
+
+JOB = "job adapter, reworked with the jobs"
+RANKER = "ranker, reworked with the ranker base"
+# An algorithm's inner step: it changes with the learners' interfaces, which rerun its jobs.
+BOOSTER = "booster step, reworked with the learners' interface"
+ONLINE = "online learner step, reworked with the online protocol"
+
+# Arguments that are a formula's symbols in its order, or a variadic list.
+LEMMA_2 = "Lemma 2's terms (Eqs. 2.15-2.18), its symbols h, B, P, r, q_b, M in order"
+SEED_KEY = "spread's seed key is its *keys (figure, data set, k)"
+KINDS = "registry(*jobs): the work's job kinds, listed"
+BANDITRON = "the Banditron update's symbols (y, y_hat, y_tilde, p_tilde, ...) in order"
+TOP_K = "the explored-top-k probability's symbols (a, b, m, k, rho, n_swap) in order"
+STREAM = "one stream's term statistics, in the order of the LETOR feature formulas"
+
+# "<file under src/boostrank>:<qualified caller> -> <callee>" -> why it stays positional.
+ALLOWED: dict[str, str] = {
+    "boosting/assemble.py:Assemble.fit -> fit_sample": BOOSTER,
+    "boosting/mcssb.py:MCSSB.fit -> bound_terms": LEMMA_2,
+    "boosting/mcssb.py:MCSSB.fit -> fit_sample": BOOSTER,
+    "boosting/mcssb.py:Similarity.make -> cls": BOOSTER,
+    "boosting/mcssb.py:Similarity.make -> gaussian_similarity": BOOSTER,
+    "experiments/chapter2/jobs.py:run_job -> derive_seed": JOB,
+    "experiments/chapter2/jobs.py:run_job -> log.info": JOB,
+    "experiments/chapter3/jobs.py:evaluate_job -> evaluate_dataset": JOB,
+    "experiments/chapter3/jobs.py:train_fold -> log.info": JOB,
+    "experiments/chapter3/jobs.py:train_job -> train_fold": JOB,
+    "experiments/chapter3/make.py:make_figure -> draw_figure": JOB,
+    "experiments/chapter3/summary.py:ndcg_boost_bands -> spread": SEED_KEY,
+    "experiments/chapter4/jobs.py:letor_queries -> Query": JOB,
+    "experiments/chapter4/jobs.py:lrr_curves -> measured": JOB,
+    "experiments/chapter4/jobs.py:measured -> MethodCurves": JOB,
+    "experiments/chapter4/jobs.py:rocchio_curves -> measured": JOB,
+    "experiments/chapter4/jobs.py:with_feedback -> Query": JOB,
+    "experiments/chapter4/jobs_curves.py:load_replicate -> MethodCurves": JOB,
+    "experiments/chapter4/jobs_feedback.py:FeedbackRun.measure -> measured": JOB,
+    "experiments/chapter4/jobs_feedback.py:feedback_job -> FeedbackRun": JOB,
+    "experiments/chapter4/jobs_feedback.py:feedback_job -> log.info": JOB,
+    "experiments/chapter4/jobs_feedback.py:feedback_lrr -> lrr_curves": JOB,
+    "experiments/chapter4/jobs_movies.py:MovieRun.measure -> measured": JOB,
+    "experiments/chapter4/jobs_movies.py:load_movies -> Movies": JOB,
+    "experiments/chapter4/jobs_movies.py:movie_queries -> Query": JOB,
+    "experiments/chapter4/jobs_movies.py:movies_baselines -> rocchio_curves": JOB,
+    "experiments/chapter4/jobs_movies.py:movies_job -> MovieRun": JOB,
+    "experiments/chapter4/jobs_movies.py:movies_lrr -> lrr_curves": JOB,
+    "experiments/chapter4/jobs_objective.py:objective_job -> derive_seed": JOB,
+    "experiments/chapter5_6/jobs.py:run_method -> log.info": JOB,
+    "experiments/chapter5_6/jobs.py:run_method -> make_learner": JOB,
+    "experiments/datasets/jobs_letor.py:rebuild -> _sidecar": JOB,
+    "experiments/datasets/jobs_letor.py:rebuild -> verify": JOB,
+    "experiments/docan/jobs_ranking.py:fold_job -> run_fold": JOB,
+    "experiments/docan/jobs_ranking.py:run_fold -> FOLD_RUNNERS[kind]": JOB,
+    "experiments/docan/jobs_ranking.py:run_fold -> log.info": JOB,
+    "experiments/docan/spec.py:<module> -> registry": KINDS,
+    "experiments/prank/jobs.py:run_fig6 -> run_learners": JOB,
+    "experiments/prank/jobs.py:run_fig7 -> run_learners": JOB,
+    "experiments/prank/make.py:figure6 -> make_fig6": JOB,
+    "experiments/prank/make.py:figure7 -> make_fig7": JOB,
+    "experiments/qbrank/jobs.py:train_model -> log.info": JOB,
+    "experiments/topk/jobs.py:train_run -> _loops": JOB,
+    "experiments/topk/jobs.py:train_run -> derive_seed": JOB,
+    "experiments/topk/jobs.py:train_run -> log.info": JOB,
+    "online/banditron.py:Banditron._trial -> delta_weight": BANDITRON,
+    "online/exponential_gradient.py:ExponentialGradient._trial -> delta_weight": BANDITRON,
+    "online/topk_boosting.py:TopkBooster._pairs -> observed_pairs": ONLINE,
+    "online/topk_boosting.py:TopkBooster.partial_fit -> potential_costs": ONLINE,
+    "online/topk_feedback.py:estimate_bound -> pair_probability": TOP_K,
+    "online/topk_feedback.py:observed_pairs -> pair_probability": TOP_K,
+    "preprocess/letor_features.py:compute_features -> stream_features": STREAM,
+    "ranking/frank.py:FRank.fit -> _best_candidate": RANKER,
+    "ranking/frank.py:FRank.fit -> _line_search": RANKER,
+    "ranking/frank.py:_best_candidate -> _line_search": RANKER,
+    "ranking/ndcg_boost.py:_block_sums -> _tile": RANKER,
+    "ranking/ndcg_boost.py:_cross_sums -> _block_sums": RANKER,
+    "ranking/ndcg_boost.py:_query_sums -> _block_sums": RANKER,
+    "ranking/ndcg_boost.py:_query_sums -> _tile": RANKER,
+    "ranking/qbrank.py:QBRank.fit -> self.fit_preferences": RANKER,
+    "ranking/qbrank.py:QBRank.fit_preferences -> line_search": RANKER,
+    "ranking/qbrank.py:QBRank.fit_preferences -> regression_set": RANKER,
+    "ranking/refinement.py:PairModel._log_sums -> Sums": RANKER,
+    "ranking/refinement.py:PairModel.blocks -> block_sums": RANKER,
+    "ranking/refinement.py:PairModel.sums -> Sums": RANKER,
+    "ranking/refinement.py:pair_sums -> PairSums": RANKER,
+}
+
+
+def long_calls(source: str) -> dict[str, int]:
+    """``<qualified caller> -> <callee>`` -> how many calls in ``source`` pass more than
+    MAX_POSITIONAL positional arguments (the caller ``<module>`` outside any function)."""
+    found: dict[str, int] = {}
+
+    def visit(node: ast.AST, caller: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inner = child.name if caller == "<module>" else f"{caller}.{child.name}"
+                visit(child, inner)
+                continue
+            if isinstance(child, ast.Call) and len(child.args) > MAX_POSITIONAL:
+                key = f"{caller} -> {ast.unparse(child.func)}"
+                found[key] = found.get(key, 0) + 1
+            visit(child, caller)
+
+    visit(ast.parse(source), "<module>")
+    return found
+
+
+def package_long_calls(src: Path = SRC) -> dict[str, int]:
+    """``<file>:<qualified caller> -> <callee>`` -> count, over every module of the package."""
+    return {
+        f"{path.relative_to(src).as_posix()}:{key}": n
+        for path in sorted(src.rglob("*.py"))
+        for key, n in long_calls(path.read_text(encoding="utf-8")).items()
+    }
+
+
+def test_no_call_passes_more_than_five_positional_arguments():
+    found = package_long_calls()
+    unlisted = {k: n for k, n in found.items() if k not in ALLOWED}
+    assert not unlisted, (
+        f"calls with more than {MAX_POSITIONAL} positional arguments (name the rest, or list "
+        f"them in ALLOWED with why): {unlisted}"
+    )
+    stale = sorted(set(ALLOWED) - set(found))
+    assert not stale, f"no longer passes more than {MAX_POSITIONAL} positionally: drop {stale}"
+    assert all(why.strip() for why in ALLOWED.values())
+
+
+def test_the_check_sees_nested_callers_and_methods():
+    source = (
+        "def outer():\n"
+        "    def inner():\n"
+        "        f(1, 2, 3, 4, 5, 6)\n"
+        "        f(1, 2, 3, 4, 5, x=6)\n"
+        "class C:\n"
+        "    def m(self):\n"
+        "        self.g(1, 2, 3, 4, 5, 6, 7)\n"
+        "h(*a, 1, 2, 3, 4, 5)\n"
+    )
+    assert long_calls(source) == {
+        "outer.inner -> f": 1,
+        "C.m -> self.g": 1,
+        "<module> -> h": 1,
+    }
