@@ -79,28 +79,18 @@ def stats_fig5_2(final: pd.DataFrame) -> list[dict[str, Any]]:
     best = best_rows(final)
     for row in best.itertuples():
         part = final[final["dataset"] == row.dataset]
-        stats.append(
-            stat_row(
-                statistic="best_gamma",
-                dataset=row.dataset,
-                method=row.method,
-                value=row.gamma,
-                part=part,
-                note="",
-                kinds="joined",
+        for statistic, value in (("best_gamma", row.gamma), ("best_final_error", row.final_error)):
+            stats.append(
+                stat_row(
+                    statistic=statistic,
+                    dataset=row.dataset,
+                    method=row.method,
+                    value=value,
+                    part=part,
+                    note="",
+                    kinds="joined",
+                )
             )
-        )
-        stats.append(
-            stat_row(
-                statistic="best_final_error",
-                dataset=row.dataset,
-                method=row.method,
-                value=row.final_error,
-                part=part,
-                note="",
-                kinds="joined",
-            )
-        )
     for ds, part in best.groupby("dataset", sort=False):
         by = part.set_index("method")["final_error"]
         if {"Exp. gradient", "Banditron"} <= set(by.index):
