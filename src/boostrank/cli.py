@@ -77,11 +77,19 @@ def _protocol_arguments(p: argparse.ArgumentParser) -> None:
 def _cmd_readings(args: argparse.Namespace) -> None:
     from boostrank.io import json_object, write_text
     from boostrank.report.claims import load_claims
-    from boostrank.report.readings import deciding, draw, load_readings, tabulate
+    from boostrank.report.readings import (
+        deciding,
+        draw,
+        load_readings,
+        outside_options,
+        tabulate,
+        unmeasured,
+    )
 
     variants = json_object(args.variants)
+    readings = load_readings(args.readings, list(variants))
     table = tabulate(
-        load_readings(args.readings, list(variants)),
+        readings,
         load_claims(args.claims),
         variants,
         root=args.root,
@@ -102,6 +110,12 @@ def _cmd_readings(args: argparse.Namespace) -> None:
         len(table),
         len(decided),
     )
+    for text, ids in (
+        ("no row (no claim checked on real data)", unmeasured(table, [r.id for r in readings])),
+        ("set outside their options by the run's config", outside_options(table)),
+    ):
+        if ids:
+            log.info("%d readings %s: %s", len(ids), text, ", ".join(ids))
 
 
 def _cmd_inventory(args: argparse.Namespace) -> None:

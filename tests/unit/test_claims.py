@@ -166,20 +166,19 @@ def test_a_claim_family_expands_to_one_claim_per_published_row(tmp_path):
         expand={
             "published": "letor_published",
             "keys": ["dataset", "algorithm", "k"],
-            "id": "letor_{dataset}_{k}",
+            "id": "{dataset}_{k}",
         },
     )
     table = evaluate([family], tmp_path).set_index("claim_id")
     assert list(table.index) == [
-        "thesis.fig3_1.letor_ohsumed_3",
-        "thesis.fig3_1.letor_ohsumed_5",
-        "thesis.fig3_1.letor_td2003_3",
+        "thesis.fig3_1.letor__ohsumed_3",
+        "thesis.fig3_1.letor__ohsumed_5",
+        "thesis.fig3_1.letor__td2003_3",
     ]
     assert table["verdict"].tolist() == ["PASS", "FAIL", "NOT-COMPARABLE"]
-    assert (
-        table.loc["thesis.fig3_1.letor_ohsumed_3", "statement"] == "FRank reaches NDCG@3 on ohsumed"
-    )
-    assert table.loc["thesis.fig3_1.letor_ohsumed_5", "published"] == pytest.approx(0.4588)
+    member = table.loc["thesis.fig3_1.letor__ohsumed_3"]
+    assert member["statement"] == "FRank reaches NDCG@3 on ohsumed"
+    assert table.loc["thesis.fig3_1.letor__ohsumed_5", "published"] == pytest.approx(0.4588)
     (tmp_path / "results" / "fig.csv").unlink()
     alone = evaluate([family], tmp_path)
     assert len(alone) == 1 and alone["verdict"].iloc[0] == "NOT-COMPARABLE"

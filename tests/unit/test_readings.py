@@ -189,6 +189,40 @@ def test_tabulate_leaves_out_values_made_from_stand_ins(tmp_path):
     assert table.empty
 
 
+def test_a_reading_naming_a_family_gets_a_row_per_member(tmp_path):
+    """A family's members (``expand``) extend its id, so a reading naming the family measures
+    each member, as it does a table's cells."""
+    from boostrank.report.readings import load_readings, tabulate
+
+    readings, claims = _toy_readings(tmp_path)
+    claims.write_text(
+        "claims:\n"
+        "  - {id: work.fig.family, source: s, statement: '{name}', published: null,"
+        " rule: {type: abs, tol: 0.02}, reproduce: {file: results/work-fig.csv, column: value},"
+        " expand: {published: published, keys: [name], id: 'm_{name}'}}\n"
+    )
+    for variant, value in (("default", 0.51), ("toy.b", 0.45)):
+        (tmp_path / "v" / variant / "results").mkdir(parents=True)
+        (tmp_path / "v" / variant / "results/work-fig.csv").write_text(
+            f"name,value,published,data_kind,provenance\nx,{value},0.5,mirror,mirror: toy\n"
+        )
+    variants = {"toy": {"a": "default", "b": "toy.b"}}
+    table = tabulate(load_readings(readings), load_claims(claims), variants, tmp_path / "v")
+    assert set(table["claim_id"]) == {"work.fig.family__m_x"}
+    assert sorted(table["verdict"]) == ["FAIL", "PASS"]
+
+
+def test_readings_without_rows_and_outside_their_options_are_named(tmp_path):
+    from boostrank.report.readings import outside_options, unmeasured
+
+    table = _toy_table(tmp_path)
+    assert unmeasured(table, ["toy", "other"]) == ["other"]
+    assert outside_options(table) == []  # option a ran as the run itself ("default")
+    apart = table.assign(variant=table["variant"].replace("default", "toy.a"))
+    assert outside_options(apart) == ["toy"]
+    assert unmeasured(table.iloc[0:0], ["toy"]) == ["toy"]
+
+
 def test_an_unknown_reading_in_only_is_one_line_with_a_suggestion():
     from boostrank.report.readings import load_readings
 

@@ -48,6 +48,7 @@ def _readings(root: Path, protocol: str) -> pd.DataFrame:
                 "default_verdict": "FAIL",
                 "shift_in_tolerances": "",
                 "protocol": protocol,
+                "variant": "default" if default else f"toy.{option}",
             }
             for option, default, verdict in rows
         ],
@@ -68,6 +69,9 @@ def _page(root: Path, reduced: list[Reduction]) -> tuple[str, pd.DataFrame]:
         "  - {id: toy, source: s, quote: q, choice: c, config: chapter3.tie_break,"
         " options: [a, b], default: a, basis: silent,"
         " evidence: 'the toy text says nothing of the order', claims: ['thesis.fig3_1.*']}\n"
+        "  - {id: unrun, source: s, quote: q, choice: c, config: chapter3.folds,"
+        " options: [a, b], default: a, basis: silent,"
+        " evidence: 'the toy text says nothing of folds', claims: ['thesis.fig3_1.*']}\n"
     )
     label = "reduced protocol (chapter3: folds)" if reduced else ""
     table = _readings(root, label)
@@ -156,6 +160,8 @@ def test_the_readings_section_names_the_deciding_reading_its_basis_and_the_flip(
         "thesis.fig3_1.by_reading (PASS under b, FAIL under a)"
     )
     assert "id='readings-reduced'" in section and "reduced protocol (chapter3: folds)" in section
+    assert "1 of 2 readings have no row" in section and "left them out: unrun." in section
+    assert "id='readings-outside'" not in section  # option a ran as the run itself
 
 
 def test_the_snakemake_report_caption_says_reduced_protocol():

@@ -302,7 +302,8 @@ def _cells(claim: Claim) -> list[Claim]:
 def expand_family(
     claim: Claim, root: Path | str, cache: dict[str, pd.DataFrame | None] | None = None
 ) -> list[Claim]:
-    """The member claims of a family (``claim.expand``): one per row with a published value."""
+    """The member claims of a family (``claim.expand``): one per row with a published value,
+    each ``<claim id>__<expand.id>`` (members extend their claim's id, as a table's do)."""
     spec = claim.expand or {}
     file = claim.reproduce["file"]
     cache = {} if cache is None else cache
@@ -313,13 +314,12 @@ def expand_family(
     column = spec.get("published", "published")
     if table is None or column not in table.columns:
         return []
-    work, item, _ = claim.id.split(".")
     members = []
     for _, row in table[table[column] != ""].iterrows():
         fields = row.to_dict()
         members.append(
             Claim(
-                id=f"{work}.{item}." + spec["id"].format(**fields),
+                id=f"{claim.id}__" + spec["id"].format(**fields),
                 source=claim.source,
                 statement=claim.statement.format(**fields),
                 published=_number(fields[column]),

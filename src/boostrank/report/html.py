@@ -358,6 +358,7 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
             "its verdicts show which readings matter, not the reproduction's result.</strong>"
             f"<ul>{items}</ul></div>"
         )
+    out.extend(_readings_coverage(table, list(basis)))
     if decided.empty:
         out.append("<p>No reading decides a verdict: every claim keeps its verdict under every "
                    "option, or never passes.</p>")  # fmt: skip
@@ -402,6 +403,30 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
         summary["largest_shift"] = summary["largest_shift"].round(2)
         out.append(_table_html(summary))
     return "\n".join(out)
+
+
+def _readings_coverage(table: pd.DataFrame, ids: list[str]) -> list[str]:
+    """One line each: the readings with no row, and those the run set outside their options."""
+    from boostrank.report.readings import outside_options, unmeasured
+
+    out = []
+    missing = unmeasured(table, ids)
+    if missing:
+        out.append(
+            f"<p id='readings-unmeasured'>{len(missing)} of {len(ids)} readings have no row: no "
+            "claim they name was checked on real data in this run (every value came from a "
+            "stand-in, or is an absolute value on substitute data, NOT-COMPARABLE), or "
+            f"<code>readings.only</code> left them out: {html.escape(', '.join(missing))}.</p>"
+        )
+    outside = outside_options(table)
+    if outside:
+        out.append(
+            f"<p id='readings-outside'>{len(outside)} readings' keys were set by the run's config "
+            "to a value outside their options (smaller sizes), so each option ran apart and is "
+            "measured against the reading's default option, not the run: "
+            f"{html.escape(', '.join(outside))}.</p>"
+        )
+    return out
 
 
 def _timing_section(figures: pd.DataFrame, root: Path) -> str:

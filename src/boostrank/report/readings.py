@@ -358,6 +358,24 @@ def _decided(table: pd.DataFrame) -> Iterator[_Decided]:
             )
 
 
+def unmeasured(table: pd.DataFrame, ids: list[str]) -> list[str]:
+    """The readings of ``ids`` with no row in the table: no claim they name was checked on
+    real data in this run (every value came from a stand-in, or is an absolute value on
+    substitute data, which is NOT-COMPARABLE), or ``readings.only`` left them out."""
+    present = set(table["reading"].astype(str)) if not table.empty else set()
+    return [i for i in ids if i not in present]
+
+
+def outside_options(table: pd.DataFrame) -> list[str]:
+    """The readings none of whose rows came from the ``default`` variant: the run's config set
+    their key to a value outside the options (e.g. config/quick.yaml's smaller sizes), so every
+    option ran apart and is measured against the reading's default option, not the run."""
+    if table.empty:
+        return []
+    from_run = table["variant"].astype(str).eq(DEFAULT_VARIANT).groupby(table["reading"]).any()
+    return [str(r) for r in dict.fromkeys(table["reading"]) if not from_run[r]]
+
+
 def is_default(table: pd.DataFrame) -> pd.Series:
     """The rows of the reading's default option (``is_default`` read back from the CSV too)."""
     return table["is_default"].astype(str).str.lower().eq("true")
@@ -494,11 +512,13 @@ __all__ = [
     "is_default",
     "load_readings",
     "matched_claims",
+    "outside_options",
     "plan",
     "reduced_protocols",
     "ruled_out",
     "tabulate",
     "tolerance",
+    "unmeasured",
     "variant_name",
     "variant_table",
     "with_option",
