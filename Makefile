@@ -8,7 +8,8 @@ STAMP := $(VENV)/.boostrank-installed
 # split as a shell would, nothing in them expanded or run, a missing --configfile named in one line.
 SNAKEMAKE := $(BIN)/python -m boostrank.workflow.make_run $(BIN)/snakemake --profile profiles/local
 
-# What a user types after `make` (FIG, NAME, ARGS, RUN, READINGS_CONFIG, FORCE) reaches the
+# What a user types after `make` (FIG, NAME, ARGS, RUN, READINGS_CONFIG, PROTOCOL, ONLY, READING,
+# FORCE) reaches the
 # recipes as environment variables holding the text as typed ($(value ...): make expands nothing
 # in it, and unexport keeps make from expanding it for the environment), which the recipes
 # quote: no such value is ever read as shell or make code.
@@ -18,7 +19,10 @@ export BOOSTRANK_FIG := $(or $(value FIG),$(value NAME))
 export BOOSTRANK_MAKE_ARGS := $(value ARGS)
 export BOOSTRANK_RUN := $(value RUN)
 export BOOSTRANK_READINGS_CONFIG := $(value READINGS_CONFIG)
-unexport FIG NAME ARGS RUN READINGS_CONFIG FORCE
+export BOOSTRANK_PROTOCOL := $(value PROTOCOL)
+export BOOSTRANK_ONLY := $(value ONLY)
+export BOOSTRANK_READING := $(value READING)
+unexport FIG NAME ARGS RUN READINGS_CONFIG PROTOCOL ONLY READING FORCE
 
 .PHONY: help install lock reproduce quick readings report test test-fast test-slurm lint bench dry-run \
   figure list-figures readme-results slurm-resources clean
@@ -74,11 +78,23 @@ readme-results: $(STAMP)  ## the README's claim tally from a full run [RUN=<run 
 	  --commit "$$(git -C "$$BOOSTRANK_RUN" rev-parse --short HEAD)"
 
 # Every reading of config/readings.yaml under each of its options, on real data: a copy of the
-# workflow per (reading, option) under results/readings/; results/readings.csv and
-# figures/readings.png. On config/quick.yaml by default (the full config would rerun whole
-# chapters once per option); READINGS_CONFIG=config/config.yaml runs the full protocol.
-readings: $(STAMP)  ## how each reading moves the published numbers (results/readings.csv)
-	@$(SNAKEMAKE) --snakefile workflow/readings.smk --configfile "$$BOOSTRANK_READINGS_CONFIG"
+# workflow per (reading, option). Stage 1, the screen (make readings): every reading, on
+# config/quick.yaml by default (READINGS_CONFIG=...), under results/readings/, into
+# results/readings.csv and figures/readings.png. Stage 2 (PROTOCOL=full): on config/config.yaml,
+# only the readings the screen found to change a verdict or move a claim by more than half its
+# tolerance, under results/readings-full/, into results/readings_confirm.csv, whose rows the
+# claims page and the diagnoses read in place of the screen's. ONLY=<id>[,<id>]: those readings
+# at the printed protocol, with each figure they move drawn beside the default's.
+readings: $(STAMP)  ## how each reading moves the published numbers [PROTOCOL=full] [ONLY=<id>]
+	@case "$$BOOSTRANK_PROTOCOL" in ""|quick|full) ;; *) \
+	  echo "make readings: PROTOCOL is '$$BOOSTRANK_PROTOCOL'; give quick (the screen, the default) or full" >&2; exit 2;; esac
+	@if [ -n "$$BOOSTRANK_ONLY" ]; then $(BIN)/python -m boostrank readings-only "$$BOOSTRANK_ONLY" >/dev/null; fi
+	@if [ "$$BOOSTRANK_PROTOCOL" = full ] || [ -n "$$BOOSTRANK_ONLY" ]; then \
+	  $(SNAKEMAKE) --snakefile workflow/readings.smk --configfile config/config.yaml \
+	    --config readings_stage=confirm "readings_only=$$BOOSTRANK_ONLY"; \
+	else \
+	  $(SNAKEMAKE) --snakefile workflow/readings.smk --configfile "$$BOOSTRANK_READINGS_CONFIG"; \
+	fi
 
 report: $(STAMP)  ## Snakemake's report of the last run: results/snakemake-report.zip [ARGS=...]
 	@$(SNAKEMAKE) --report results/snakemake-report.zip
@@ -116,10 +132,19 @@ docs-figures: $(STAMP)  ## regenerate docs/figures.md from config/figures.yaml
 # date run (not the report, which needs every figure). FIG=<id> (NAME=<id> also works), checked
 # against the catalogue; FORCE=1 reruns its final job even if up to date. Ids: make list-figures.
 # ARGS: more snakemake options, after the targets (e.g. ARGS="--configfile config/quick.yaml").
-figure: $(STAMP)  ## regenerate one figure or table: make figure FIG=thesis-fig3_1 [FORCE=1]
+# READING=<reading>=<option>: the figure under that option at the printed protocol, beside the
+# default's, with the claims whose verdict changes (figures/readings/<id>__<variant>.png; make
+# readings' confirm stage, so every job the option does not change is reused).
+figure: $(STAMP)  ## regenerate one figure or table: make figure FIG=thesis-fig3_1 [FORCE=1] [READING=r=o]
 	@test -n "$$BOOSTRANK_FIG" || { echo "usage: make figure FIG=<id>   (ids: make list-figures)"; exit 2; }
-	@targets=$$($(BIN)/python -m boostrank figures "$$BOOSTRANK_FIG") && \
-	  $(SNAKEMAKE) $(if $(value FORCE),--force,) $$targets
+	@if [ -n "$$BOOSTRANK_READING" ]; then \
+	  target=$$($(BIN)/python -m boostrank figures "$$BOOSTRANK_FIG" --reading "$$BOOSTRANK_READING") && \
+	  $(SNAKEMAKE) $(if $(value FORCE),--force,) "$$target" --snakefile workflow/readings.smk \
+	    --configfile config/config.yaml --config readings_stage=confirm "readings_only=$${BOOSTRANK_READING%%=*}"; \
+	else \
+	  targets=$$($(BIN)/python -m boostrank figures "$$BOOSTRANK_FIG") && \
+	  $(SNAKEMAKE) $(if $(value FORCE),--force,) $$targets; \
+	fi
 
 # docs/configuration.md from the config schema's descriptions and config/config.yaml's values;
 # tests/unit/test_config_doc.py fails until it is regenerated after either changes.

@@ -6,6 +6,7 @@
 # (reading, option) job is cached like any other and only the files its claims read are made.
 # boostrank.report.readings documents the table and the figure.
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -24,19 +25,48 @@ configfile: "config/config.yaml"
 
 
 from boostrank.experiments.reuse import owners
-from boostrank.report.claims import load_claims
+from boostrank.report.claims import figure_of, load_claims
 from boostrank.report.readings import (
     DEFAULT_VARIANT,
-    ROOT,
+    FIGURES,
+    ROOTS,
+    TABLES,
     VARIANT_PREFIXES,
+    claim_files,
     load_readings,
     plan,
     variant_table,
 )
+from boostrank.report.readings_figure import OUT as SIDE_BY_SIDE
+from boostrank.report.readings_figure import figure_target, moved_figures
+from boostrank.report.stages import stage_selection
+from boostrank.workflow.catalog import load_catalog
 
 READINGS_FILE = "config/readings.yaml"
-READINGS = load_readings(READINGS_FILE, config.get("readings", {}).get("only"))
-VARIANTS = plan(READINGS, load_claims(config.get("claims", "config/claims.yaml")), config)
+# Stage 1 (screen, the default) runs every reading; stage 2 (readings_stage=confirm, make
+# readings PROTOCOL=full) the readings the screen's table sends on, or readings_only=<id>.
+STAGE, ONLY, SCREENED = stage_selection(config, READINGS_FILE)
+ROOT = ROOTS[STAGE]
+READINGS = load_readings(READINGS_FILE, ONLY)
+CLAIMS_FILE = config.get("claims", "config/claims.yaml")
+CLAIMS = load_claims(CLAIMS_FILE)
+VARIANTS = plan(READINGS, CLAIMS, config)
+# Figure id -> its PNG; variant -> "<reading> = <option>" (the right panel's title).
+DRAWN = {f.id: f.image for f in load_catalog(config["catalog"]).values() if f.image}
+LABELS = {
+    variant: f"{reading} = {option}"
+    for reading, options in variant_table(READINGS, config).items()
+    for option, variant in options.items()
+}
+# Readings named on their own (ONLY=<id>, confirm stage, no screen read): each figure they
+# move, under each other option, beside the default.
+SIDE = [
+    figure_target(figure, variant)
+    for reading in (READINGS if STAGE == "confirm" and not SCREENED else [])
+    for variant in variant_table([reading], config)[reading.id].values()
+    if variant != DEFAULT_VARIANT
+    for figure in moved_figures(reading, CLAIMS, set(DRAWN))
+]
 # Each distinct job once: a variant reads the files of an earlier variant whose jobs compute
 # them the same way (config readings.reuse; boostrank.experiments.reuse, docs/readings-reuse.md).
 REUSE = owners({name: v.config for name, v in VARIANTS.items()})
@@ -46,29 +76,65 @@ rule readings:
     default_target: True
     input:
         [f"{ROOT}/{v.name}/{f}" for v in VARIANTS.values() for f in v.files],
+        SIDE,
         readings=READINGS_FILE,
-        claims=config.get("claims", "config/claims.yaml"),
+        claims=CLAIMS_FILE,
         printed="config/config.yaml",
+        screened=SCREENED,
         schema="workflow/schemas/config.schema.yaml",
         code=[
             f"src/boostrank/report/{m}.py"
             for m in ("readings", "claims", "spread", "diagnosis", "protocol")
         ],
     output:
-        csv="results/readings.csv",
-        figure=multiext("figures/readings", ".png", ".pdf"),
+        csv=TABLES[STAGE],
+        figure=multiext(FIGURES[STAGE], ".png", ".pdf"),
     log:
-        "logs/readings.log",
+        f"logs/readings_{STAGE}.log",
     params:
         variants=json.dumps(variant_table(READINGS, config), sort_keys=True),
         run_config=json.dumps(config, sort_keys=True),
         seed=config["seed"],
+        stage=STAGE,
+        root=ROOT,
+        figure=FIGURES[STAGE],
     shell:
         f"{shlex.quote(sys.executable)} -m boostrank readings --readings {{input.readings:q}}"
         " --claims {input.claims:q} --variants {params.variants:q} --seed {params.seed}"
-        " --csv {output.csv:q} --figure-prefix figures/readings"
+        " --csv {output.csv:q} --figure-prefix {params.figure:q}"
+        " --stage {params.stage:q} --root {params.root:q}"
         " --run-config {params.run_config:q} --printed-config {input.printed:q}"
         " --config-schema {input.schema:q} 2> {log:q}"
+
+
+rule readings_figure:
+    input:
+        default=lambda w: f"{ROOT}/{DEFAULT_VARIANT}/{DRAWN[w.figure]}",
+        option=lambda w: f"{ROOT}/{w.variant}/{DRAWN[w.figure]}",
+        results=lambda w: [
+            f"{ROOT}/{v}/{f}"
+            for v in (DEFAULT_VARIANT, w.variant)
+            for f in claim_files([c for c in CLAIMS if figure_of(c.id) == w.figure])
+        ],
+        claims=CLAIMS_FILE,
+    output:
+        multiext(f"{SIDE_BY_SIDE}/{{figure}}__{{variant}}", ".png", ".pdf"),
+    log:
+        "logs/readings_figure/{figure}__{variant}.log",
+    wildcard_constraints:
+        figure="|".join(DRAWN),
+        variant="|".join(re.escape(v) for v in VARIANTS if v != DEFAULT_VARIANT) or "(?!)",
+    params:
+        image=lambda w: DRAWN[w.figure],
+        label=lambda w: LABELS[w.variant],
+        root=ROOT,
+        prefix=lambda w: f"{SIDE_BY_SIDE}/{w.figure}__{w.variant}",
+        seed=config["seed"],
+    shell:
+        f"{shlex.quote(sys.executable)} -m boostrank readings-figure --figure {{wildcards.figure:q}}"
+        " --image {params.image:q} --variant {wildcards.variant:q} --label {params.label:q}"
+        " --root {params.root:q} --claims {input.claims:q} --seed {params.seed}"
+        " --out-prefix {params.prefix:q} 2> {log:q}"
 
 
 for _index, (_name, _variant) in enumerate(VARIANTS.items()):

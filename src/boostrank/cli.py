@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boostrank.errors import BoostrankError
 from boostrank.workflow.job_resources import JOB_RESOURCES_ENV, resource_line
@@ -95,6 +95,7 @@ def _cmd_readings(args: argparse.Namespace) -> None:
         root=args.root,
         seed=args.seed,
         reduced=_reductions(args),
+        stage=args.stage,
     )
     if table.empty:
         raise BoostrankError(
@@ -134,12 +135,15 @@ def _cmd_report(args: argparse.Namespace) -> None:
     from boostrank.report import guard_counts
     from boostrank.report.claims import evaluate, load_claims
     from boostrank.report.html import write_report
-    from boostrank.report.readings import findings
+    from boostrank.report.readings import combined, findings
     from boostrank.workflow.catalog import load_catalog
 
     reduced = _reductions(args)
-    table = Path(args.readings_table)
-    readings = pd.read_csv(table, keep_default_na=False) if table.exists() else None
+    screen, confirm = (
+        pd.read_csv(t, keep_default_na=False) if Path(t).exists() else None
+        for t in (args.readings_table, args.confirm_table)
+    )
+    readings = combined(screen, confirm)  # stage 2's rows where it ran, stage 1's elsewhere
     catalog = load_catalog(args.catalog)
     guards = guard_counts.summary(
         guard_counts.load(catalog.values()), guard_counts.bases(args.readings)
@@ -208,6 +212,9 @@ def _cmd_figures(args: argparse.Namespace) -> None:
     from boostrank.workflow.catalog import get_figure, load_catalog
 
     catalog = load_catalog(args.catalog)
+    if args.name and args.reading:
+        print(_reading_target(get_figure(catalog, args.name), args.reading))
+        return
     if args.name:
         print(" ".join(get_figure(catalog, args.name).outputs))
         return
@@ -224,6 +231,35 @@ def _cmd_figures(args: argparse.Namespace) -> None:
             print(f"{pad}  rules:  {', '.join(figure.rules)}   (make figure FIG={figure.id})")
             print(f"{pad}  code:   {', '.join(figure.entries)}")
         print(f"{pad}  snakemake " + " ".join(figure.outputs))
+
+
+def _reading_target(figure: Any, choice: str) -> str:
+    """The side-by-side PNG of ``figure`` under ``choice`` (``<reading>=<option>``), against the
+    printed config (make readings' confirm stage)."""
+    from boostrank.io import read_yaml
+    from boostrank.report.readings_figure import figure_target, parse_choice
+
+    if not figure.image:
+        raise BoostrankError(f"{figure.id} is a table (no PNG): READING= draws figures only")
+    _, variant = parse_choice(choice, "config/readings.yaml", read_yaml("config/config.yaml"))
+    return figure_target(figure.id, variant)
+
+
+def _cmd_readings_only(args: argparse.Namespace) -> None:
+    from boostrank.report.stages import only_ids
+
+    print(",".join(only_ids(args.ids, args.readings)))
+
+
+def _cmd_readings_figure(args: argparse.Namespace) -> None:
+    from boostrank.report.claims import load_claims
+    from boostrank.report.readings_figure import changed_claims, draw_side_by_side
+
+    root = Path(args.root)
+    roots = (root / "default", root / args.variant)
+    changed = changed_claims(load_claims(args.claims), args.figure, roots, args.seed)
+    pngs = (roots[0] / args.image, roots[1] / args.image)
+    draw_side_by_side(pngs, ("default", args.label), changed, args.out_prefix)
 
 
 def _cmd_job(args: argparse.Namespace) -> None:
@@ -365,6 +401,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "--statements", default="config/statements.yaml", help="the statements ledger (coverage)"
     )
     p.add_argument("--readings-table", default="results/readings.csv", help="make readings' table")
+    p.add_argument(
+        "--confirm-table",
+        default="results/readings_confirm.csv",
+        help="make readings PROTOCOL=full's table (its rows replace the screen's)",
+    )
     _protocol_arguments(p)
     p.set_defaults(func=_cmd_report)
 
@@ -384,6 +425,24 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--readme", default="README.md")
     p.set_defaults(func=_cmd_headline)
 
+    p = sub.add_parser("readings-only", help="check make readings' ONLY=<id>[,<id>] (one line)")
+    p.add_argument("ids", help="reading ids, comma-separated")
+    p.add_argument("--readings", default="config/readings.yaml")
+    p.set_defaults(func=_cmd_readings_only)
+
+    p = sub.add_parser(
+        "readings-figure", help="a figure under a reading's option, beside the default"
+    )
+    p.add_argument("--figure", required=True, help="the figure id")
+    p.add_argument("--image", required=True, help="its PNG, relative to a variant's root")
+    p.add_argument("--variant", required=True, help="the option's workflow copy")
+    p.add_argument("--label", required=True, help="<reading> = <option>, the right panel's title")
+    p.add_argument("--root", required=True, help="the variants' workflow copies")
+    p.add_argument("--claims", default="config/claims.yaml")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out-prefix", required=True)
+    p.set_defaults(func=_cmd_readings_figure)
+
     p = sub.add_parser("readings", help="each reading's claims under every option (make readings)")
     p.add_argument("--readings", default="config/readings.yaml")
     p.add_argument("--claims", default="config/claims.yaml")
@@ -392,6 +451,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="root seed of the claims' bootstraps")
     p.add_argument("--csv", required=True)
     p.add_argument("--figure-prefix", required=True)
+    p.add_argument("--stage", default="screen", choices=["screen", "confirm"])
     _protocol_arguments(p)
     p.set_defaults(func=_cmd_readings)
 
@@ -402,6 +462,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--markdown", action="store_true", help="the figure-to-code table of docs/figures.md"
+    )
+    p.add_argument(
+        "--reading", help="<reading>=<option>: print the target drawing the figure under it"
     )
     p.add_argument("--catalog", default="config/figures.yaml")
     p.set_defaults(func=_cmd_figures)

@@ -196,3 +196,40 @@ def test_config_files_are_read_from_every_spelling():
     assert make_run.config_files(args) == ["a.yaml", "b.yaml", "c.yaml"]
     with pytest.raises(BoostrankError, match="no closing quotation"):
         make_run.split_args("--config 'run_name=x")
+
+
+@FAST
+@given(value=VALUES)
+@example(value=f"x;touch {MARKER}")
+def test_only_and_reading_are_checked_against_the_registry_never_run(venv, tmp_path, value):
+    proc, calls = _make(venv, tmp_path, "readings", f"ONLY={value}")
+    assert proc.returncode != 0
+    assert f"ONLY={value!r} names" in _one_line(proc.stderr, "boostrank readings-only: error:")
+    assert not any(c[0] == "snakemake" for c in calls)
+    proc, calls = _make(venv, tmp_path, "figure", "FIG=thesis-fig3_1", f"READING={value}")
+    assert proc.returncode != 0
+    _one_line(proc.stderr, "boostrank figures: error:")
+    assert not any(c[0] == "snakemake" for c in calls)
+
+
+@FAST
+@given(value=VALUES)
+def test_protocol_is_quick_or_full_or_one_line(venv, tmp_path, value):
+    proc, calls = _make(venv, tmp_path, "readings", f"PROTOCOL={value}")
+    assert proc.returncode != 0
+    assert f"PROTOCOL is '{value}'" in _one_line(proc.stderr, "make readings:")
+    assert not calls
+
+
+def test_the_stages_and_a_reading_reach_snakemake_as_config_words(venv, tmp_path):
+    proc, calls = _make(venv, tmp_path, "readings", "PROTOCOL=full")
+    assert proc.returncode == 0, proc.stderr
+    (snakemake,) = [c for c in calls if c[0] == "snakemake"]
+    assert snakemake[-5:] == ["--configfile", "config/config.yaml", "--config",
+                              "readings_stage=confirm", "readings_only="]  # fmt: skip
+    proc, calls = _make(venv, tmp_path, "figure", "FIG=thesis-fig3_1",
+                        "READING=chapter3_tie_break=random")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    (snakemake,) = [c for c in calls if c[0] == "snakemake"]
+    assert "figures/readings/thesis-fig3_1__chapter3_tie_break.random.png" in snakemake
+    assert snakemake[-1] == "readings_only=chapter3_tie_break"

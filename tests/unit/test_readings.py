@@ -299,3 +299,64 @@ def test_the_figure_names_the_claims_a_reading_flips_and_says_reduced(tmp_path, 
         "mirror data",
     )
     assert "reduced protocol" in drawn["fig"].axes[0].get_title()
+
+
+# ------------------------------------------------------------------ two stages
+def test_stage_two_takes_the_readings_that_change_a_verdict_or_move_a_claim_half_a_tolerance(
+    tmp_path,
+):
+    from boostrank.report.readings import to_confirm
+
+    table = _toy_table(tmp_path)  # toy = b turns a PASS into a FAIL
+    assert to_confirm(table) == ["toy"]
+    still = table.assign(verdict=table["default_verdict"])
+    small = still.assign(
+        shift_in_tolerances=[0.4 if s != "" else "" for s in still["shift_in_tolerances"]]
+    )
+    assert to_confirm(small) == []  # under half a tolerance, no verdict changed
+    large = still.assign(
+        shift_in_tolerances=[-0.6 if s != "" else "" for s in still["shift_in_tolerances"]]
+    )
+    assert to_confirm(large) == ["toy"]
+
+
+def test_the_confirm_stage_rows_replace_the_screen_rows_of_their_readings(tmp_path):
+    import pandas as pd
+
+    from boostrank.report.readings import combined
+
+    screen = _toy_table(tmp_path)
+    other = screen.assign(reading="other")
+    both = pd.concat([screen, other], ignore_index=True)
+    confirm = screen.assign(stage="confirm", protocol="")
+    merged = combined(both, confirm)
+    assert merged is not None
+    assert set(merged.loc[merged["reading"] == "toy", "stage"]) == {"confirm"}
+    assert set(merged.loc[merged["reading"] == "other", "stage"]) == {"screen"}
+    assert combined(None, None) is None and combined(screen, None) is screen
+
+
+def test_stage_selection_reads_the_screen_and_says_so_in_one_line(tmp_path, monkeypatch):
+    from boostrank.report.stages import stage_selection
+
+    registry = ROOT / "config/readings.yaml"
+    config = {"readings_stage": "screen", "readings_only": "", "readings": {"only": None}}
+    assert stage_selection(config, registry) == ("screen", None, [])
+    assert "readings_stage" not in config and "readings_only" not in config  # not in variants
+    chosen = {"readings_stage": "confirm", "readings_only": "ndcg_formula, prank_centre"}
+    assert stage_selection(chosen, registry)[:2] == ("confirm", ["ndcg_formula", "prank_centre"])
+    with pytest.raises(BoostrankError, match=r"'ndcg_fromula'.*did you mean") as caught:
+        stage_selection({"readings_only": "ndcg_fromula"}, registry)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(BoostrankError, match=r"give one of screen, confirm"):
+        stage_selection({"readings_stage": "full"}, registry)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BoostrankError, match=r"results/readings.csv is missing; run make readings"):
+        stage_selection({"readings_stage": "confirm"}, registry)
+    (tmp_path / "results").mkdir()
+    _toy_table(tmp_path / "t").to_csv(tmp_path / "results/readings.csv", index=False)
+    assert stage_selection({"readings_stage": "confirm"}, registry) == (
+        "confirm",
+        ["toy"],
+        ["results/readings.csv"],
+    )

@@ -33,7 +33,12 @@ rule report:
         schema=repo_path("workflow/schemas/config.schema.yaml"),
         readings=repo_path("config/readings.yaml"),
         statements=repo_path("config/statements.yaml"),
-        readings_run=if_present("results/readings.csv", "figures/readings.png"),
+        readings_run=if_present(
+            "results/readings.csv",
+            "figures/readings.png",
+            "results/readings_confirm.csv",
+            "figures/readings_confirm.png",
+        ),
         code=code("report.claims", "report.html", "report.render", "report.captions"),
     output:
         claims="results/claims.csv",

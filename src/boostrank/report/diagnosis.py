@@ -77,7 +77,8 @@ class Findings:
     checked: frozenset[str] = frozenset()  # the claims the table has rows for
     passing_by_default: frozenset[str] = frozenset()  # ... of which PASS under a default
     readings_run: bool = False  # whether a make readings table was read
-    readings_reduced: bool = False  # whether that table was made on a reduced protocol
+    # the claims whose rows in that table were made on a reduced protocol (stage 1 only)
+    readings_reduced: frozenset[str] = frozenset()
     reduced: tuple[Reduction, ...] = ()  # the printed keys this run changed
     # figure -> its silent guards that fired on real data (report.guard_counts)
     guards: dict[str, str] = field(default_factory=dict)
@@ -114,7 +115,11 @@ def diagnose(
     readings = (
         "reading: "
         + ", ".join(f.text() for f in flips)
-        + (" (make readings, on a reduced protocol)" if findings.readings_reduced else "")
+        + (
+            " (make readings, on a reduced protocol)"
+            if claim_id in findings.readings_reduced
+            else ""
+        )
         if flips
         else ""
     )
@@ -150,7 +155,7 @@ def _ruled_out(claim_id: str, findings: Findings, chosen: str) -> str:
     ``reading`` (an explanation that leans on the readings), why it judges no reading."""
     if not findings.readings_run:
         return ""
-    where = " (reduced protocol)" if findings.readings_reduced else ""
+    where = " (reduced protocol)" if claim_id in findings.readings_reduced else ""
     tried = findings.ruled_out.get(claim_id, [])
     if tried:
         return f"; make readings{where}: no option of {', '.join(tried)} gives PASS"

@@ -339,7 +339,7 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
         else {}
     )
     decided = deciding(table)
-    figure = root / "figures/readings.png"
+    figures = [root / f"figures/{n}.png" for n in ("readings", "readings_confirm")]
     out = [
         "<h2 id='readings'>How the readings move the published numbers</h2>",
         "<p class='meta'><code>make readings</code> reran the claims each reading of "
@@ -358,6 +358,7 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
             "its verdicts show which readings matter, not the reproduction's result.</strong>"
             f"<ul>{items}</ul></div>"
         )
+    out.extend(_readings_stages(table))
     out.extend(_readings_coverage(table, list(basis)))
     if decided.empty:
         out.append("<p>No reading decides a verdict: every claim keeps its verdict under every "
@@ -383,9 +384,9 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
         )
         out.append(f"<p>Readings that decide a verdict: <b>{html.escape(names)}</b>.</p>")
         out.append(_table_html(pd.DataFrame(rows)))
-    if figure.exists():
+    for figure in (f for f in figures if f.exists()):
         png = base64.b64encode(figure.read_bytes()).decode()
-        out.append(f"<img alt='readings' src='data:image/png;base64,{png}'>")
+        out.append(f"<img alt='{figure.stem}' src='data:image/png;base64,{png}'>")
     moved = table[~is_default(table)]
     if not moved.empty:
         shifts = pd.to_numeric(moved["shift_in_tolerances"], errors="coerce").abs()
@@ -403,6 +404,24 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
         summary["largest_shift"] = summary["largest_shift"].round(2)
         out.append(_table_html(summary))
     return "\n".join(out)
+
+
+def _readings_stages(table: pd.DataFrame) -> list[str]:
+    """One line: which readings stage 2 (``make readings PROTOCOL=full``) confirmed at the
+    printed protocol; the others' rows are stage 1's, at the screen's sizes."""
+    stages = table["stage"] if "stage" in table.columns else pd.Series(dtype=str)
+    confirmed = list(dict.fromkeys(table.loc[stages == "confirm", "reading"].astype(str)))
+    if not confirmed:
+        return [
+            "<p id='readings-stages'>Stage 2 (<code>make readings PROTOCOL=full</code>, the "
+            "printed protocol) has not run: every row is the screen's.</p>"
+        ]
+    return [
+        f"<p id='readings-stages'>Stage 2 (<code>make readings PROTOCOL=full</code>) reran "
+        f"{len(confirmed)} readings at the printed protocol; their rows replace the screen's "
+        f"and the diagnoses read them: {html.escape(', '.join(confirmed))}. The other "
+        "readings' rows are the screen's.</p>"
+    ]
 
 
 def _readings_coverage(table: pd.DataFrame, ids: list[str]) -> list[str]:

@@ -39,6 +39,14 @@ if TYPE_CHECKING:
 
 DEFAULT_VARIANT = "default"
 ROOT = "results/readings"  # each variant's workflow copy: ROOT/<variant>/results/...
+# Stage 1 (screen) runs every (reading, option) at the run config's sizes (config/quick.yaml by
+# default); stage 2 (confirm) reruns at the printed protocol the readings stage 1 found to
+# matter (:func:`to_confirm`), under its own root, into its own table.
+STAGES = ("screen", "confirm")
+ROOTS = {"screen": ROOT, "confirm": "results/readings-full"}
+TABLES = {"screen": "results/readings.csv", "confirm": "results/readings_confirm.csv"}
+FIGURES = {"screen": "figures/readings", "confirm": "figures/readings_confirm"}
+CONFIRM_SHIFT = 0.5  # a claim moved by more than half its tolerance sends its reading to stage 2
 # Paths a variant writes under its own root; data/raw (the fetched files) is shared.
 VARIANT_PREFIXES = (
     "results/",
@@ -63,6 +71,7 @@ COLUMNS = [
     "variant",
     "provenance",
     "protocol",
+    "stage",
 ]
 
 
@@ -230,9 +239,11 @@ def tabulate(
     root: Path | str = ROOT,
     seed: int = 0,
     reduced: list[Reduction] | None = None,
+    stage: str = "screen",
 ) -> pd.DataFrame:
     """One row per (reading, option, claim) checked on real data (module docstring);
-    ``reduced``: the printed keys the run's config changed (its ``protocol`` column)."""
+    ``reduced``: the printed keys the run's config changed (its ``protocol`` column);
+    ``stage``: which of :data:`STAGES` made the variants."""
     import pandas as pd
 
     root = Path(root)
@@ -272,6 +283,7 @@ def tabulate(
                         "variant": variants[reading.id][option],
                         "provenance": row["provenance"],
                         "protocol": label(reduced_for(figure_of(str(claim_id)), reduced or [])),
+                        "stage": stage,
                     }
                 )
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -356,6 +368,39 @@ def _decided(table: pd.DataFrame) -> Iterator[_Decided]:
                 default=default,
                 values=values,
             )
+
+
+def to_confirm(table: pd.DataFrame) -> list[str]:
+    """The readings stage 2 reruns at the printed protocol: those with an option that, on real
+    data, changes a claim's verdict or moves its value by more than :data:`CONFIRM_SHIFT` of
+    its tolerance."""
+    if table.empty:
+        return []
+    shift = pd_numeric(table["shift_in_tolerances"]).abs()
+    moved = table["verdict"].astype(str).ne(table["default_verdict"].astype(str))
+    moved |= shift > CONFIRM_SHIFT
+    return [str(r) for r in dict.fromkeys(table.loc[moved, "reading"])]
+
+
+def combined(screen: pd.DataFrame | None, confirm: pd.DataFrame | None) -> pd.DataFrame | None:
+    """One table for the claims page and the diagnoses: stage 2's rows for the readings it
+    reran, stage 1's for the others (None when neither stage has run)."""
+    import pandas as pd
+
+    parts = [t for t in (screen, confirm) if t is not None]
+    if not parts:
+        return None
+    if screen is None or confirm is None or confirm.empty:
+        return parts[0]
+    kept = screen[~screen["reading"].isin(set(confirm["reading"]))]
+    return pd.concat([kept, confirm], ignore_index=True)
+
+
+def pd_numeric(column: pd.Series) -> pd.Series:
+    """A column of numbers and blanks ("" where a claim has no tolerance) as floats (NaN)."""
+    import pandas as pd
+
+    return pd.to_numeric(column, errors="coerce")
 
 
 def unmeasured(table: pd.DataFrame, ids: list[str]) -> list[str]:
@@ -460,7 +505,9 @@ def findings(table: pd.DataFrame | None, reduced: list[Reduction]) -> Findings:
         checked=frozenset(table["claim_id"].astype(str)),
         passing_by_default=frozenset(passing.astype(str)),
         readings_run=True,
-        readings_reduced=bool(reduced_protocols(table)),
+        readings_reduced=frozenset(table.loc[table["protocol"] != "", "claim_id"].astype(str))
+        if "protocol" in table.columns
+        else frozenset(),
         reduced=tuple(reduced),
     )
 
@@ -498,12 +545,18 @@ def _shift(value: Any, base: Any, tol: float | None) -> Any:
 
 __all__ = [
     "COLUMNS",
+    "CONFIRM_SHIFT",
     "DEFAULT_VARIANT",
+    "FIGURES",
     "ROOT",
+    "ROOTS",
+    "STAGES",
+    "TABLES",
     "VARIANT_PREFIXES",
     "Reading",
     "Variant",
     "claim_files",
+    "combined",
     "config_value",
     "deciding",
     "draw",
@@ -517,6 +570,7 @@ __all__ = [
     "reduced_protocols",
     "ruled_out",
     "tabulate",
+    "to_confirm",
     "tolerance",
     "unmeasured",
     "variant_name",
