@@ -69,7 +69,7 @@ SIDE = [
 ]
 # Each distinct job once: a variant reads the files of an earlier variant whose jobs compute
 # them the same way (config readings.reuse; boostrank.experiments.reuse, docs/readings-reuse.md).
-REUSE = owners({name: v.config for name, v in VARIANTS.items()})
+REUSE = owners({name: v.config for name, v in VARIANTS.items()}, ROOT)
 
 
 rule readings:

@@ -46,6 +46,12 @@ def test_a_reading_of_the_evaluation_reads_every_run_of_the_default():
     found = owners({"default": base, "formula": with_(base, "chapter3.ndcg_formula", "report")})
     assert found["default"] == {}
     assert found["formula"] == dict.fromkeys(every_folder(base), "results/readings/default")
+    # The confirm stage's variants read their own stage's default, never the screen's.
+    full = owners(
+        {"default": base, "formula": with_(base, "chapter3.ndcg_formula", "report")},
+        "results/readings-full",
+    )
+    assert set(full["formula"].values()) == {"results/readings-full/default"}
 
 
 def test_a_reading_of_one_algorithm_trains_that_algorithm_again():

@@ -202,11 +202,14 @@ KINDS: dict[
 }
 
 
-def owners(configs: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]]:
+def owners(
+    configs: Mapping[str, Mapping[str, Any]], root: str = ROOT
+) -> dict[str, dict[str, str]]:
     """``{variant: {path prefix: owner's root}}``: for each variant (in ``configs``' order,
     ``default`` first), the files and folders (of the kinds in :data:`KINDS`) whose jobs an
     earlier variant computes the same way, with the root of the first such variant
-    (``results/readings/<owner>``). An owner computes its files itself: it reads none."""
+    (``<root>/<owner>``; ``root``: the stage's, results/readings-full for the confirm stage).
+    An owner computes its files itself: it reads none."""
     memo: dict[tuple[str, str, str], dict[str, str | None]] = {}
     given = {
         (kind, name): {k: config[k] for k in keys if k in config}
@@ -239,7 +242,7 @@ def owners(configs: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]
                 theirs = computations(kind, earlier, name)
                 for prefix in [p for p, c in left.items() if theirs.get(p) == c]:
                     if prefix not in out[earlier]:
-                        out[name][prefix] = f"{ROOT}/{earlier}"
+                        out[name][prefix] = f"{root}/{earlier}"
                         del left[prefix]
     return out
 
