@@ -34,6 +34,7 @@ from boostrank.report.readings import (
     VARIANT_PREFIXES,
     claim_files,
     load_readings,
+    option_text,
     plan,
     variant_table,
 )
@@ -54,9 +55,9 @@ VARIANTS = plan(READINGS, CLAIMS, config)
 # Figure id -> its PNG; variant -> "<reading> = <option>" (the right panel's title).
 DRAWN = {f.id: f.image for f in load_catalog(config["catalog"]).values() if f.image}
 LABELS = {
-    variant: f"{reading} = {option}"
-    for reading, options in variant_table(READINGS, config).items()
-    for option, variant in options.items()
+    variant: (f"{r.id} = {option}", f"{r.id} = {option_text(r.configured(config))} (default)")
+    for r in READINGS
+    for option, variant in variant_table([r], config)[r.id].items()
 }
 # Readings named on their own (ONLY=<id>, confirm stage, no screen read): each figure they
 # move, under each other option, beside the default.
@@ -126,13 +127,15 @@ rule readings_figure:
         variant="|".join(re.escape(v) for v in VARIANTS if v != DEFAULT_VARIANT) or "(?!)",
     params:
         image=lambda w: DRAWN[w.figure],
-        label=lambda w: LABELS[w.variant],
+        label=lambda w: LABELS[w.variant][0],
+        default_label=lambda w: LABELS[w.variant][1],
         root=ROOT,
         prefix=lambda w: f"{SIDE_BY_SIDE}/{w.figure}__{w.variant}",
         seed=config["seed"],
     shell:
         f"{shlex.quote(sys.executable)} -m boostrank readings-figure --figure {{wildcards.figure:q}}"
         " --image {params.image:q} --variant {wildcards.variant:q} --label {params.label:q}"
+        " --default-label {params.default_label:q}"
         " --root {params.root:q} --claims {input.claims:q} --seed {params.seed}"
         " --out-prefix {params.prefix:q} 2> {log:q}"
 

@@ -259,7 +259,7 @@ def _cmd_readings_figure(args: argparse.Namespace) -> None:
     roots = (root / "default", root / args.variant)
     changed = changed_claims(load_claims(args.claims), args.figure, roots, args.seed)
     pngs = (roots[0] / args.image, roots[1] / args.image)
-    draw_side_by_side(pngs, ("default", args.label), changed, args.out_prefix)
+    draw_side_by_side(pngs, (args.default_label, args.label), changed, args.out_prefix)
 
 
 def _cmd_job(args: argparse.Namespace) -> None:
@@ -437,6 +437,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--image", required=True, help="its PNG, relative to a variant's root")
     p.add_argument("--variant", required=True, help="the option's workflow copy")
     p.add_argument("--label", required=True, help="<reading> = <option>, the right panel's title")
+    p.add_argument("--default-label", default="default", help="the left panel's title")
     p.add_argument("--root", required=True, help="the variants' workflow copies")
     p.add_argument("--claims", default="config/claims.yaml")
     p.add_argument("--seed", type=int, default=0)
