@@ -66,11 +66,13 @@ def test_only_the_jobs_a_reading_changes_are_computed_again(tmp_path):
         for variant in of_reading(found, reading):
             rules = {rule for rule, _ in found[variant]}
             assert "chapter3_train" not in rules, variant
+            assert "chapter3_qrels" not in rules, variant  # the default's qrels, too
             assert "chapter3_figure" in rules, variant  # its own figure, from the default's runs
     assert "chapter3_evaluate" in {rule for rule, _ in found[of_reading(found, "ndcg_formula")[0]]}
     # Exactly the jobs whose spec changed: every ndcg_boost job of the default, nothing else.
     for variant in of_reading(found, TRAINING):
         assert training(found[variant]) == {j for j in default if j[1] == "ndcg_boost"}, variant
+        assert "chapter3_qrels" not in {rule for rule, _ in found[variant]}, variant
 
     # After the default variant's Figure 3.1 has run, a reading of the evaluation or the figure
     # has no training job to run, and the training reading still only its own algorithm's.

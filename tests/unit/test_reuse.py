@@ -37,8 +37,14 @@ def folder(dataset, algorithm):
     return f"{RUNS}/{dataset}/{algorithm}/"
 
 
+def qrels(dataset):
+    return f"{RUNS}/{dataset}/fold"
+
+
 def every_folder(cfg):
-    return {folder(d, a) for d in cfg["chapter3"]["datasets"] for a in BY_KEY}
+    """Every training folder and every data set's qrels."""
+    datasets = cfg["chapter3"]["datasets"]
+    return {folder(d, a) for d in datasets for a in BY_KEY} | {qrels(d) for d in datasets}
 
 
 def test_a_reading_of_the_evaluation_reads_every_run_of_the_default():
@@ -68,7 +74,7 @@ def test_the_data_a_job_reads_is_part_of_its_computation():
     rebuilt = with_(base, "letor.ohsumed_features", "rebuilt")
     assert ranking_name(rebuilt, "ohsumed") == "ohsumed_rebuilt"
     mine = owners({"default": base, "rebuilt": rebuilt})["rebuilt"]
-    assert set(mine) == {folder("td2003", a) for a in BY_KEY}
+    assert set(mine) == {folder("td2003", a) for a in BY_KEY} | {qrels("td2003")}
     scaled = with_(base, "data.synthetic_scale", 0.5)  # what the stand-ins are
     assert owners({"default": base, "scaled": scaled})["scaled"] == {}
     mirror = with_(base, "data.mirror", "/elsewhere")  # where the data are found: not what
@@ -78,7 +84,7 @@ def test_the_data_a_job_reads_is_part_of_its_computation():
 def test_only_a_variant_that_makes_the_files_owns_them():
     base = config(datasets=["td2003"], folds=[1])
     more = with_(base, "chapter3.folds", [1, 2])  # the default's rule cannot make fold 2
-    assert owners({"default": base, "more": more})["more"] == {}
+    assert owners({"default": base, "more": more})["more"] == {}  # nor its qrels job
     one = with_(base, "chapter3.algorithms.listnet", {"n_epochs": 5})
     found = owners({"default": base, "a": one, "b": copy.deepcopy(one), "c": base})
     assert found["b"][folder("td2003", "listnet")] == "results/readings/a"

@@ -61,7 +61,7 @@ rule chapter3_evaluate:
                 CH3, w.dataset, data_replicates(CH3["replicates"], w.dataset), SRC
             )
         ),
-        qrels=expand(CH3_SPEC.QRELS_FILE, fold=CH3["folds"], allow_missing=True),
+        qrels=lambda w: reused(expand(CH3_SPEC.QRELS_FILE, fold=CH3["folds"], dataset=w.dataset)),
         meta=lambda w: ranking_meta(w.dataset),
         code=code(*CH3_SPEC.EVALUATE.code),
     output:

@@ -16,7 +16,8 @@ variant's job would have written, byte for byte; the variant has no job for them
 run lists none).
 
 Only the kinds in :data:`KINDS` are shared: Figure 3.1's training jobs (``chapter3_train``,
-one folder per (data set, algorithm), all its replicates and folds), Chapter 2's run jobs
+one folder per (data set, algorithm), all its replicates and folds) and qrels
+(``chapter3_qrels``, one job per data set), Chapter 2's run jobs
 (``chapter2_run``, one file per block of repeats) and the top-k training runs (``topk_train``,
 one record each, keyed with the split it trains on). This module is the workflow's, not a
 job's: no job imports it, so editing it reruns nothing.
@@ -56,9 +57,11 @@ def upstream(config: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _computation(specs: list[Any], config: Mapping[str, Any]) -> str:
-    """A short digest of a job's computation: its specs (outputs blanked) and :data:`UPSTREAM`."""
-    text = json.dumps([[spec.to_json() for spec in specs], upstream(config)], sort_keys=True)
+def _computation(specs: list[Any], config: Mapping[str, Any], data_seed: bool = False) -> str:
+    """A short digest of a job's computation: its specs (outputs blanked) and :data:`UPSTREAM`
+    (``data_seed``: the spec has no seed, but its input, a stand-in, is drawn with it)."""
+    made = {**upstream(config), **({"seed": config["seed"]} if data_seed else {})}
+    text = json.dumps([[spec.to_json() for spec in specs], made], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -101,6 +104,28 @@ def chapter3_train(config: Mapping[str, Any], reader: Mapping[str, Any]) -> dict
                 for fold in folds
             ]
             out[folder] = _computation(specs, config)
+    return out
+
+
+def chapter3_qrels(config: Mapping[str, Any], reader: Mapping[str, Any]) -> dict[str, str | None]:
+    """Figure 3.1's qrels by data set (``results/runs/thesis-fig3_1/<data set>/fold*.qrels``,
+    one job writes every fold's): their computation under ``config``, None where ``config``'s
+    rule cannot make them (the data set not configured). The folds are in the spec, so a
+    variant with other folds computes its own."""
+    from boostrank.experiments.chapter3 import spec as ch3
+
+    section = config["chapter3"]
+    out: dict[str, str | None] = {}
+    for dataset in reader["chapter3"]["datasets"]:
+        prefix = f"{ch3.RUNS}/{dataset}/fold"
+        out[prefix] = None
+        if dataset in section["datasets"]:
+            files = _files(ranking_name(config, dataset))
+            wildcards = SimpleNamespace(dataset=dataset)
+            # the outputs relative to a variant's root: the same paths in every variant
+            written = [ch3.QRELS_FILE.format(dataset=dataset, fold=f) for f in section["folds"]]
+            spec = ch3.qrels_spec(dict(config), wildcards, files, SimpleNamespace(qrels=written))
+            out[prefix] = _computation([spec], config, data_seed=True)
     return out
 
 
@@ -189,6 +214,11 @@ KINDS: dict[
         chapter3_train,
         lambda c: c["chapter3"]["folds"],
     ),
+    "chapter3_qrels": (
+        ("chapter3", "letor", *_MADE_BY),
+        chapter3_qrels,
+        lambda c: c["chapter3"]["datasets"],
+    ),
     "chapter2_run": (
         ("chapter2", *_MADE_BY),
         chapter2_run,
@@ -202,9 +232,7 @@ KINDS: dict[
 }
 
 
-def owners(
-    configs: Mapping[str, Mapping[str, Any]], root: str = ROOT
-) -> dict[str, dict[str, str]]:
+def owners(configs: Mapping[str, Mapping[str, Any]], root: str = ROOT) -> dict[str, dict[str, str]]:
     """``{variant: {path prefix: owner's root}}``: for each variant (in ``configs``' order,
     ``default`` first), the files and folders (of the kinds in :data:`KINDS`) whose jobs an
     earlier variant computes the same way, with the root of the first such variant
@@ -252,6 +280,7 @@ __all__ = [
     "ROOT",
     "UPSTREAM",
     "chapter2_run",
+    "chapter3_qrels",
     "chapter3_train",
     "owners",
     "ranking_name",
