@@ -228,8 +228,8 @@ def test_exponential_gradient_moves_theta_on_pendigits_as_printed(pendigits):
     for scale, data in (("raw", X), ("linf", scale_inputs(X, "linf", "global"))):
         eg = ExponentialGradient(X.shape[1], K, [1, 2], gamma=0.25, n_trials=len(y))
         assert eg.importance == "p_hat" and eg.eta_[0] < 1e-5  # the printed defaults
-        run_stream(eg, data, y, order, np.array([len(y)]))
-        shift[scale], error[scale] = eg.theta_shift_, eg.mistakes_ / len(y)
+        mistakes = run_stream(eg, data, y, order, np.array([len(y)]))[:, -1]
+        shift[scale], error[scale] = eg.theta_shift_, mistakes / len(y)
     assert (shift["raw"] > 0.02).all()  # unscaled inputs move theta away from uniform
     assert (shift["linf"] < 1e-3).all()
     assert (error["raw"] < 0.85).all()  # better than chance, 0.9 on ten classes

@@ -15,7 +15,6 @@ JOB = "a Chapter 4 or LETOR-rebuild job step, not yet given its spec as the othe
 RANKER = "a ranker's inner step (FRank's line search, NDCG_Boost's and the refiners' sums)"
 # An algorithm's inner step: it changes with the learners' interfaces, which rerun its jobs.
 BOOSTER = "booster step, reworked with the learners' interface"
-ONLINE = "online learner step, reworked with the online protocol"
 
 # Callees whose positional arguments are a variadic list, not a signature to match: logging's
 # %-format values and the seed derivation's keys.
@@ -56,8 +55,6 @@ ALLOWED: dict[str, str] = {
     "experiments/docan/spec.py:<module> -> registry": KINDS,
     "online/banditron.py:Banditron._trial -> delta_weight": BANDITRON,
     "online/exponential_gradient.py:ExponentialGradient._trial -> delta_weight": BANDITRON,
-    "online/topk_boosting.py:TopkBooster._pairs -> observed_pairs": ONLINE,
-    "online/topk_boosting.py:TopkBooster.partial_fit -> potential_costs": ONLINE,
     "online/topk_feedback.py:estimate_bound -> pair_probability": TOP_K,
     "online/topk_feedback.py:observed_pairs -> pair_probability": TOP_K,
     "preprocess/letor_features.py:compute_features -> stream_features": STREAM,

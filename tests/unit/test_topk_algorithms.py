@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from boostrank.errors import BoostrankError
+from boostrank.online import topk_boosting
 from boostrank.online.multilabel_weak import OnlineSoftmaxLearners
 from boostrank.online.rank_loss import (
     pairwise_rank_loss,
@@ -225,13 +226,13 @@ def test_weak_learners_lower_their_cost(update):
     wl = OnlineSoftmaxLearners(3, 4, 6, rng, n_sub=4, lr=0.2, update=update)
     x = rng.normal(size=6)
     cost = np.tile([1.0, 0.0, 1.0, 1.0], (3, 1))  # label 1 is the cheap one
-    before = (wl.predict(x) * cost).sum(axis=1)
+    relevant = np.array([0.0, 1.0, 0.0, 0.0])
+    before = (wl.predict_rows(x[None])[0] * cost).sum(axis=1)
     for _ in range(50):
-        wl.predict(x)
-        wl.update(cost, np.array([0.0, 1.0, 0.0, 0.0]))
-    after = (wl.predict(x) * cost).sum(axis=1)
+        h = wl.predict_rows(x[None])[0]
+        assert wl.partial_fit(x, lambda _h: (cost, relevant)) == pytest.approx(h)
+    after = (wl.predict_rows(x[None])[0] * cost).sum(axis=1)
     assert (after < before - 0.2).all()
-    assert wl.predict_rows(x[None])[0] == pytest.approx(wl.predict(x))
 
 
 def test_weak_learners_adagrad_steps_follow_the_formula_row_after_row():
@@ -240,13 +241,20 @@ def test_weak_learners_adagrad_steps_follow_the_formula_row_after_row():
     rng = np.random.default_rng(3)
     wl = OnlineSoftmaxLearners(3, 4, 6, rng, n_sub=4, lr=0.2, update="expected_cost")
     W, g2 = wl.W.copy(), np.zeros_like(wl.W)
+    seen = []
     for x, cost in ((rng.normal(size=6), rng.random((3, 4))) for _ in range(3)):
         xs = np.concatenate([x[wl.features], np.ones((3, 1))], axis=1)
         z = np.einsum("nmd,nd->nm", W, xs)
         h = np.exp(z - z.max(axis=1, keepdims=True))
         h /= h.sum(axis=1, keepdims=True)
-        assert wl.predict(x) == pytest.approx(h, rel=1e-12)
-        wl.update(cost)
+
+        def feedback(played, cost=cost):
+            seen.append(played.copy())
+            return cost, None
+
+        played = wl.partial_fit(x, feedback)
+        assert played == pytest.approx(h, rel=1e-12)
+        assert np.array_equal(seen[-1], played)  # the feedback saw the distributions played
         g = (h * (cost - (cost * h).sum(axis=1, keepdims=True)))[:, :, None] * xs[:, None, :]
         g2 += g * g
         W -= 0.2 * g / (np.sqrt(g2) + 1e-12)
@@ -269,7 +277,7 @@ def test_boosters_learn_and_are_deterministic(make):
 
     def run(seed):
         b = make(X.shape[1], 6, n_learners=8, random_state=seed, weak={"lr": 0.1, "n_sub": 4})
-        b.fit_stream(X, Y, order)
+        b.partial_fit(X[order], Y[order])
         return b.decision_scores(X[300:])
 
     first = run(1)
@@ -278,18 +286,24 @@ def test_boosters_learn_and_are_deterministic(make):
     assert not np.allclose(run(2), first)
 
 
-def test_topk_booster_reads_only_the_shown_labels():
+def test_topk_booster_reads_only_the_shown_labels(monkeypatch):
     """Relevance outside the shown top k must not change a top-k booster's run."""
     X, Y = _toy(n=60)
+    explored, original = [], topk_boosting.explore
 
+    def explore(*args, **kw):  # records the explored rankings
+        explored.append(original(*args, **kw))
+        return explored[-1]
+
+    monkeypatch.setattr(topk_boosting, "explore", explore)
     b1 = TopkBBM(X.shape[1], 6, k=3, n_learners=4, random_state=0)
     b2 = TopkBBM(X.shape[1], 6, k=3, n_learners=4, random_state=0)
     for x, y in zip(X, Y, strict=True):
-        b1.partial_fit(x, y)
-        shown = b1._sigma_tilde[:3]
+        b1.partial_fit(x[None], y[None])
+        shown = explored[-1][0][:3]
         y2 = np.full_like(y, 1) - y  # flip everything ...
         y2[shown] = y[shown]  # ... except the shown labels
-        b2.partial_fit(x, y2)
+        b2.partial_fit(x[None], y2[None])
         assert np.array_equal(b1.weak.W, b2.weak.W)
 
 
@@ -306,7 +320,7 @@ def test_onlinebmr_counts_its_edge_guard_on_rows_with_too_many_labels():
     for rule, b in boosters.items():
         for x, y, fires in zip(X, Y, wide, strict=True):
             before = b.weak.W.copy()
-            b.partial_fit(x, y)
+            b.partial_fit(x[None], y[None])
             if fires:
                 assert np.array_equal(b.weak.W, before) == (rule == "skip")
         assert b.guards_ == {"topk_bmr_edge": int(wide.sum())}
@@ -343,7 +357,7 @@ def test_range_scaled_hedge_keeps_topk_adaptive_from_collapsing_after_a_few_roun
                          weak={"lr": 0.1, "n_sub": 4})  # fmt: skip
         bits = []
         for t, i in enumerate(order, start=1):
-            b.partial_fit(X[i], Y[i])
+            b.partial_fit(X[i : i + 1], Y[i : i + 1])
             if t in (30, 900):
                 p = b.expert_weights()
                 bits.append(float(-(p[p > 0] * np.log2(p[p > 0])).sum()))

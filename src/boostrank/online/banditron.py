@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from boostrank.errors import BoostrankError
-from boostrank.online.streams import OnlineLearner
+from boostrank.online.streams import MulticlassLearner
 
 GammaRule = Callable[[int, np.ndarray, np.ndarray], np.ndarray]
 
@@ -93,7 +93,7 @@ def _check_gamma(gamma: np.ndarray, feedback: str) -> None:
         )
 
 
-class Banditron(OnlineLearner):
+class Banditron(MulticlassLearner):
     """The Banditron over R runs (Algorithm 7; Algorithm 10 with an adaptive rule)."""
 
     def __init__(
@@ -169,18 +169,15 @@ class Banditron(OnlineLearner):
         y_hat = self._scores(x).argmax(1)
         gamma = self.current_gamma()
         y_tilde, p_tilde = sample_labels(y_hat, self._uniforms.next(), gamma, K)
-        hit = y_tilde == y
         if self.feedback == "full":  # delta = E[delta] = 1_{y_hat} - 1_y
             self._update(x, y_hat, y, np.ones(self.n_runs))
         else:
             c = delta_weight(y, y_hat, y_tilde, p_tilde, 1.0 - gamma + gamma / K, self.importance)
             self._update(x, y_hat, y_tilde, c)
         if self.rule is not None:
-            mu = 2.0 * (hit & (y_tilde == y_hat))  # section 6.3.1, realised reading
+            mu = 2.0 * ((y_tilde == y) & (y_tilde == y_hat))  # section 6.3.1, realised reading
             self.s_mu_ += mu
             self.s_tau_ += 1.0 - 0.5 * mu
         self.gamma_sum_ += gamma
-        miss = ~hit
-        self.mistakes_ += miss
         self.t_ += 1
-        return miss
+        return y_tilde

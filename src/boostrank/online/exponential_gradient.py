@@ -31,7 +31,7 @@ import numpy as np
 
 from boostrank.errors import BoostrankError
 from boostrank.online.banditron import _check_gamma, delta_weight, sample_labels
-from boostrank.online.streams import OnlineLearner
+from boostrank.online.streams import MulticlassLearner
 
 
 def eg_step_size(
@@ -43,7 +43,7 @@ def eg_step_size(
     return factor * np.sqrt(K * (1.0 - g) * np.log(K) / (n_trials * g))
 
 
-class ExponentialGradient(OnlineLearner):
+class ExponentialGradient(MulticlassLearner):
     """Algorithm 9 over R runs; ``gamma`` scalar or (R,), ``n_trials`` the T of Eq. 5.12."""
 
     def __init__(
@@ -99,7 +99,6 @@ class ExponentialGradient(OnlineLearner):
         K, gamma = self.n_classes, self._gamma
         y_hat = self._scores(x).argmax(1)
         y_tilde, p_tilde = sample_labels(y_hat, self._uniforms.next(), gamma, K)
-        hit = y_tilde == y
         c = delta_weight(y, y_hat, y_tilde, p_tilde, 1.0 - gamma + gamma / K, self.importance)
         same = y_tilde == y_hat  # theta <- theta - eta x delta^T, two columns (step 11)
         a = self.eta_ * (1.0 - c * same)
@@ -109,7 +108,5 @@ class ExponentialGradient(OnlineLearner):
         theta[rows, y_tilde] += b[:, None] * x
         self._refresh(y_hat)
         self._refresh(y_tilde)
-        miss = ~hit
-        self.mistakes_ += miss
         self.t_ += 1
-        return miss
+        return y_tilde

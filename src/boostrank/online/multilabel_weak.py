@@ -30,17 +30,23 @@ alternative. Features should be standardised by the caller.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from boostrank.errors import BoostrankError
+
+# The booster's feedback to its weak learners: the distributions h played -> their cost
+# vectors and the mask of relevant labels seen (or None: no update this round).
+Feedback = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray | None] | None]
 
 
 class OnlineSoftmaxLearners:
     """N online linear softmax weak learners over m labels, each on ``n_sub`` random features.
 
-    ``predict(x)`` returns (N, m) distributions; ``update(c, relevant)`` takes the (N, m) cost
-    vectors of the last predicted row (and, for ``weighted_ce``, the mask of relevant labels
-    the booster saw)."""
+    ``partial_fit(x, feedback)`` predicts the (N, m) distributions h of one row, learns from
+    the cost vectors ``feedback(h)`` and returns h (:class:`boostrank.online.base.OnlineLearner`);
+    ``predict_rows`` scores many rows without learning."""
 
     def __init__(
         self,
@@ -71,8 +77,6 @@ class OnlineSoftmaxLearners:
         self._grad, self._sq = np.empty_like(self.W), np.empty_like(self.W)
         self._xs = np.ones((self.n_learners, d + 1))  # the last column stays 1
         self.lr, self.update_rule, self.optimizer = float(lr), update, optimizer
-        self._x: np.ndarray | None = None
-        self._h: np.ndarray | None = None
 
     def inputs(self, X: np.ndarray) -> np.ndarray:
         """Each learner's inputs with a constant 1 appended: (N, d + 1) for one row (m,),
@@ -80,15 +84,20 @@ class OnlineSoftmaxLearners:
         sub = np.asarray(X)[..., self.features]
         return np.concatenate([sub, np.ones((*sub.shape[:-1], 1))], axis=-1)
 
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        """The (N, m) label distributions of the learners for one row ``x`` (d_all,)."""
+    def partial_fit(self, x: np.ndarray, feedback: Feedback) -> np.ndarray:
+        """One round (section 2.1): predict the (N, m) label distributions h of the learners
+        for one row ``x`` (d_all,), receive the booster's cost vectors ``feedback(h)`` (with,
+        for ``weighted_ce``, the mask of relevant labels it saw; None: no update this round)
+        and learn from them. Returns h, the distributions played."""
         xs = self._xs
         xs[:, :-1] = np.asarray(x)[self.features]
         z = np.einsum("nmd,nd->nm", self.W, xs)
         z -= np.maximum.reduce(z, axis=1, keepdims=True)
         h = np.exp(z, out=z)
         h /= np.add.reduce(h, axis=1, keepdims=True)
-        self._x, self._h = xs, h
+        costs = feedback(h)
+        if costs is not None:
+            self._learn(h, *costs)
         return h
 
     def predict_rows(self, X: np.ndarray) -> np.ndarray:
@@ -98,11 +107,9 @@ class OnlineSoftmaxLearners:
         h = np.exp(z)
         return h / h.sum(axis=2, keepdims=True)
 
-    def update(self, cost: np.ndarray, relevant: np.ndarray | None = None) -> None:
-        """Learn from the (N, m) cost vectors of the row last passed to :meth:`predict`."""
-        if self._h is None or self._x is None:
-            raise BoostrankError("update() before predict()")
-        h = self._h
+    def _learn(self, h: np.ndarray, cost: np.ndarray, relevant: np.ndarray | None) -> None:
+        """Learn from the (N, m) cost vectors of the distributions ``h`` of the row in
+        ``_xs``."""
         if self.update_rule == "expected_cost":
             dz = h * (cost - np.add.reduce(cost * h, axis=1, keepdims=True))
         else:
@@ -110,7 +117,7 @@ class OnlineSoftmaxLearners:
                 raise BoostrankError("weighted_ce updates need the relevant labels seen")
             a = (np.maximum.reduce(cost, axis=1, keepdims=True) - cost) * relevant
             dz = np.add.reduce(a, axis=1, keepdims=True) * h - a
-        grad = np.multiply(dz[:, :, None], self._x[:, None, :], out=self._grad)
+        grad = np.multiply(dz[:, :, None], self._xs[:, None, :], out=self._grad)
         if self.optimizer == "adagrad":
             sq = np.multiply(grad, grad, out=self._sq)
             self._g2 += sq
@@ -121,4 +128,4 @@ class OnlineSoftmaxLearners:
         self.W -= grad
 
 
-__all__ = ["OnlineSoftmaxLearners"]
+__all__ = ["Feedback", "OnlineSoftmaxLearners"]

@@ -1,7 +1,8 @@
 """The two online baselines of Crammer and Singer (2005), "Online Ranking by Projecting", section
 6, applied to ranking: the multiclass perceptron (MCP) and Widrow-Hoff regression (WH). Both
 run R sequences at once with the interface of :mod:`boostrank.online.prank`
-(``partial_fit(X, y)``: X (R, d), ranks y in 1..k (R,), returns the predictions).
+(``partial_fit(X, y)``: X (R, d), ranks y in 1..k (R,), returns the predicted ranks, as
+:class:`boostrank.online.base.OnlineLearner` has it).
 
 - :class:`MCP`: Crammer and Singer (2001), "Ultraconservative online algorithms for multiclass
   problems": k prototypes, ``y_hat = argmax_r M_r.x`` (ties: the lowest rank); on a mistake

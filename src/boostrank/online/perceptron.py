@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from boostrank.online.streams import OnlineLearner
+from boostrank.online.streams import MulticlassLearner
 
 
-class Perceptron(OnlineLearner):
+class Perceptron(MulticlassLearner):
     """Multi-class Perceptron over R runs (its seeds only name the runs: it draws nothing)."""
 
     def __init__(self, n_features: int, n_classes: int, seeds: Sequence[int] | np.ndarray):
@@ -39,6 +39,5 @@ class Perceptron(OnlineLearner):
         step = miss[:, None] * x  # zero rows where the prediction was right
         self._w[self._rows, y_hat] -= step
         self._w[self._rows, y] += step
-        self.mistakes_ += miss
         self.t_ += 1
-        return miss
+        return y_hat

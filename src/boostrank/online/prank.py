@@ -4,7 +4,8 @@ Projecting", Neural Computation 17(1).
 A ranking rule is a vector w and thresholds b_1 <= ... <= b_{k-1} (b_k = inf); it predicts
 ``y_hat = min{r : w.x - b_r < 0}`` (section 2). Every learner here runs R independent sequences
 at once: w is an (R, d) array, b an (R, k-1) array, and each round is one array operation for
-all runs (``partial_fit(X, y)`` with X of shape (R, d) and ranks y in 1..k of shape (R,)).
+all runs (``partial_fit(X, y)`` with X of shape (R, d) and ranks y in 1..k of shape (R,),
+returning the predicted ranks: :class:`boostrank.online.base.OnlineLearner`).
 
 - :class:`PRank` (Figure 2): on a mistake, ``y_r = +1`` if ``y > r`` else -1,
   ``tau_r = y_r [(w.x - b_r) y_r <= 0]``, ``w += (sum_r tau_r) x``, ``b_r -= tau_r``. With

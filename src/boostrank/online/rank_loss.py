@@ -9,8 +9,9 @@ For a score vector s over m labels and a relevant set Y (complement Y^c):
 - the ranking of a score vector orders labels by decreasing score, ties broken in favour of
   the smaller label (section 2: "we break ties by preferring smaller labels").
 
-Everything is vectorised over rows and pairs (blocks of rows, one (rows, m, m) comparison per
-block); :func:`pairwise_rank_loss` is the explicit double loop the tests compare it with.
+Everything is vectorised over rows and pairs (each relevant label against its row's labels,
+in blocks); the counts are sums of halves, so exact in any order; :func:`pairwise_rank_loss`
+is the explicit double loop the tests compare it with.
 """
 
 from __future__ import annotations
@@ -30,14 +31,15 @@ def unweighted_rank_loss(S: np.ndarray, Y: np.ndarray) -> np.ndarray:
 
     ``S`` (n, m) scores, ``Y`` (n, m) 0/1 relevance; returns (n,) float64."""
     S = np.atleast_2d(np.asarray(S, dtype=np.float64))
-    Y = np.atleast_2d(np.asarray(Y)).astype(np.float64)
-    out = np.empty(len(S))
-    block = max(1, 2**22 // max(1, S.shape[1] ** 2))
-    for a in range(0, len(S), block):  # blocks of rows bound the memory of the (b, m, m) arrays
-        s, y = S[a : a + block], Y[a : a + block]
-        diff = s[:, None, :] - s[:, :, None]  # [row, l, r] = s_r - s_l
-        bad = (diff > 0) + 0.5 * (diff == 0)
-        out[a : a + block] = np.einsum("il,ilr,ir->i", y, bad, 1.0 - y)
+    Y = np.atleast_2d(np.asarray(Y)).astype(bool)
+    rows, labels = np.nonzero(Y)  # every relevant label l, compared with its row's labels r
+    out = np.zeros(len(S))
+    block = max(1, 2**22 // max(1, S.shape[1]))
+    for a in range(0, len(rows), block):  # blocks bound the memory of the (b, m) arrays
+        row, rel = rows[a : a + block], labels[a : a + block]
+        diff = S[row] - S[row, rel][:, None]  # s_r - s_l for every label r of the row
+        bad = ((diff > 0) + 0.5 * (diff == 0)) * ~Y[row]  # irrelevant r only
+        out += np.bincount(row, weights=bad.sum(axis=1), minlength=len(S))
     return out
 
 

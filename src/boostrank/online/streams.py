@@ -93,11 +93,12 @@ class RunUniforms:
         return u
 
 
-class OnlineLearner:
-    """Base of the vectorised learners: R runs, d features, K classes.
+class MulticlassLearner:
+    """Base of the vectorised multi-class learners: R runs, d features, K classes. They follow
+    :class:`boostrank.online.base.OnlineLearner`: ``partial_fit`` returns the labels played.
 
     Subclasses implement ``_trial(x, y)`` for one trial of all runs (``x`` (R, d) float64,
-    ``y`` (R,) int) and return the (R,) mistake indicators of the label they predicted.
+    ``y`` (R,) int) and return the (R,) labels they played.
     """
 
     def __init__(self, n_features: int, n_classes: int, seeds: Sequence[int] | np.ndarray):
@@ -112,14 +113,14 @@ class OnlineLearner:
         self._rows = np.arange(self.n_runs)
         self._uniforms = RunUniforms(self.seeds)
         self.t_ = 0  # trials seen
-        self.mistakes_ = np.zeros(self.n_runs, dtype=np.int64)
 
     def _trial(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
     def partial_fit(self, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """Learn from trials in order: ``X`` (R, d) and ``y`` (R,) for one trial of every run,
-        or (R, n, d) and (R, n) for n trials. Returns the mistakes, (R,) or (R, n)."""
+        """Play and learn trials in order: ``X`` (R, d) and ``y`` (R,) for one trial of every
+        run, or (R, n, d) and (R, n) for n trials. Returns the labels played, (R,) or (R, n);
+        the mistakes are ``played != y``."""
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y, dtype=np.intp)
         R, d = self.n_runs, self.n_features
@@ -130,14 +131,14 @@ class OnlineLearner:
                 f"partial_fit takes X (R, d) or (R, n, d) with R={R}, d={d} and y to match; "
                 f"got X {X.shape}, y {y.shape}"
             )
-        out = np.empty(y.shape, dtype=bool)
+        out = np.empty(y.shape, dtype=np.intp)
         for j in range(X.shape[1]):
             out[:, j] = self._trial(np.ascontiguousarray(X[:, j]), y[:, j])
         return out
 
 
 def run_stream(
-    learner: OnlineLearner,
+    learner: MulticlassLearner,
     X: np.ndarray,
     y: np.ndarray,
     orders: np.ndarray,
@@ -151,11 +152,13 @@ def run_stream(
         raise BoostrankError(f"{orders.shape[0]} orderings for {learner.n_runs} runs")
     out = np.zeros((learner.n_runs, len(points)), dtype=np.int64)
     want = {int(p) - 1: i for i, p in enumerate(points)}
-    trial = learner._trial
+    mistakes = np.zeros(learner.n_runs, dtype=np.int64)
+    step = learner.partial_fit
     for t in range(orders.shape[1]):  # the trial loop is sequential by nature
         idx = orders[:, t]
-        trial(X[idx], y[idx])
+        truth = y[idx]
+        mistakes += step(X[idx], truth) != truth
         i = want.get(t)
         if i is not None:
-            out[:, i] = learner.mistakes_
+            out[:, i] = mistakes
     return out

@@ -71,6 +71,7 @@ linear softmax learner (:mod:`boostrank.online.multilabel_weak`), which differs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -93,14 +94,17 @@ _SHIFTS = np.array([-1.0, 0.0, 1.0])[:, None, None, None]
 EDGE_GUARD = "topk_bmr_edge"  # OnlineBMR on a row with gamma |Y| > 1 (its reading's id)
 
 
-def _row_rank_loss(s: np.ndarray, y: np.ndarray) -> float:
-    """The weighted rank loss of one row (ties 1/2; 0 if Y or Y^c is empty)."""
-    rel = y.astype(bool)
-    a, b = s[rel], s[~rel]
-    if len(a) == 0 or len(b) == 0:
-        return 0.0
-    diff = b[None, :] - a[:, None]
-    return float(((diff > 0).sum() + 0.5 * (diff == 0).sum()) / diff.size)
+@dataclass(frozen=True)
+class _Round:
+    """One round's weak predictions H, experts S, scores shown and feedback pairs (relevant
+    ``rel``, irrelevant ``irr``, weights ``w``)."""
+
+    H: np.ndarray
+    S: np.ndarray
+    shown: np.ndarray
+    rel: np.ndarray
+    irr: np.ndarray
+    w: np.ndarray
 
 
 class PairPotential:
@@ -252,20 +256,36 @@ class TopkBooster:
         return pot
 
     # ------------------------------------------------------------------ one round
-    def _pairs(self, sigma: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, ...]:
-        if self.k is None:
-            return full_pairs(y, normalize=True)
-        sigma_tilde, did = explore(sigma, self.k, self.rho, self.rng, self.n_swap)
-        self.explored += did
-        self._sigma_tilde = sigma_tilde
-        return observed_pairs(sigma, sigma_tilde, y, self.k, self.rho, self.n_swap)
+    def partial_fit(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
+        """Rounds on the rows ``X`` (n, d), in order, with relevance ``Y`` (n, m) (only the
+        shown labels' relevance is read under top-k feedback). Returns the (n, m) scores the
+        booster showed: row t is the chosen expert's s with its labels moved as the exploration
+        step moved them, so it ranks the labels as the booster's (randomised) prediction did;
+        a round's loss is :func:`~boostrank.online.rank_loss.weighted_rank_loss` of it."""
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        Y = np.asarray(Y).astype(np.int8)
+        shown = np.empty((len(X), self.m))
+        for t in range(len(X)):  # online: one round after another
+            shown[t] = self._round(X[t], Y[t])
+        return shown
 
-    def partial_fit(self, x: np.ndarray, y: np.ndarray) -> float:
-        """One round on row ``x`` with relevance ``y`` (only the shown labels' relevance is
-        used under top-k feedback). Returns the weighted rank loss of the (randomised)
-        prediction the booster made."""
+    def _round(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """One round of Algorithm 1 on row ``x``; returns the scores shown."""
         self.t += 1
-        H = self.weak.predict(x)  # step 5
+        played: list[_Round] = []
+
+        def feedback(H: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+            played.append(self._play(H, y))  # steps 6-10
+            return self._costs(played[0], y)  # step 11
+
+        self.weak.partial_fit(x, feedback)  # steps 5 and 12
+        r = played[0]
+        if self.algorithm == "adaptive" and r.w.size:
+            self._adapt(r)  # steps 13-14
+        return r.shown
+
+    def _play(self, H: np.ndarray, y: np.ndarray) -> _Round:
+        """Steps 6-10: the experts, the chosen one's (explored) ranking and the feedback."""
         S = np.cumsum(self.alpha[:, None] * H, axis=0)  # step 6: experts s^1..s^N
         if self.algorithm == "bbm":
             i_t = self.N - 1  # Algorithm 2, step 7
@@ -274,49 +294,52 @@ class TopkBooster:
             i_t = int(self.rng.choice(self.N, p=p / p.sum()))  # Algorithm 3, step 7
         s = S[i_t]
         sigma = ranking(s)
-        self._sigma_tilde = sigma
-        rel, irr, w = self._pairs(sigma, y)  # steps 8, 10: exploration and feedback
-        # the loss of the prediction shown: the explored ranking, scores moved with the labels
-        s_shown = np.empty(self.m)
-        s_shown[self._sigma_tilde] = s[sigma]
-        loss = _row_rank_loss(s_shown, y)
-        if w.size == 0:
-            return loss  # no (relevant, irrelevant) pair seen: every cost vector is 0
-        S_prev = np.vstack([np.zeros((1, self.m)), S[:-1]])  # s^{i-1}
+        if self.k is None:
+            sigma_tilde = sigma
+            rel, irr, w = full_pairs(y, normalize=True)
+        else:  # steps 8, 10: exploration and top-k feedback
+            sigma_tilde, did = explore(sigma, self.k, self.rho, self.rng, self.n_swap)
+            self.explored += did
+            rel, irr, w = observed_pairs(
+                sigma, sigma_tilde, y, k=self.k, rho=self.rho, n_swap=self.n_swap
+            )
+        shown = np.empty(self.m)  # the explored ranking, scores moved with the labels
+        shown[sigma_tilde] = s[sigma]
+        return _Round(H=H, S=S, shown=shown, rel=rel, irr=irr, w=w)
+
+    def _costs(self, r: _Round, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """Step 11: every weak learner's cost vector and the relevant labels seen; None when
+        the learners do not update (no (relevant, irrelevant) pair seen, every cost vector 0;
+        or OnlineBMR's skipped edge row)."""
+        if r.w.size == 0:
+            return None
+        S_prev = np.vstack([np.zeros((1, self.m)), r.S[:-1]])  # s^{i-1}
         if self.algorithm == "bbm":  # Eq. 3
             n_rel = 1 if self.k is not None else int(y.sum())
             if self.k is None and self.gamma * n_rel > 1:  # u_gamma^Y is no distribution
                 self.guards_.fire(EDGE_GUARD)
                 if self.edge_guard == "skip":
-                    return loss
+                    return None
             pot = self._potential(n_rel)
-            cost = potential_costs(S_prev, rel, irr, w, pot, self._remaining)
+            cost = potential_costs(S_prev, r.rel, r.irr, r.w, pot=pot, remaining=self._remaining)
         else:  # Eq. 4
-            cost = logistic_costs(S_prev, rel, irr, w)
+            cost = logistic_costs(S_prev, r.rel, r.irr, r.w)
         relevant = np.zeros(self.m)
-        relevant[rel] = 1.0
-        self.weak.update(cost, relevant)  # step 12
-        if self.algorithm == "adaptive":  # steps 13-14, at the experts s^i
-            zi = S[:, irr][:, None, :] - S[:, rel][:, :, None]
-            dh = H[:, irr][:, None, :] - H[:, rel][:, :, None]
-            grad = (dh * expit(zi) * w).sum(axis=(1, 2))
-            eta = self.alpha_lr / np.sqrt(self.t)
-            self.alpha = np.clip(self.alpha - eta * grad, -2.0, 2.0)
-            rank = (zi > 0) + 0.5 * (zi == 0)  # Eq. 1 estimate of each expert's rank loss
-            loss_hat = (rank * w).sum(axis=(1, 2)) / self.hedge_bound  # Eq. 1, per expert
-            self.log_v -= self.hedge_rate * loss_hat
-            self.log_v -= self.log_v.max()
-        return loss
+        relevant[r.rel] = 1.0
+        return cost, relevant
 
-    def fit_stream(self, X: np.ndarray, Y: np.ndarray, order: np.ndarray) -> np.ndarray:
-        """Rounds on rows ``order`` (in that order); returns each round's loss."""
-        X = np.ascontiguousarray(X, dtype=np.float64)
-        Y = np.asarray(Y).astype(np.int8)
-        out = np.empty(len(order))
-        step = self.partial_fit
-        for t, i in enumerate(order):  # online: one round after another
-            out[t] = step(X[i], Y[i])
-        return out
+    def _adapt(self, r: _Round) -> None:
+        """Steps 13-14 of Algorithm 3, at the experts s^i: alpha by projected SGD, Hedge."""
+        S, H, rel, irr, w = r.S, r.H, r.rel, r.irr, r.w
+        zi = S[:, irr][:, None, :] - S[:, rel][:, :, None]
+        dh = H[:, irr][:, None, :] - H[:, rel][:, :, None]
+        grad = (dh * expit(zi) * w).sum(axis=(1, 2))
+        eta = self.alpha_lr / np.sqrt(self.t)
+        self.alpha = np.clip(self.alpha - eta * grad, -2.0, 2.0)
+        rank = (zi > 0) + 0.5 * (zi == 0)  # Eq. 1 estimate of each expert's rank loss
+        loss_hat = (rank * w).sum(axis=(1, 2)) / self.hedge_bound  # Eq. 1, per expert
+        self.log_v -= self.hedge_rate * loss_hat
+        self.log_v -= self.log_v.max()
 
     # ------------------------------------------------------------------ test
     def expert_weights(self) -> np.ndarray:

@@ -288,7 +288,8 @@ def _loops(
     out: dict[str, Any] = {"rounds": [], "test": {}, "validation": {}, "entropy": {}}
     for loop in range(1, loops + 1):
         order = order_rng.permutation(n) if shuffle else np.arange(n)
-        out["rounds"].append(booster.fit_stream(data["X"], data["Y"], order))
+        Y = data["Y"][order]
+        out["rounds"].append(weighted_rank_loss(booster.partial_fit(data["X"][order], Y), Y))
         if loop not in scored:
             continue
         if len(data["X_val"]):
