@@ -130,6 +130,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
 
     import pandas as pd
 
+    from boostrank.experiments.job import figure_code
     from boostrank.io import json_object, write_text
     from boostrank.report import guard_counts
     from boostrank.report.claims import evaluate, load_claims
@@ -140,7 +141,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
     reduced = _reductions(args)
     table = Path(args.readings_table)
     readings = pd.read_csv(table, keep_default_na=False) if table.exists() else None
-    catalog = load_catalog(args.catalog)
+    catalog = load_catalog(args.catalog, figure_code())
     guards = guard_counts.summary(
         guard_counts.load(catalog.values()), guard_counts.bases(args.readings)
     )
@@ -205,9 +206,10 @@ def _cmd_headline(args: argparse.Namespace) -> None:
 
 
 def _cmd_figures(args: argparse.Namespace) -> None:
+    from boostrank.experiments.job import figure_code
     from boostrank.workflow.catalog import get_figure, load_catalog
 
-    catalog = load_catalog(args.catalog)
+    catalog = load_catalog(args.catalog, figure_code())
     if args.name:
         print(" ".join(get_figure(catalog, args.name).outputs))
         return

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from boostrank.cli import main
+from boostrank.experiments.job import figure_code
 from boostrank.report.figure_index import entry_file
 from boostrank.workflow.catalog import load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOG = load_catalog(ROOT / "config/figures.yaml")
+CATALOG = load_catalog(ROOT / "config/figures.yaml", figure_code())
 
 
 def workflow_rules(root: Path) -> set[str]:

@@ -36,11 +36,7 @@ rule chapter2_figure:
         runs=lambda w: reused(CH2_SPEC.figure_runs(config, w.figure)),
         code=code(*CH2_SPEC.FIGURE.code),
     output:
-        csv="results/{figure}.csv",
-        summary="results/{figure}_summary.csv",
-        samples="results/{figure}_summary.samples.csv",
-        guards=CH2_SPEC.guards_file("{figure}"),
-        figure=reported(multiext("figures/{figure}", ".png", ".pdf")),
+        **spec_outputs(CH2_SPEC.figure_outputs("{figure}")),
     log:
         "logs/{figure}/figure.log",
     benchmark:

@@ -220,11 +220,7 @@ rule chapter4_figure:
         claims=config["claims"],
         code=code(*CH4_SPEC.FIGURE.code),
     output:
-        figure=reported(multiext("figures/{fig}", ".png", ".pdf")),
-        csv="results/{fig}.csv",
-        summary="results/{fig}_summary.csv",
-        samples="results/{fig}_summary.samples.csv",
-        guards="results/guards/{fig}.csv",
+        **spec_outputs(CH4_SPEC.figure_outputs("{fig}")),
     log:
         "logs/{fig}/figure.log",
     benchmark:

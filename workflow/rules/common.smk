@@ -28,6 +28,7 @@ from boostrank.data.sources import (
     rerun_key,
 )
 from boostrank.errors import BoostrankError, did_you_mean
+from boostrank.experiments.job import figure_code
 from boostrank.experiments.job import stem as path_stem
 from boostrank.experiments.reuse import ranking_name
 from boostrank.workflow.spec_params import spec_param
@@ -112,7 +113,7 @@ shell.prefix(
     f' {shlex.quote(sys.executable)} -m boostrank "$@"; }}}}; '
 )
 REGISTRY = load_registry(config["registry"])
-CATALOG = load_catalog(config["catalog"])
+CATALOG = load_catalog(config["catalog"], figure_code())
 
 # Every wildcard is a plain name (letters, digits, _ . + -): jobs' commands and log paths hold
 # wildcards as they are, so a target such as `data/raw/x;touch p/provenance.json` matches no
@@ -357,6 +358,21 @@ def reported(files):
         or "other",
     )
     return [shown, *rest]
+
+
+def spec_outputs(outputs, *names):
+    """A rule's outputs, from the work's spec where they are declared once (``outputs``: a
+    figure's ``FigureCode.outputs``, or a spec function's for a wildcard rule): those named
+    ``names`` (all when none), in the spec's order, the files of one stem (a PNG and a PDF, a
+    table's CSV, Markdown and TeX) as a ``multiext`` whose first is marked for the report."""
+    return {name: _output(outputs[name]) for name in names or outputs}
+
+
+def _output(files):
+    if isinstance(files, str):
+        return files
+    prefix = path_stem(files[0])
+    return reported(multiext(prefix, *(f.removeprefix(prefix) for f in files)))
 
 
 def job_spec(build, **fixed):

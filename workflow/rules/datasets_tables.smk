@@ -7,7 +7,7 @@ rule datasets_table:
         claims=config["claims"],
         code=code(*DATASETS_SPEC.TABLE.code),
     output:
-        table=reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
+        **spec_outputs(DATASETS_SPEC.table_outputs("{table}")),
     log:
         "logs/{table}/table.log",
     benchmark:

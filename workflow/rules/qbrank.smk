@@ -36,13 +36,8 @@ rule qbrank_figure:
         claims=config["claims"],
         code=code(*QB_SPEC.FIGURE.code),
     output:
-        table_csv="results/qbrank-table1.csv",
-        table_summary="results/qbrank-table1_summary.csv",
-        figure_csv="results/qbrank-fig1.csv",
-        figure_summary="results/qbrank-fig1_summary.csv",
-        figure_samples="results/qbrank-fig1.samples.csv",
-        table=reported(multiext("figures/tables/qbrank-table1", ".csv", ".md", ".tex")),
-        figure=reported(multiext("figures/qbrank-fig1", ".png", ".pdf")),
+        **spec_outputs(QB_SPEC.FIGURES[QB_SPEC.TABLE_ID].outputs),
+        **spec_outputs(QB_SPEC.FIGURES[QB_SPEC.FIGURE_ID].outputs),
     log:
         "logs/qbrank-fig1/figure.log",
     benchmark:

@@ -20,13 +20,16 @@ import functools
 import importlib
 import json
 import os
+import pkgutil
 import types
 import typing
 from collections.abc import Iterable
 from dataclasses import MISSING, asdict, dataclass, fields
+from pathlib import Path
 from typing import Any
 
 from boostrank.errors import BoostrankError
+from boostrank.workflow.catalog import FigureCode
 
 
 @dataclass(frozen=True)
@@ -135,21 +138,23 @@ def registry(*jobs: JobKind) -> dict[str, JobKind]:
     return {job.command.partition(".")[2]: job for job in jobs}
 
 
-# The works whose jobs run through ``boostrank job``: work -> its spec module.
+# The works, each a package of experiments/ with a ``spec`` module (its ``JOBS`` and
+# ``FIGURES``): work -> its spec module, found from the files, in name order.
+_PACKAGE = Path(__file__).parent
 WORKS = {
-    work: f"boostrank.experiments.{work}.spec"
-    for work in (
-        "chapter2",
-        "chapter3",
-        "chapter4",
-        "chapter5_6",
-        "datasets",
-        "docan",
-        "prank",
-        "qbrank",
-        "topk",
-    )
+    info.name: f"{__package__}.{info.name}.spec"
+    for info in sorted(pkgutil.iter_modules([str(_PACKAGE)]), key=lambda i: i.name)
+    if info.ispkg and (_PACKAGE / info.name / "spec.py").is_file()
 }
+
+
+def figure_code() -> dict[str, FigureCode]:
+    """Every work's ``FIGURES`` (figure id -> how it is made), for
+    :func:`boostrank.workflow.catalog.load_catalog` to join with the catalogue's prose."""
+    code: dict[str, FigureCode] = {}
+    for module in WORKS.values():
+        code.update(importlib.import_module(module).FIGURES)
+    return code
 
 
 def lookup(name: str) -> JobKind:
@@ -204,6 +209,7 @@ __all__ = [
     "build",
     "check_at_least",
     "check_choice",
+    "figure_code",
     "lookup",
     "registry",
     "run",

@@ -1,13 +1,48 @@
-"""The catalogue of figures and tables (``config/figures.yaml``): id, title, source, the rules
-and functions that make each, outputs."""
+"""The catalogue of figures and tables: the prose of ``config/figures.yaml`` (id, title, kind,
+source, description, data sets) joined with what each work's ``spec.py`` declares in its
+``FIGURES`` (:class:`FigureCode`: the rules and functions that make each, its outputs)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.io import read_yaml
+
+# A rule's outputs: name -> one file, or the files of one stem (``multiext``: a PNG and a PDF).
+Outputs = Mapping[str, str | tuple[str, ...]]
+
+
+def with_exts(stem: str, *exts: str) -> tuple[str, ...]:
+    """The files of one stem (``figures/x.png``, ``figures/x.pdf``): one output of a rule, a
+    ``multiext`` in the workflow."""
+    return tuple(stem + ext for ext in exts)
+
+
+@dataclass(frozen=True)
+class FigureCode:
+    """How the pipeline makes one figure or table, declared once beside its work's jobs (the
+    work's ``spec.FIGURES``): the Snakemake rules of its jobs, in pipeline order; the functions
+    that compute and draw it (``module:function``); its outputs, named as the rules name them
+    (the rules read them from here). ``unlisted``: outputs the catalogue leaves out (the
+    per-sample statistics the claims read)."""
+
+    rules: tuple[str, ...]
+    entries: tuple[str, ...]
+    outputs: Outputs
+    unlisted: tuple[str, ...] = field(default=())
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The catalogue's outputs (its Snakemake targets), in declaration order."""
+        return tuple(
+            path
+            for name, files in self.outputs.items()
+            if name not in self.unlisted
+            for path in ((files,) if isinstance(files, str) else files)
+        )
 
 
 @dataclass(frozen=True)
@@ -48,22 +83,37 @@ class Figure:
         return next((o for o in self.outputs if o.endswith(".csv")), None)
 
 
-def load_catalog(path: Path | str) -> dict[str, Figure]:
-    """Parse the catalogue, in file order."""
+def load_catalog(path: Path | str, code: Mapping[str, FigureCode]) -> dict[str, Figure]:
+    """The catalogue, in the file's order: each figure's prose (``path``) joined with its
+    work's declaration (``code``: every work's ``spec.FIGURES``,
+    :func:`boostrank.experiments.job.figure_code`). A figure in one but not the other is one
+    line naming it."""
     raw = read_yaml(path) or {}
+    prose = raw.get("figures") or {}
+    if only := [f for f in prose if f not in code] + [f for f in code if f not in prose]:
+        fid = only[0]
+        where = (
+            f"in {path} but in no work's spec.FIGURES (src/boostrank/experiments/*/spec.py)"
+            if fid in prose
+            else f"declared in a work's spec.FIGURES but not in {path}"
+        )
+        raise BoostrankError(
+            f"figure '{fid}'{did_you_mean(fid, code if fid in prose else prose)} is {where}"
+        )
     figures = {}
-    for fid, entry in (raw.get("figures") or {}).items():
+    for fid, entry in prose.items():
+        made = code[fid]
         try:
             figures[fid] = Figure(
                 id=fid,
                 title=entry["title"],
                 kind=entry["kind"],
                 source=entry["source"],
-                outputs=tuple(entry["outputs"]),
+                outputs=made.files,
                 datasets=tuple(entry.get("datasets", ())),
                 description=entry.get("description", ""),
-                rules=tuple(entry["rules"]),
-                entries=tuple(entry["entries"]),
+                rules=made.rules,
+                entries=made.entries,
             )
         except (KeyError, TypeError) as exc:
             raise BoostrankError(f"{path}: figure '{fid}' is missing key {exc}") from None
