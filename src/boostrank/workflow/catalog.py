@@ -5,7 +5,7 @@ source, description, data sets) joined with what each work's ``spec.py`` declare
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from boostrank.errors import BoostrankError, did_you_mean
@@ -24,15 +24,22 @@ def with_exts(stem: str, *exts: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class FigureCode:
     """How the pipeline makes one figure or table, declared once beside its work's jobs (the
-    work's ``spec.FIGURES``): the Snakemake rules of its jobs, in pipeline order; the functions
-    that compute and draw it (``module:function``); its outputs, named as the rules name them
-    (the rules read them from here). ``unlisted``: outputs the catalogue leaves out (the
-    per-sample statistics the claims read)."""
+    work's ``spec.FIGURES``).
+
+    ``rules``: the Snakemake rules of its own jobs, in pipeline order, from the prepared data
+    (after the shared ``fetch`` and ``prepare``) to its outputs, including those that run only
+    on real data (replicates). ``entries``: the functions that compute and draw it, as
+    ``module:function``: those its rules' commands call (from ``boostrank <command>`` to the
+    handler), computing first, drawing last, and where one dispatches on the figure id, the
+    function it dispatches to. ``outputs``: its files (under ``figures/`` or ``results/``),
+    named as its rules name their outputs; the rules read them from here. ``unlisted``:
+    outputs the catalogue leaves out (the per-sample statistics the claims read).
+    tests/unit/test_figure_code.py checks each against the workflow."""
 
     rules: tuple[str, ...]
     entries: tuple[str, ...]
     outputs: Outputs
-    unlisted: tuple[str, ...] = field(default=())
+    unlisted: tuple[str, ...] = ()
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -86,19 +93,17 @@ class Figure:
 def load_catalog(path: Path | str, code: Mapping[str, FigureCode]) -> dict[str, Figure]:
     """The catalogue, in the file's order: each figure's prose (``path``) joined with its
     work's declaration (``code``: every work's ``spec.FIGURES``,
-    :func:`boostrank.experiments.job.figure_code`). A figure in one but not the other is one
-    line naming it."""
+    :func:`boostrank.experiments.job.figure_code`). A figure the file names but no spec
+    declares is one line naming it. The file may name only some of the declared figures (a
+    config's ``catalog`` may restrict a run to them); tests/unit/test_figure_code.py checks
+    that config/figures.yaml names them all."""
     raw = read_yaml(path) or {}
     prose = raw.get("figures") or {}
-    if only := [f for f in prose if f not in code] + [f for f in code if f not in prose]:
-        fid = only[0]
-        where = (
-            f"in {path} but in no work's spec.FIGURES (src/boostrank/experiments/*/spec.py)"
-            if fid in prose
-            else f"declared in a work's spec.FIGURES but not in {path}"
-        )
+    if missing := [f for f in prose if f not in code]:
         raise BoostrankError(
-            f"figure '{fid}'{did_you_mean(fid, code if fid in prose else prose)} is {where}"
+            f"{path}: figure '{missing[0]}'{did_you_mean(missing[0], code)} is declared in no"
+            " work's spec.FIGURES (src/boostrank/experiments/<work>/spec.py): declare how it is"
+            " made there, or remove it from the catalogue"
         )
     figures = {}
     for fid, entry in prose.items():
