@@ -6,6 +6,8 @@
 # read from there. One job per figure merges its runs into the results CSVs, the figure and
 # its guard table (results/guards/<figure>.csv: the guards' firing counts, boostrank.guards).
 
+from boostrank.experiments.chapter2 import spec as CH2_SPEC
+
 
 rule chapter2_run:
     input:

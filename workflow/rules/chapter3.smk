@@ -7,6 +7,9 @@
 # marked in the outputs. An algorithm that draws no random numbers under its arguments has
 # replicate 1 only, and so does every algorithm on a synthetic stand-in (chapter3.replicates;
 # boostrank.experiments.chapter3.spec.seeded).
+
+from boostrank.experiments.chapter3 import spec as CH3_SPEC
+
 CH3 = config["chapter3"]
 
 

@@ -7,6 +7,8 @@
 #   thesis-fig6_2: ag0..ag3 and Banditron_Best/Worst (the sweep's best and worst gamma; 50 runs).
 # Figures 5.1, 5.2 and 6.1 are drawn from the sweep ("extracted from Figure 5.2", section 6.1).
 
+from boostrank.experiments.chapter5_6 import spec as CH5_SPEC
+
 
 rule chapter5_sweep:
     input:

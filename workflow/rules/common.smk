@@ -28,19 +28,10 @@ from boostrank.data.sources import (
     rerun_key,
 )
 from boostrank.errors import BoostrankError, did_you_mean
-from boostrank.experiments.job import figure_code
+from boostrank.experiments.job import WORKS, figure_code
 from boostrank.experiments.job import stem as path_stem
 from boostrank.experiments.reuse import ranking_name
 from boostrank.workflow.spec_params import spec_param
-from boostrank.experiments.chapter2 import spec as CH2_SPEC
-from boostrank.experiments.chapter3 import spec as CH3_SPEC
-from boostrank.experiments.chapter4 import spec as CH4_SPEC
-from boostrank.experiments.chapter5_6 import spec as CH5_SPEC
-from boostrank.experiments.datasets import spec as DATASETS_SPEC
-from boostrank.experiments.docan import spec as DOCAN_SPEC
-from boostrank.experiments.prank import spec as PR_SPEC
-from boostrank.experiments.qbrank import spec as QB_SPEC
-from boostrank.experiments.topk import spec as TOPK_SPEC
 from boostrank.io import FINGERPRINTED, RESULTS
 from boostrank.replicates import replicates_for
 from boostrank.report.timing import write_timing
@@ -79,6 +70,18 @@ def repo_path(path):
     used as a Snakemake module from another folder, as `snakedeploy deploy-workflow` sets up)."""
     full = Path(REPO, path)
     return str(full.relative_to(Path.cwd()) if full.is_relative_to(Path.cwd()) else full)
+
+
+def work_rule_files():
+    """Each work's rule files, ``workflow/rules/<work>*.smk`` for every work of ``WORKS`` (a
+    package of src/boostrank/experiments with a spec.py), relative to the Snakefile, which
+    includes them; each imports its work's spec."""
+    rules = Path(REPO, "workflow/rules")
+    return [
+        f"workflow/rules/{path.name}"
+        for work in WORKS
+        for path in sorted(rules.glob(f"{work}*.smk"))
+    ]
 
 
 # The package sources whose modules the rules list as inputs (code()).
@@ -265,14 +268,6 @@ def ranking_meta(dataset):
 def ranking_npz(dataset):
     """Arrays of a ranking data set as the experiments use it; same layout either way."""
     return f"data/processed/{_ranking_name(dataset)}.npz"
-
-
-def ch4_letor_arrays(fig):
-    """The LETOR arrays Figures 4.2-4.4's summaries count relevant documents in (per query,
-    and among a base ranker's feedback documents: sections 4.4.2-4.4.4), the family jobs' own."""
-    if fig not in CH4_SPEC.PROTOCOL_FIGURES:
-        return []
-    return [ranking_npz(ds) for ds in config["chapter4"]["datasets"]]
 
 
 def spec_digest(dataset):

@@ -1,5 +1,7 @@
 # Dissertation, section 1.6: Tables 1.1 and 1.2, computed from the data the run used.
 
+from boostrank.experiments.datasets import spec as DATASETS_SPEC
+
 
 rule datasets_table:
     input:

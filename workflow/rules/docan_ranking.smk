@@ -5,6 +5,8 @@
 # derives from its documents) and Table 8 (the 2-D pairwise-transform demo). MQ2007 or its
 # MQ2008 substitute is chosen at run time from the two sidecars (both are inputs).
 
+from boostrank.experiments.docan import spec as DOCAN_SPEC
+
 
 rule docan_ranking_fold:
     input:

@@ -4,6 +4,8 @@
 # Reuters-21578 has no stand-in: without a mirror holding it these targets are left out of the
 # run (common.smk: skipped_figures) and the report header names them.
 
+from boostrank.experiments.docan import spec as DOCAN_SPEC
+
 
 rule docan_reuters_corpus:
     input:

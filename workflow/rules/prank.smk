@@ -3,6 +3,8 @@
 # EachMovie). One job per figure: every sequence of a figure runs at once (arrays over runs),
 # then its curves, summary statistics and figure are written.
 
+from boostrank.experiments.prank import spec as PR_SPEC
+
 
 rule prank_fig6:
     input:

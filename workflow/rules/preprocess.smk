@@ -4,6 +4,7 @@
 # parses raw files does; each takes changed_since_fetch as a params entry, so an edit reruns it.
 
 from boostrank.data.provenance import changed_since_fetch
+from boostrank.experiments.datasets import spec as DATASETS_SPEC
 
 
 rule prepare:

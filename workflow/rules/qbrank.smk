@@ -4,6 +4,8 @@
 # scores every tree count by staged predictions; one job merges them into the table, the figure
 # and the summary statistics the claims read.
 
+from boostrank.experiments.qbrank import spec as QB_SPEC
+
 
 rule qbrank_train:
     input:

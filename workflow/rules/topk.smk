@@ -5,6 +5,8 @@
 # (data set, algorithm, k, seed) trains a booster and writes a JSON record; one job each merges
 # them into the table and the figure. Figure 2 reuses Table 1's TopOpt runs for Table 1's k.
 
+from boostrank.experiments.topk import spec as TOPK_SPEC
+
 
 rule topk_split:
     input:

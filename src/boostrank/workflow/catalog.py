@@ -7,49 +7,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.io import read_yaml
 
-# A rule's outputs: name -> one file, or the files of one stem (``multiext``: a PNG and a PDF).
-Outputs = Mapping[str, str | tuple[str, ...]]
 
-
-def with_exts(stem: str, *exts: str) -> tuple[str, ...]:
-    """The files of one stem (``figures/x.png``, ``figures/x.pdf``): one output of a rule, a
-    ``multiext`` in the workflow."""
-    return tuple(stem + ext for ext in exts)
-
-
-@dataclass(frozen=True)
-class FigureCode:
-    """How the pipeline makes one figure or table, declared once beside its work's jobs (the
-    work's ``spec.FIGURES``).
-
-    ``rules``: the Snakemake rules of its own jobs, in pipeline order, from the prepared data
-    (after the shared ``fetch`` and ``prepare``) to its outputs, including those that run only
-    on real data (replicates). ``entries``: the functions that compute and draw it, as
-    ``module:function``: those its rules' commands call (from ``boostrank <command>`` to the
-    handler), computing first, drawing last, and where one dispatches on the figure id, the
-    function it dispatches to. ``outputs``: its files (under ``figures/`` or ``results/``),
-    named as its rules name their outputs; the rules read them from here. ``unlisted``:
-    outputs the catalogue leaves out (the per-sample statistics the claims read).
-    tests/unit/test_figure_code.py checks each against the workflow."""
-
-    rules: tuple[str, ...]
-    entries: tuple[str, ...]
-    outputs: Outputs
-    unlisted: tuple[str, ...] = ()
+class FigureCode(Protocol):
+    """How a figure is made, as its work's spec declares it
+    (:class:`boostrank.experiments.job.FigureCode`, in ``spec.FIGURES``)."""
 
     @property
-    def files(self) -> tuple[str, ...]:
-        """The catalogue's outputs (its Snakemake targets), in declaration order."""
-        return tuple(
-            path
-            for name, files in self.outputs.items()
-            if name not in self.unlisted
-            for path in ((files,) if isinstance(files, str) else files)
-        )
+    def rules(self) -> tuple[str, ...]: ...
+
+    @property
+    def entries(self) -> tuple[str, ...]: ...
+
+    @property
+    def files(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,16 @@ from typing import Any
 
 from boostrank import guards
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
-from boostrank.workflow.catalog import FigureCode, with_exts
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 SOURCE = "Valizadegan (2010), section 2.4"
 SEED_KEY = "chapter2"  # the first label of every Chapter 2 seed (boostrank.seeds)

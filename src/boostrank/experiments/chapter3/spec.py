@@ -15,8 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
-from boostrank.workflow.catalog import FigureCode, with_exts
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 FIGURE_ID = "thesis-fig3_1"
 SOURCE = "Valizadegan (2010), section 3.4.2, Figure 3.1"

@@ -9,8 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
-from boostrank.workflow.catalog import FigureCode, with_exts
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 SOURCE = "Valizadegan (2010), chapter 4"
 SEED_KEY = "thesis-ch4"  # the first label of every Chapter 4 seed (boostrank.seeds)

@@ -7,8 +7,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
-from boostrank.workflow.catalog import FigureCode, with_exts
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 SOURCE = "Valizadegan (2010), chapters 5 and 6"
 # Table 1.1's data sets, in the order of the text of section 6.1.

@@ -10,8 +10,15 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.job import JobKind, JobSpec, check_choice, registry, stem
-from boostrank.workflow.catalog import FigureCode, with_exts
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 SOURCE = "Valizadegan (2010), section 1.6"
 TABLES = ("thesis-table1_1", "thesis-table1_2")

@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.job import JobKind, JobSpec, registry, stem
-from boostrank.workflow.catalog import FigureCode, with_exts
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, registry, stem, with_exts
 
 FIG6, FIG7 = "prank-fig6", "prank-fig7"
 LABELS = {

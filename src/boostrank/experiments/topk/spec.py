@@ -8,8 +8,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
-from boostrank.workflow.catalog import FigureCode, with_exts
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 TABLE_ID = "topk-table1"
 # Config ``topk`` keys a training job reads (editing the others, e.g. Figure 2's k values,
