@@ -123,9 +123,9 @@ dry-run: $(STAMP)  ## show the DAG without running it
 list-figures: $(STAMP)  ## every figure and table: source, rules, functions, targets
 	@$(BIN)/python -m boostrank figures --rules
 
-# The figure-to-code table, from config/figures.yaml (tests/unit/test_figure_code.py checks that the
-# committed file is what this writes now).
-docs-figures: $(STAMP)  ## regenerate docs/figures.md from config/figures.yaml
+# The figure-to-code table, from config/figures.yaml and each work's spec.FIGURES
+# (tests/unit/test_figure_code.py checks that the committed file is what this writes now).
+docs-figures: $(STAMP)  ## regenerate docs/figures.md from the figure catalogue
 	$(BIN)/python -m boostrank figures --markdown > docs/figures.md.tmp && mv docs/figures.md.tmp docs/figures.md
 
 # One figure or table, from cached results: only its own jobs and what they need that is out of

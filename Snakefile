@@ -23,16 +23,15 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/preprocess.smk"
-include: "workflow/rules/datasets_tables.smk"
-include: "workflow/rules/docan_reuters.smk"
-include: "workflow/rules/docan_ranking.smk"
-include: "workflow/rules/chapter2.smk"
-include: "workflow/rules/chapter3.smk"
-include: "workflow/rules/chapter4.smk"
-include: "workflow/rules/chapter5_6.smk"
-include: "workflow/rules/topk.smk"
-include: "workflow/rules/qbrank.smk"
-include: "workflow/rules/prank.smk"
+
+
+# Each work's rules (workflow/rules/<work>*.smk), for every work with a
+# src/boostrank/experiments/<work>/spec.py (boostrank.experiments.job.WORKS).
+for _rules in work_rule_files():
+
+    include: _rules
+
+
 include: "workflow/rules/report.smk"
 
 

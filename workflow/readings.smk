@@ -24,6 +24,7 @@ check_working_directory(Path(workflow.basedir).parent)
 configfile: "config/config.yaml"
 
 
+from boostrank.experiments.job import figure_code
 from boostrank.experiments.reuse import owners
 from boostrank.report.claims import figure_of, load_claims
 from boostrank.report.readings import (
@@ -53,7 +54,7 @@ CLAIMS_FILE = config.get("claims", "config/claims.yaml")
 CLAIMS = load_claims(CLAIMS_FILE)
 VARIANTS = plan(READINGS, CLAIMS, config)
 # Figure id -> its PNG; variant -> "<reading> = <option>" (the right panel's title).
-DRAWN = {f.id: f.image for f in load_catalog(config["catalog"]).values() if f.image}
+DRAWN = {f.id: f.image for f in load_catalog(config["catalog"], figure_code()).values() if f.image}
 LABELS = {
     variant: (f"{r.id} = {option}", f"{r.id} = {option_text(r.configured(config))} (default)")
     for r in READINGS

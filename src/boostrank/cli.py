@@ -131,6 +131,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
 
     import pandas as pd
 
+    from boostrank.experiments.job import figure_code
     from boostrank.io import json_object, write_text
     from boostrank.report import guard_counts
     from boostrank.report.claims import evaluate, load_claims
@@ -144,7 +145,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
         for t in (args.readings_table, args.confirm_table)
     )
     readings = combined(screen, confirm)  # stage 2's rows where it ran, stage 1's elsewhere
-    catalog = load_catalog(args.catalog)
+    catalog = load_catalog(args.catalog, figure_code())
     guards = guard_counts.summary(
         guard_counts.load(catalog.values()), guard_counts.bases(args.readings)
     )
@@ -209,9 +210,10 @@ def _cmd_headline(args: argparse.Namespace) -> None:
 
 
 def _cmd_figures(args: argparse.Namespace) -> None:
+    from boostrank.experiments.job import figure_code
     from boostrank.workflow.catalog import get_figure, load_catalog
 
-    catalog = load_catalog(args.catalog)
+    catalog = load_catalog(args.catalog, figure_code())
     if args.name and args.reading:
         print(_reading_target(get_figure(catalog, args.name), args.reading))
         return

@@ -26,6 +26,9 @@ from e2e_helpers import (
     snakemake_env,
 )
 
+from boostrank.experiments.job import figure_code
+from boostrank.workflow.catalog import load_catalog
+
 pytestmark = pytest.mark.e2e
 
 
@@ -134,11 +137,11 @@ def test_list_figures_shows_source_and_rule_of_every_figure():
         timeout=300,
     )
     assert out.returncode == 0, out.stderr[-3000:]
-    catalog = yaml.safe_load((ROOT / "config/figures.yaml").read_text())["figures"]
+    catalog = load_catalog(ROOT / "config/figures.yaml", figure_code())
     blocks = out.stdout.split("\n" + " " * max(map(len, catalog)) + "  snakemake ")
     assert len(blocks) == len(catalog) + 1  # every entry once
     text = out.stdout
     for fid, entry in catalog.items():
-        assert re.search(rf"^{re.escape(fid)} +{re.escape(entry['title'])}$", text, re.M), fid
-        assert f"source: {entry['source']}" in text
-        assert f"rules:  {', '.join(entry['rules'])}   (make figure FIG={fid})" in text
+        assert re.search(rf"^{re.escape(fid)} +{re.escape(entry.title)}$", text, re.M), fid
+        assert f"source: {entry.source}" in text
+        assert f"rules:  {', '.join(entry.rules)}   (make figure FIG={fid})" in text

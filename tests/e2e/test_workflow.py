@@ -205,13 +205,14 @@ def test_real_data_and_their_results_are_kept_in_a_shell_without_the_mirror(tmp_
 
 @pytest.mark.e2e
 def test_snakemake_report_shows_every_figure_made_with_its_run_caption(offline_run):
+    from boostrank.experiments.job import figure_code
     from boostrank.workflow.catalog import load_catalog
 
     _run_ok(offline_run, "--report", "results/snakemake-report.zip")
     with zipfile.ZipFile(offline_run / "results/snakemake-report.zip") as report:
         names = {Path(n).name for n in report.namelist()}
         page = report.read(next(n for n in report.namelist() if n.endswith("/report.html")))
-    catalog = load_catalog(offline_run / "config/figures.yaml")
+    catalog = load_catalog(offline_run / "config/figures.yaml", figure_code())
     inventory = set(pd.read_csv(offline_run / "results/datasets.csv")["dataset"])
     made = {i for i, f in catalog.items() if all((offline_run / o).exists() for o in f.outputs)}
     for left_out in set(catalog) - made:  # only for want of a data set that cannot be had offline
@@ -233,13 +234,14 @@ def test_snakemake_report_shows_every_figure_made_with_its_run_caption(offline_r
 def test_every_latex_table_of_the_run_compiles_with_pdflatex(offline_run, tmp_path):
     from latex import MISSING, compile_table, pdflatex
 
+    from boostrank.experiments.job import figure_code
     from boostrank.workflow.catalog import load_catalog
 
     binary = pdflatex()  # installed from Debian's archive when missing, as root
     if binary is None:
         pytest.fail(MISSING)
     tables = sorted((offline_run / "figures/tables").glob("*.tex"))
-    catalog = load_catalog(offline_run / "config/figures.yaml").values()
+    catalog = load_catalog(offline_run / "config/figures.yaml", figure_code()).values()
     made = {o for f in catalog for o in f.outputs if o.endswith(".tex")}
     assert {f"figures/tables/{t.name}" for t in tables} == {
         o for o in made if (offline_run / o).exists()
@@ -255,6 +257,7 @@ def test_the_report_page_in_a_real_browser(offline_run, tmp_path):
     the claims table has every claim and its filter works; a full-page screenshot is kept."""
     from browser import chromium, probe_page, screenshot
 
+    from boostrank.experiments.job import figure_code
     from boostrank.workflow.catalog import load_catalog
 
     browser = chromium()
@@ -264,7 +267,9 @@ def test_the_report_page_in_a_real_browser(offline_run, tmp_path):
     seen = probe_page(browser, page, tmp_path)
     assert seen["errors"] == []
     assert seen["images"] >= 10 and seen["undecoded"] == []
-    assert set(load_catalog(offline_run / "config/figures.yaml")) <= set(seen["sections"])
+    assert set(load_catalog(offline_run / "config/figures.yaml", figure_code())) <= set(
+        seen["sections"]
+    )
     claims = pd.read_csv(offline_run / "results/claims.csv", keep_default_na=False)
     assert seen["claim_rows"] == len(claims)
     passed = int((claims["verdict"] == "PASS").sum())

@@ -277,7 +277,7 @@ def test_each_figure_reads_the_runs_of_its_family():
     config = {
         "chapter5": {"datasets": ["protein", "nursery"], "eta_sweep": {"datasets": ["letter"]}}
     }
-    runs = {f: spec.figure_runs(config, f) for f in spec.FIGURES}
+    runs = {f: spec.figure_runs(config, f) for f in spec.CURVE_FIGURES}
     families = {f: {Path(r).parts[-3] for r in files} for f, files in runs.items()}
     assert families == {
         "thesis-fig5_1": {"thesis-fig5_1", "thesis-fig5_2"},

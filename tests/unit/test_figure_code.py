@@ -1,21 +1,29 @@
-"""Each figure of the catalogue (config/figures.yaml) declares its code: every entry function
-imports and is callable, every rule is a rule of the workflow, and docs/figures.md is what the
-catalogue generates now (`make docs-figures`), so it cannot go stale."""
+"""Each figure of the catalogue (config/figures.yaml's prose, each work's spec.FIGURES) declares
+its code: every declared figure has its prose, every entry function imports and is callable,
+every rule is a rule of the workflow and makes the outputs its figure declares (read from a
+dry run of the workflow), and docs/figures.md is what the catalogue generates now
+(`make docs-figures`), so it cannot go stale."""
 
 from __future__ import annotations
 
 import importlib
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from boostrank.cli import main
+from boostrank.errors import BoostrankError
+from boostrank.experiments.job import figure_code
 from boostrank.report.figure_index import entry_file
 from boostrank.workflow.catalog import load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
-CATALOG = load_catalog(ROOT / "config/figures.yaml")
+CODE = figure_code()
+CATALOG = load_catalog(ROOT / "config/figures.yaml", CODE)
 
 
 def workflow_rules(root: Path) -> set[str]:
@@ -84,3 +92,52 @@ def test_docs_figures_md_is_what_the_catalogue_generates(capsys):
     for figure in CATALOG.values():
         row = next(line for line in generated.splitlines() if line.startswith(f"| `{figure.id}`"))
         assert all(f"`{x}`" in row for x in (*figure.rules, *figure.entries, *figure.outputs))
+
+
+def test_every_declared_figure_has_its_prose_and_declares_files_it_writes():
+    assert sorted(CODE) == sorted(CATALOG), "a figure of a spec.FIGURES is not in figures.yaml"
+    for fid, code in CODE.items():
+        assert set(code.unlisted) <= set(code.outputs), fid
+        assert all(f.startswith(("figures/", "results/")) for f in files(code.outputs)), fid
+
+
+def test_a_figure_no_spec_declares_is_one_line(tmp_path):
+    prose = yaml.safe_load((ROOT / "config/figures.yaml").read_text(encoding="utf-8"))
+    prose["figures"]["thesis-fig3_9"] = prose["figures"]["thesis-fig3_1"]
+    (tmp_path / "figures.yaml").write_text(yaml.safe_dump(prose), encoding="utf-8")
+    with pytest.raises(BoostrankError, match=r"figure 'thesis-fig3_9' .*declared in no work's"):
+        load_catalog(tmp_path / "figures.yaml", CODE)
+    del prose["figures"]["thesis-fig3_9"], prose["figures"]["thesis-fig3_1"]
+    (tmp_path / "figures.yaml").write_text(yaml.safe_dump(prose), encoding="utf-8")
+    assert "thesis-fig3_1" not in load_catalog(tmp_path / "figures.yaml", CODE)  # a subset
+
+
+def files(outputs):
+    return [f for v in outputs.values() for f in ((v,) if isinstance(v, str) else v)]
+
+
+def made_by(targets: list[str]) -> dict[str, str]:
+    """Each file of a dry run of the workflow for ``targets`` (config/quick.yaml, every job
+    forced): the rule whose job makes it."""
+    command = [sys.executable, "-m", "snakemake", *targets, "-n", "-F", "--profile"]
+    command += ["profiles/local", "--configfile", "config/quick.yaml"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    made, rule = {}, None
+    for line in done.stdout.splitlines():
+        if found := re.match(r"(?:local)?(?:rule|checkpoint) (\w+):$", line):
+            rule = found.group(1)
+        elif (found := re.match(r"\s+output: (.*)$", line)) and rule:
+            made |= dict.fromkeys(found.group(1).split(", "), rule)
+    return made
+
+
+def test_each_figures_outputs_are_made_by_its_rules():
+    """The specs, the catalogue and the rules agree: a dry run of every declared output makes
+    each with one of its figure's rules (in a few seconds, so in the unit tier)."""
+    made = made_by(sorted({f for code in CODE.values() for f in files(code.outputs)}))
+    wrong = {
+        fid: {f: made.get(f) for f in files(code.outputs) if made.get(f) not in code.rules}
+        for fid, code in CODE.items()
+    }
+    assert not {fid: w for fid, w in wrong.items() if w}, wrong

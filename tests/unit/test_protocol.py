@@ -137,18 +137,20 @@ def test_the_quick_config_is_a_reduced_protocol_and_the_printed_one_is_not():
 
 @pytest.mark.parametrize("section", sorted(SECTION_FIGURES))
 def test_each_mapped_section_is_a_config_section_that_makes_figures(section):
+    from boostrank.experiments.job import figure_code
     from boostrank.workflow.catalog import load_catalog
 
     assert section in CONFIG
-    catalog = load_catalog(ROOT / "config/figures.yaml")
+    catalog = load_catalog(ROOT / "config/figures.yaml", figure_code())
     patterns = SECTION_FIGURES[section].split("|")
     assert any(fnmatch(f, p) for f in catalog for p in patterns), section
 
 
 def test_each_figure_belongs_to_at_most_one_section():
+    from boostrank.experiments.job import figure_code
     from boostrank.workflow.catalog import load_catalog
 
-    for figure in load_catalog(ROOT / "config/figures.yaml"):
+    for figure in load_catalog(ROOT / "config/figures.yaml", figure_code()):
         owners = [
             s
             for s, patterns in SECTION_FIGURES.items()

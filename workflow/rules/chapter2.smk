@@ -6,6 +6,8 @@
 # read from there. One job per figure merges its runs into the results CSVs, the figure and
 # its guard table (results/guards/<figure>.csv: the guards' firing counts, boostrank.guards).
 
+from boostrank.experiments.chapter2 import spec as CH2_SPEC
+
 
 rule chapter2_run:
     input:
@@ -36,11 +38,7 @@ rule chapter2_figure:
         runs=lambda w: reused(CH2_SPEC.figure_runs(config, w.figure)),
         code=code(*CH2_SPEC.FIGURE.code),
     output:
-        csv="results/{figure}.csv",
-        summary="results/{figure}_summary.csv",
-        samples="results/{figure}_summary.samples.csv",
-        guards=CH2_SPEC.guards_file("{figure}"),
-        figure=reported(multiext("figures/{figure}", ".png", ".pdf")),
+        **spec_outputs(CH2_SPEC.figure_outputs("{figure}")),
     log:
         "logs/{figure}/figure.log",
     benchmark:

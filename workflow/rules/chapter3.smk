@@ -7,6 +7,9 @@
 # marked in the outputs. An algorithm that draws no random numbers under its arguments has
 # replicate 1 only, and so does every algorithm on a synthetic stand-in (chapter3.replicates;
 # boostrank.experiments.chapter3.spec.seeded).
+
+from boostrank.experiments.chapter3 import spec as CH3_SPEC
+
 CH3 = config["chapter3"]
 
 
@@ -103,14 +106,7 @@ rule chapter3_figure:
         claims=config["claims"],
         code=code(*CH3_SPEC.FIGURE.code),
     output:
-        csv="results/thesis-fig3_1.csv",
-        samples="results/thesis-fig3_1.samples.csv",
-        summary="results/thesis-fig3_1_summary.csv",
-        compared="results/thesis-fig3_1_compared.csv",
-        compared_samples="results/thesis-fig3_1_compared.samples.csv",
-        guards="results/guards/thesis-fig3_1.csv",
-        figure=reported(multiext("figures/thesis-fig3_1", ".png", ".pdf")),
-        table=reported(multiext("figures/tables/thesis-fig3_1", ".csv", ".md", ".tex")),
+        **spec_outputs(CH3_SPEC.FIGURES[CH3_SPEC.FIGURE_ID].outputs),
     log:
         "logs/thesis-fig3_1/figure.log",
     benchmark:

@@ -9,6 +9,9 @@
 # A family in chapter4.query_blocks is split by query: the chapter4_feedback_block jobs score
 # one block of a replicate's queries each (.npz), side by side; the replicate's job
 # reads their scores in place of scoring, and measures.
+
+from boostrank.experiments.chapter4 import spec as CH4_SPEC
+
 CH4 = config["chapter4"]
 CH4_DIR = CH4_SPEC.RESULTS
 
@@ -214,17 +217,16 @@ rule chapter4_movies_replicate:
 
 rule chapter4_figure:
     input:
-        results=lambda w: CH4_SPEC.figure_inputs(w.fig, CH4["datasets"]) + ch4_letor_arrays(w.fig),
+        # Figures 4.2-4.4's summaries also count relevant documents in the LETOR arrays (per
+        # query, and among a base ranker's feedback documents: sections 4.4.2-4.4.4)
+        results=lambda w: CH4_SPEC.figure_inputs(w.fig, CH4["datasets"])
+        + [ranking_npz(ds) for ds in CH4["datasets"] if w.fig in CH4_SPEC.PROTOCOL_FIGURES],
         # the jobs' records: their guards' counts (results/guards/{fig}.csv)
         records=lambda w: CH4_SPEC.record_inputs(w.fig, CH4["datasets"]),
         claims=config["claims"],
         code=code(*CH4_SPEC.FIGURE.code),
     output:
-        figure=reported(multiext("figures/{fig}", ".png", ".pdf")),
-        csv="results/{fig}.csv",
-        summary="results/{fig}_summary.csv",
-        samples="results/{fig}_summary.samples.csv",
-        guards="results/guards/{fig}.csv",
+        **spec_outputs(CH4_SPEC.figure_outputs("{fig}")),
     log:
         "logs/{fig}/figure.log",
     benchmark:

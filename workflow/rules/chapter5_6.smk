@@ -7,6 +7,8 @@
 #   thesis-fig6_2: ag0..ag3 and Banditron_Best/Worst (the sweep's best and worst gamma; 50 runs).
 # Figures 5.1, 5.2 and 6.1 are drawn from the sweep ("extracted from Figure 5.2", section 6.1).
 
+from boostrank.experiments.chapter5_6 import spec as CH5_SPEC
+
 
 rule chapter5_sweep:
     input:
@@ -104,16 +106,13 @@ rule chapter5_figure:
         claims=config["claims"],
         code=code(*CH5_SPEC.FIGURE.code),
     output:
-        csv="results/{figure}.csv",
-        summary="results/{figure}_summary.csv",
-        samples="results/{figure}_summary.samples.csv",
-        figure=reported(multiext("figures/{figure}", ".png", ".pdf")),
+        **spec_outputs(CH5_SPEC.figure_outputs("{figure}")),
     log:
         "logs/{figure}/figure.log",
     benchmark:
         "benchmarks/{figure}/figure.tsv"
     wildcard_constraints:
-        figure="|".join(CH5_SPEC.FIGURES),
+        figure="|".join(CH5_SPEC.CURVE_FIGURES),
     params:
         spec=job_spec(CH5_SPEC.figure_spec),
     shell:
@@ -145,8 +144,7 @@ rule chapter5_eta_figure:
         runs=CH5_SPEC.eta_runs(config),
         code=code(*CH5_SPEC.ETA_FIGURE.code),
     output:
-        csv="results/thesis-supp5_eta.csv",
-        figure=reported(multiext("figures/thesis-supp5_eta", ".png", ".pdf")),
+        **spec_outputs(CH5_SPEC.FIGURES[CH5_SPEC.ETA_SWEEP_FIGURE].outputs),
     log:
         "logs/thesis-supp5_eta/figure.log",
     benchmark:

@@ -28,18 +28,10 @@ from boostrank.data.sources import (
     rerun_key,
 )
 from boostrank.errors import BoostrankError, did_you_mean
+from boostrank.experiments.job import WORKS, figure_code
 from boostrank.experiments.job import stem as path_stem
 from boostrank.experiments.reuse import ranking_name
 from boostrank.workflow.spec_params import spec_param
-from boostrank.experiments.chapter2 import spec as CH2_SPEC
-from boostrank.experiments.chapter3 import spec as CH3_SPEC
-from boostrank.experiments.chapter4 import spec as CH4_SPEC
-from boostrank.experiments.chapter5_6 import spec as CH5_SPEC
-from boostrank.experiments.datasets import spec as DATASETS_SPEC
-from boostrank.experiments.docan import spec as DOCAN_SPEC
-from boostrank.experiments.prank import spec as PR_SPEC
-from boostrank.experiments.qbrank import spec as QB_SPEC
-from boostrank.experiments.topk import spec as TOPK_SPEC
 from boostrank.io import FINGERPRINTED, RESULTS
 from boostrank.replicates import replicates_for
 from boostrank.report.timing import write_timing
@@ -80,6 +72,18 @@ def repo_path(path):
     return str(full.relative_to(Path.cwd()) if full.is_relative_to(Path.cwd()) else full)
 
 
+def work_rule_files():
+    """Each work's rule files, ``workflow/rules/<work>*.smk`` for every work of ``WORKS`` (a
+    package of src/boostrank/experiments with a spec.py), relative to the Snakefile, which
+    includes them; each imports its work's spec."""
+    rules = Path(REPO, "workflow/rules")
+    return [
+        f"workflow/rules/{path.name}"
+        for work in WORKS
+        for path in sorted(rules.glob(f"{work}*.smk"))
+    ]
+
+
 # The package sources whose modules the rules list as inputs (code()).
 SRC = repo_path("src/boostrank")
 # Each module's imports and each registry's check are kept between starts, worked out again
@@ -112,7 +116,7 @@ shell.prefix(
     f' {shlex.quote(sys.executable)} -m boostrank "$@"; }}}}; '
 )
 REGISTRY = load_registry(config["registry"])
-CATALOG = load_catalog(config["catalog"])
+CATALOG = load_catalog(config["catalog"], figure_code())
 
 # Every wildcard is a plain name (letters, digits, _ . + -): jobs' commands and log paths hold
 # wildcards as they are, so a target such as `data/raw/x;touch p/provenance.json` matches no
@@ -266,14 +270,6 @@ def ranking_npz(dataset):
     return f"data/processed/{_ranking_name(dataset)}.npz"
 
 
-def ch4_letor_arrays(fig):
-    """The LETOR arrays Figures 4.2-4.4's summaries count relevant documents in (per query,
-    and among a base ranker's feedback documents: sections 4.4.2-4.4.4), the family jobs' own."""
-    if fig not in CH4_SPEC.PROTOCOL_FIGURES:
-        return []
-    return [ranking_npz(ds) for ds in config["chapter4"]["datasets"]]
-
-
 def spec_digest(dataset):
     """Changes when the data set's registry entry changes, so only its jobs rerun; where its
     files are found (mirror folder, URLs, home page) is left out."""
@@ -357,6 +353,21 @@ def reported(files):
         or "other",
     )
     return [shown, *rest]
+
+
+def spec_outputs(outputs, *names):
+    """A rule's outputs, from the work's spec where they are declared once (``outputs``: a
+    figure's ``FigureCode.outputs``, or a spec function's for a wildcard rule): those named
+    ``names`` (all when none), in the spec's order, the files of one stem (a PNG and a PDF, a
+    table's CSV, Markdown and TeX) as a ``multiext`` whose first is marked for the report."""
+    return {name: _output(outputs[name]) for name in names or outputs}
+
+
+def _output(files):
+    if isinstance(files, str):
+        return files
+    prefix = path_stem(files[0])
+    return reported(multiext(prefix, *(f.removeprefix(prefix) for f in files)))
 
 
 def job_spec(build, **fixed):

@@ -1,5 +1,7 @@
 # Dissertation, section 1.6: Tables 1.1 and 1.2, computed from the data the run used.
 
+from boostrank.experiments.datasets import spec as DATASETS_SPEC
+
 
 rule datasets_table:
     input:
@@ -7,7 +9,7 @@ rule datasets_table:
         claims=config["claims"],
         code=code(*DATASETS_SPEC.TABLE.code),
     output:
-        table=reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
+        **spec_outputs(DATASETS_SPEC.table_outputs("{table}")),
     log:
         "logs/{table}/table.log",
     benchmark:

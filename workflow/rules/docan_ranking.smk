@@ -5,6 +5,8 @@
 # derives from its documents) and Table 8 (the 2-D pairwise-transform demo). MQ2007 or its
 # MQ2008 substitute is chosen at run time from the two sidecars (both are inputs).
 
+from boostrank.experiments.docan import spec as DOCAN_SPEC
+
 
 rule docan_ranking_fold:
     input:
@@ -36,9 +38,7 @@ rule docan_ranking_merge:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.RANKING_MERGE.code),
     output:
-        table=reported(multiext("figures/tables/{table}", ".csv", ".md", ".tex")),
-        summary="results/{table}_summary.csv",
-        guards="results/guards/{table}.csv",
+        **spec_outputs(DOCAN_SPEC.ranking_outputs("{table}")),
     log:
         "logs/{table}/merge.log",
     benchmark:
@@ -58,9 +58,7 @@ rule docan_ranking_toy:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.RANKING_TOY.code),
     output:
-        table=reported(multiext("figures/tables/docan-table7", ".csv", ".md", ".tex")),
-        features="results/docan-table7_features.csv",
-        matrix="results/docan-table7_matrix.csv",
+        **spec_outputs(DOCAN_SPEC.FIGURES["docan-table7"].outputs),
     log:
         "logs/docan-table7/toy.log",
     benchmark:
@@ -79,8 +77,7 @@ rule docan_ranking_demo:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.RANKING_DEMO.code),
     output:
-        reported(multiext("figures/tables/docan-table8", ".csv", ".md", ".tex")),
-        summary="results/docan-table8_summary.csv",
+        **spec_outputs(DOCAN_SPEC.FIGURES["docan-table8"].outputs),
     log:
         "logs/docan-table8/demo.log",
     benchmark:

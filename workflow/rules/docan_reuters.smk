@@ -4,6 +4,8 @@
 # Reuters-21578 has no stand-in: without a mirror holding it these targets are left out of the
 # run (common.smk: skipped_figures) and the report header names them.
 
+from boostrank.experiments.docan import spec as DOCAN_SPEC
+
 
 rule docan_reuters_corpus:
     input:
@@ -44,9 +46,7 @@ rule docan_fig4:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.FIG4.code),
     output:
-        csv="results/docan-fig4.csv",
-        figure=reported(multiext("figures/docan-fig4", ".png", ".pdf")),
-        summary="results/docan-fig4_summary.csv",
+        **spec_outputs(DOCAN_SPEC.FIGURES["docan-fig4"].outputs),
     log:
         "logs/docan-fig4/topics.log",
     benchmark:
@@ -64,7 +64,7 @@ rule docan_clustering:
         meta=DOCAN_SPEC.CORPUS_META,
         code=code(*DOCAN_SPEC.CLUSTERING.code),
     output:
-        "results/docan-fig5.csv",
+        **spec_outputs(DOCAN_SPEC.FIGURES["docan-fig5"].outputs, "csv"),
     log:
         "logs/docan-fig5/clustering.log",
     benchmark:
@@ -82,8 +82,7 @@ rule docan_knn:
         meta=DOCAN_SPEC.CORPUS_META,
         code=code(*DOCAN_SPEC.KNN.code),
     output:
-        csv="results/docan-{fig}.csv",
-        samples="results/docan-{fig}.samples.csv",
+        **spec_outputs(DOCAN_SPEC.reuters_outputs("docan-{fig}"), "csv", "samples"),
     log:
         "logs/docan-{fig}/knn.log",
     benchmark:
@@ -102,7 +101,7 @@ rule docan_plot:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.PLOT.code),
     output:
-        reported(multiext("figures/docan-{fig}", ".png", ".pdf")),
+        **spec_outputs(DOCAN_SPEC.reuters_outputs("docan-{fig}"), "figure"),
     log:
         "logs/docan-{fig}/plot.log",
     benchmark:
@@ -142,8 +141,7 @@ rule docan_forest_merge:
         samples=lambda w: DOCAN_SPEC.forest_files(config, data_replicates, ".samples.csv"),
         code=code(*DOCAN_SPEC.FOREST_MERGE.code),
     output:
-        csv="results/docan-table1.csv",
-        samples="results/docan-table1.samples.csv",
+        **spec_outputs(DOCAN_SPEC.FIGURES["docan-table1"].outputs, "csv", "samples"),
     log:
         "logs/docan-table1/forest.log",
     benchmark:
@@ -160,7 +158,7 @@ rule docan_table1:
         claims=config["claims"],
         code=code(*DOCAN_SPEC.TABLE1.code),
     output:
-        reported(multiext("figures/tables/docan-table1", ".csv", ".md", ".tex")),
+        **spec_outputs(DOCAN_SPEC.FIGURES["docan-table1"].outputs, "table"),
     log:
         "logs/docan-table1/table.log",
     benchmark:

@@ -3,15 +3,14 @@
 # EachMovie). One job per figure: every sequence of a figure runs at once (arrays over runs),
 # then its curves, summary statistics and figure are written.
 
+from boostrank.experiments.prank import spec as PR_SPEC
+
 
 rule prank_fig6:
     input:
         code=code(*PR_SPEC.FIG6_JOB.code),
     output:
-        csv="results/prank-fig6.csv",
-        summary="results/prank-fig6_summary.csv",
-        samples="results/prank-fig6_summary.samples.csv",
-        figure=reported(multiext("figures/prank-fig6", ".png", ".pdf")),
+        **spec_outputs(PR_SPEC.FIGURES[PR_SPEC.FIG6].outputs),
     log:
         "logs/prank-fig6/run.log",
     benchmark:
@@ -29,10 +28,7 @@ rule prank_fig7:
         meta=processed_meta("movielens_100k"),
         code=code(*PR_SPEC.FIG7_JOB.code),
     output:
-        csv="results/prank-fig7.csv",
-        summary="results/prank-fig7_summary.csv",
-        samples="results/prank-fig7_summary.samples.csv",
-        figure=reported(multiext("figures/prank-fig7", ".png", ".pdf")),
+        **spec_outputs(PR_SPEC.FIGURES[PR_SPEC.FIG7].outputs),
     log:
         "logs/prank-fig7/run.log",
     benchmark:

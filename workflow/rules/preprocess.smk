@@ -4,6 +4,7 @@
 # parses raw files does; each takes changed_since_fetch as a params entry, so an edit reruns it.
 
 from boostrank.data.provenance import changed_since_fetch
+from boostrank.experiments.datasets import spec as DATASETS_SPEC
 
 
 rule prepare:
@@ -45,12 +46,9 @@ rule letor_rebuild:
         meta=processed_meta("ohsumed"),
         code=code(*DATASETS_SPEC.LETOR3_FEATURES.code),
     output:
+        **spec_outputs(DATASETS_SPEC.FIGURES[DATASETS_SPEC.LETOR3_TABLE].outputs),
         npz="data/processed/ohsumed_rebuilt.npz",
         meta=processed_meta("ohsumed_rebuilt"),
-        table=reported(
-            multiext("figures/tables/thesis-table_letor3_features", ".csv", ".md", ".tex")
-        ),
-        summary="results/thesis-table_letor3_features_summary.csv",
     log:
         "logs/thesis-table_letor3_features/rebuild.log",
     benchmark:

@@ -4,6 +4,8 @@
 # scores every tree count by staged predictions; one job merges them into the table, the figure
 # and the summary statistics the claims read.
 
+from boostrank.experiments.qbrank import spec as QB_SPEC
+
 
 rule qbrank_train:
     input:
@@ -36,13 +38,8 @@ rule qbrank_figure:
         claims=config["claims"],
         code=code(*QB_SPEC.FIGURE.code),
     output:
-        table_csv="results/qbrank-table1.csv",
-        table_summary="results/qbrank-table1_summary.csv",
-        figure_csv="results/qbrank-fig1.csv",
-        figure_summary="results/qbrank-fig1_summary.csv",
-        figure_samples="results/qbrank-fig1.samples.csv",
-        table=reported(multiext("figures/tables/qbrank-table1", ".csv", ".md", ".tex")),
-        figure=reported(multiext("figures/qbrank-fig1", ".png", ".pdf")),
+        **spec_outputs(QB_SPEC.FIGURES[QB_SPEC.TABLE_ID].outputs),
+        **spec_outputs(QB_SPEC.FIGURES[QB_SPEC.FIGURE_ID].outputs),
     log:
         "logs/qbrank-fig1/figure.log",
     benchmark:

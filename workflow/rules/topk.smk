@@ -5,6 +5,8 @@
 # (data set, algorithm, k, seed) trains a booster and writes a JSON record; one job each merges
 # them into the table and the figure. Figure 2 reuses Table 1's TopOpt runs for Table 1's k.
 
+from boostrank.experiments.topk import spec as TOPK_SPEC
+
 
 rule topk_split:
     input:
@@ -84,11 +86,7 @@ rule topk_table1:
         claims=config["claims"],
         code=code(*TOPK_SPEC.TABLE1.code),
     output:
-        csv="results/topk-table1.csv",
-        samples="results/topk-table1.samples.csv",
-        summary="results/topk-table1_summary.csv",
-        guards="results/guards/topk-table1.csv",
-        table=reported(multiext("figures/tables/topk-table1", ".csv", ".md", ".tex")),
+        **spec_outputs(TOPK_SPEC.FIGURES[TOPK_SPEC.TABLE_ID].outputs),
     log:
         "logs/topk-table1/table.log",
     benchmark:
@@ -104,10 +102,7 @@ rule topk_fig2:
         runs=lambda w: reused(TOPK_SPEC.figure2_runs(config)),
         code=code(*TOPK_SPEC.FIGURE2.code),
     output:
-        csv="results/topk-fig2.csv",
-        summary="results/topk-fig2_summary.csv",
-        guards="results/guards/topk-fig2.csv",
-        figure=reported(multiext("figures/topk-fig2", ".png", ".pdf")),
+        **spec_outputs(TOPK_SPEC.FIGURES[TOPK_SPEC.FIGURE_ID].outputs),
     log:
         "logs/topk-fig2/figure.log",
     benchmark:

@@ -11,6 +11,12 @@ the text that decides reruns is the whole of what the job is given. :func:`run` 
 up, builds the dataclass from the JSON (an unknown or missing field is one line naming it),
 imports the job's module only then, and calls it.
 
+A work's ``spec`` also declares its figures once, in ``FIGURES`` (figure id ->
+:class:`FigureCode`: the rules of its jobs, the functions they run, its outputs): the rules
+read their outputs from there, and :func:`figure_code` gives them to the catalogue
+(:func:`boostrank.workflow.catalog.load_catalog`). :data:`WORKS` is found from the
+``experiments/<work>/spec.py`` files.
+
 Every work's jobs run through it; :mod:`.common` holds what the jobs themselves import.
 """
 
@@ -20,10 +26,12 @@ import functools
 import importlib
 import json
 import os
+import pkgutil
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import MISSING, asdict, dataclass, fields
+from pathlib import Path
 from typing import Any
 
 from boostrank.errors import BoostrankError
@@ -130,26 +138,69 @@ class JobKind(Job):
     entry: str
 
 
+# A rule's outputs: name -> one file, or the files of one stem (``multiext``: a PNG and a PDF).
+Outputs = Mapping[str, str | tuple[str, ...]]
+
+
+def with_exts(stem: str, *exts: str) -> tuple[str, ...]:
+    """The files of one stem (``figures/x.png``, ``figures/x.pdf``): one output of a rule, a
+    ``multiext`` in the workflow."""
+    return tuple(stem + ext for ext in exts)
+
+
+@dataclass(frozen=True)
+class FigureCode:
+    """How the pipeline makes one figure or table, declared once beside its work's jobs (the
+    work's ``spec.FIGURES``).
+
+    ``rules``: the Snakemake rules of its own jobs, in pipeline order, from the prepared data
+    (after the shared ``fetch`` and ``prepare``) to its outputs, including those that run only
+    on real data (replicates). ``entries``: the functions that compute and draw it, as
+    ``module:function``: those its rules' commands call (from ``boostrank <command>`` to the
+    handler), computing first, drawing last, and where one dispatches on the figure id, the
+    function it dispatches to. ``outputs``: its files (under ``figures/`` or ``results/``),
+    named as its rules name their outputs; the rules read them from here. ``unlisted``:
+    outputs the catalogue leaves out (the per-sample statistics the claims read).
+    tests/unit/test_figure_code.py checks each against the workflow."""
+
+    rules: tuple[str, ...]
+    entries: tuple[str, ...]
+    outputs: Outputs
+    unlisted: tuple[str, ...] = ()
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The catalogue's outputs (its Snakemake targets), in declaration order."""
+        return tuple(
+            path
+            for name, files in self.outputs.items()
+            if name not in self.unlisted
+            for path in ((files,) if isinstance(files, str) else files)
+        )
+
+
 def registry(*jobs: JobKind) -> dict[str, JobKind]:
     """A work's ``JOBS``: kind (``run`` of ``chapter2.run``) -> job, for ``boostrank job``."""
     return {job.command.partition(".")[2]: job for job in jobs}
 
 
-# The works whose jobs run through ``boostrank job``: work -> its spec module.
+# The works, each a package of experiments/ with a ``spec`` module (its ``JOBS`` and
+# ``FIGURES``): work -> its spec module, found from the files, in name order.
+_PACKAGE = Path(__file__).parent
 WORKS = {
-    work: f"boostrank.experiments.{work}.spec"
-    for work in (
-        "chapter2",
-        "chapter3",
-        "chapter4",
-        "chapter5_6",
-        "datasets",
-        "docan",
-        "prank",
-        "qbrank",
-        "topk",
-    )
+    info.name: f"{__package__}.{info.name}.spec"
+    for info in sorted(pkgutil.iter_modules([str(_PACKAGE)]), key=lambda i: i.name)
+    if info.ispkg and (_PACKAGE / info.name / "spec.py").is_file()
 }
+
+
+def figure_code() -> dict[str, FigureCode]:
+    """Every work's ``FIGURES`` (figure id -> how it is made), for
+    :func:`boostrank.workflow.catalog.load_catalog` to join with the catalogue's prose."""
+    code: dict[str, FigureCode] = {}
+    for module in WORKS.values():
+        code.update(importlib.import_module(module).FIGURES)
+    return code
 
 
 def lookup(name: str) -> JobKind:
@@ -198,14 +249,18 @@ def run(name: str, text: str) -> Any:
 
 __all__ = [
     "WORKS",
+    "FigureCode",
     "Job",
     "JobKind",
     "JobSpec",
+    "Outputs",
     "build",
     "check_at_least",
     "check_choice",
+    "figure_code",
     "lookup",
     "registry",
     "run",
     "stem",
+    "with_exts",
 ]

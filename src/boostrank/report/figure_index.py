@@ -1,6 +1,7 @@
-"""``docs/figures.md``: from each figure or table of the catalogue (``config/figures.yaml``) to
-the Snakemake rules and the functions that compute and draw it, generated from the catalogue
-alone (``make docs-figures``) so that it cannot drift from it."""
+"""``docs/figures.md``: from each figure or table of the catalogue (``config/figures.yaml``'s
+prose joined with each work's ``spec.FIGURES``) to the Snakemake rules and the functions that
+compute and draw it, generated from the catalogue alone (``make docs-figures``) so that it
+cannot drift from it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ if TYPE_CHECKING:
     from boostrank.workflow.catalog import Figure
 
 HEADER = """\
-<!-- Generated from config/figures.yaml by `make docs-figures`; do not edit by hand. -->
+<!-- Generated from config/figures.yaml and spec.FIGURES by make docs-figures; do not edit. -->
 # From a figure to the code that computed it
 
 Every figure and table the pipeline reproduces: the paper it comes from, the Snakemake rules of

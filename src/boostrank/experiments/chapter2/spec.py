@@ -8,9 +8,17 @@ from typing import Any
 
 from boostrank import guards
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
-FIGURES = ("thesis-fig2_1", "thesis-fig2_2", "thesis-fig2_3")
 SOURCE = "Valizadegan (2010), section 2.4"
 SEED_KEY = "chapter2"  # the first label of every Chapter 2 seed (boostrank.seeds)
 DATASETS = ("isolet", "mnist", "protein", "optdigits", "nursery", "letter", "pendigits")
@@ -147,6 +155,29 @@ FIGURE = JobKind(
 JOBS = registry(RUN, FIGURE)
 
 
+def figure_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
+    """The outputs of a figure's job (rule chapter2_figure; ``{figure}`` there)."""
+    return {
+        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
+        "csv": f"results/{figure}.csv",
+        "summary": f"results/{figure}_summary.csv",
+        "guards": guards.path(figure),
+        "samples": f"results/{figure}_summary.samples.csv",
+    }
+
+
+# Figures 2.1-2.3: the rules of their jobs, the functions they run, their outputs.
+FIGURES = {
+    figure: FigureCode(
+        rules=("chapter2_run", "chapter2_figure"),
+        entries=(RUN.entry, FIGURE.entry),
+        outputs=figure_outputs(figure),
+        unlisted=("samples",),
+    )
+    for figure in ("thesis-fig2_1", "thesis-fig2_2", "thesis-fig2_3")
+}
+
+
 def settings(section: dict[str, Any], figure: str) -> tuple[list[float], list[float], list[str]]:
     """(fractions, C values, depths) a figure's run jobs cover, from config ``chapter2``: the
     reference cell of Figures 2.2 and 2.3 comes from Figure 2.1, so they leave it out."""
@@ -213,11 +244,6 @@ def figure_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any)
     )
 
 
-def guards_file(figure: str) -> str:
-    """The figure's guard table (rule chapter2_figure's output)."""
-    return guards.path(figure)
-
-
 def run_file(figure: str, dataset: str, method: str, block: str) -> str:
     """The run CSV of (figure, data set, method, block of repeats) (rule chapter2_run's
     output)."""
@@ -272,10 +298,10 @@ __all__ = [
     "Method",
     "RunSpec",
     "code_modules",
+    "figure_outputs",
     "figure_runs",
     "figure_spec",
     "get_method",
-    "guards_file",
     "repeat_blocks",
     "run_file",
     "run_spec",

@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 FIGURE_ID = "thesis-fig3_1"
 SOURCE = "Valizadegan (2010), section 3.4.2, Figure 3.1"
@@ -317,6 +326,25 @@ FIGURE = JobKind(
 )
 JOBS = registry(TRAIN, QRELS, EVALUATE, FIGURE)
 
+# Figure 3.1: the rules of its jobs, the functions they run, and rule chapter3_figure's outputs.
+FIGURES = {
+    FIGURE_ID: FigureCode(
+        rules=("chapter3_train", "chapter3_qrels", "chapter3_evaluate", "chapter3_figure"),
+        entries=tuple(job.entry for job in (TRAIN, QRELS, EVALUATE, FIGURE)),
+        outputs={
+            "figure": with_exts(f"figures/{FIGURE_ID}", ".png", ".pdf"),
+            "csv": f"results/{FIGURE_ID}.csv",
+            "summary": f"results/{FIGURE_ID}_summary.csv",
+            "compared": f"results/{FIGURE_ID}_compared.csv",
+            "table": with_exts(f"figures/tables/{FIGURE_ID}", ".csv", ".md", ".tex"),
+            "guards": f"results/guards/{FIGURE_ID}.csv",
+            "samples": f"results/{FIGURE_ID}.samples.csv",
+            "compared_samples": f"results/{FIGURE_ID}_compared.samples.csv",
+        },
+        unlisted=("samples", "compared_samples"),
+    )
+}
+
 
 def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TrainSpec:
     """The training job of (data set, algorithm, replicate, fold) (rule chapter3_train)."""
@@ -390,6 +418,7 @@ __all__ = [
     "DATASETS",
     "EVALUATE",
     "FIGURE",
+    "FIGURES",
     "FIGURE_ID",
     "JOBS",
     "NDCG_FORMULAS",

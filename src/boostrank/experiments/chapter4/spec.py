@@ -9,18 +9,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 SOURCE = "Valizadegan (2010), chapter 4"
 SEED_KEY = "thesis-ch4"  # the first label of every Chapter 4 seed (boostrank.seeds)
-FIGURES = (
-    "thesis-fig4_1",
-    "thesis-fig4_2",
-    "thesis-fig4_3",
-    "thesis-fig4_4",
-    "thesis-fig4_5",
-    "thesis-fig4_6",
-)
 # The figures whose claims are checked under every evaluation protocol (config
 # ``chapter4.evaluate`` names the one drawn).
 PROTOCOL_FIGURES = ("thesis-fig4_2", "thesis-fig4_3", "thesis-fig4_4")
@@ -406,6 +407,42 @@ FIGURE = JobKind(
 JOBS = registry(BASE_RANKERS, FEEDBACK, OBJECTIVE, MOVIES, FIGURE)
 
 
+def figure_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
+    """The outputs of a figure's job (rule chapter4_figure; ``{fig}`` there)."""
+    return {
+        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
+        "csv": f"results/{figure}.csv",
+        "summary": f"results/{figure}_summary.csv",
+        "guards": f"results/guards/{figure}.csv",
+        "samples": f"results/{figure}_summary.samples.csv",
+    }
+
+
+# Figures 4.1-4.6: the rules of their jobs (the family jobs of Figures 4.2-4.4 and 4.5-4.6, the
+# objective of Figure 4.1), the functions they run (the figure's drawing last), their outputs.
+_FEEDBACK_RULES = ("chapter4_feedback", "chapter4_feedback_replicate", "chapter4_feedback_block")
+_MOVIE_RULES = ("chapter4_movies_mrr", "chapter4_movies_replicate")
+_BASE = ("chapter4_base_rankers",)
+_DRAW = "boostrank.experiments.chapter4.figure:"
+_MADE_BY = {  # figure -> its jobs' rules, their kinds, its drawing function
+    "thesis-fig4_1": ((*_BASE, "chapter4_objective"), (BASE_RANKERS, OBJECTIVE), "figure4_1"),
+    "thesis-fig4_2": ((*_BASE, *_FEEDBACK_RULES), (BASE_RANKERS, FEEDBACK), "figure4_2"),
+    "thesis-fig4_3": ((*_BASE, *_FEEDBACK_RULES), (BASE_RANKERS, FEEDBACK), "figure4_3"),
+    "thesis-fig4_4": ((*_BASE, *_FEEDBACK_RULES), (BASE_RANKERS, FEEDBACK), "figure4_4"),
+    "thesis-fig4_5": (("chapter4_movies", *_MOVIE_RULES), (MOVIES,), "figure4_5"),
+    "thesis-fig4_6": (_MOVIE_RULES, (MOVIES,), "figure4_6"),
+}
+FIGURES = {
+    figure: FigureCode(
+        rules=(*rules, "chapter4_figure"),
+        entries=(*(job.entry for job in jobs), FIGURE.entry, _DRAW + draw),
+        outputs=figure_outputs(figure),
+        unlisted=("samples",),
+    )
+    for figure, (rules, jobs, draw) in _MADE_BY.items()
+}
+
+
 # ---------------------------------------------------------------- the rules' spec functions
 def _params(config: dict[str, Any], family: str, *, movies: bool = False) -> dict[str, Any]:
     """:func:`family_params` of the config."""
@@ -628,6 +665,7 @@ __all__ = [
     "feedback_replicate_spec",
     "feedback_spec",
     "figure_inputs",
+    "figure_outputs",
     "figure_spec",
     "movie_stem",
     "movies_replicate_spec",

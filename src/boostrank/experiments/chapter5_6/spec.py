@@ -7,12 +7,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 SOURCE = "Valizadegan (2010), chapters 5 and 6"
 # Table 1.1's data sets, in the order of the text of section 6.1.
 DATASETS = ("protein", "pendigits", "isolet", "nursery", "optdigits", "letter", "mnist")
-FIGURES = ("thesis-fig5_1", "thesis-fig5_2", "thesis-fig6_1", "thesis-fig6_2")
+# The figures of learning curves (rule chapter5_figure); the eta sweep has its own.
+CURVE_FIGURES = ("thesis-fig5_1", "thesis-fig5_2", "thesis-fig6_1", "thesis-fig6_2")
 SWEEP_METHODS = ("exp_gradient", "banditron", "banditron_pos")  # Figures 5.1, 5.2 (gamma grid)
 ADAPTIVE = ("ag0", "ag1", "ag2", "ag3")  # Figure 6.2
 METHODS = (*SWEEP_METHODS, "perceptron", *ADAPTIVE, "banditron_best_worst")
@@ -79,7 +89,7 @@ class RunSpec(JobSpec):
     finals: str | None  # each run's final error (the claims' samples)
 
     def check(self) -> None:
-        check_choice("figure", self.figure, FIGURES)
+        check_choice("figure", self.figure, CURVE_FIGURES)
         check_choice("dataset", self.dataset, DATASETS)
         check_choice("method", self.method, METHODS)
         check_choice("scaling", self.scaling, SCALINGS)
@@ -105,7 +115,7 @@ class FigureSpec(JobSpec):
     figure_prefix: str
 
     def check(self) -> None:
-        check_choice("figure", self.figure, FIGURES)
+        check_choice("figure", self.figure, CURVE_FIGURES)
         check_at_least("tolerance", self.tolerance, 0.0)
         check_at_least("gap", self.gap, 0.0)
 
@@ -204,6 +214,49 @@ ETA_FIGURE = JobKind(
     "boostrank.experiments.chapter5_6.make:eta_sweep_figure",
 )
 JOBS = registry(RUN, FIGURE, ETA_SWEEP, ETA_FIGURE)
+
+
+def figure_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
+    """The outputs of a curve figure's job (rule chapter5_figure; ``{figure}`` there)."""
+    return {
+        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
+        "csv": f"results/{figure}.csv",
+        "summary": f"results/{figure}_summary.csv",
+        "samples": f"results/{figure}_summary.samples.csv",
+    }
+
+
+# Figures 5.1, 5.2, 6.1, 6.2 and the eta sweep: the rules of their jobs, the functions they
+# run (the drawing last), their outputs.
+_DRAW = "boostrank.experiments.chapter5_6.figure:"
+_MADE_BY = {  # curve figure -> its run rules, its drawing function
+    "thesis-fig5_1": (("chapter5_sweep", "chapter5_perceptron"), "draw_over_trials"),
+    "thesis-fig5_2": (("chapter5_sweep",), "draw_against_gamma"),
+    "thesis-fig6_1": (("chapter5_sweep",), "draw_against_gamma"),
+    "thesis-fig6_2": (
+        ("chapter5_sweep", "chapter6_adaptive", "chapter6_best_worst"),
+        "draw_over_trials",
+    ),
+}
+FIGURES = {
+    **{
+        figure: FigureCode(
+            rules=(*rules, "chapter5_figure"),
+            entries=(RUN.entry, FIGURE.entry, _DRAW + draw),
+            outputs=figure_outputs(figure),
+            unlisted=("samples",),
+        )
+        for figure, (rules, draw) in _MADE_BY.items()
+    },
+    ETA_SWEEP_FIGURE: FigureCode(
+        rules=("chapter5_eta_sweep", "chapter5_eta_figure"),
+        entries=(ETA_SWEEP.entry, ETA_FIGURE.entry),
+        outputs={
+            "figure": with_exts(f"figures/{ETA_SWEEP_FIGURE}", ".png", ".pdf"),
+            "csv": f"results/{ETA_SWEEP_FIGURE}.csv",
+        },
+    ),
+}
 
 
 def run_spec(
@@ -330,6 +383,7 @@ def code_modules(method: str) -> list[str]:
 __all__ = [
     "ADAPTIVE",
     "CODE",
+    "CURVE_FIGURES",
     "DATASETS",
     "ETA_FIGURE",
     "ETA_SWEEP",
@@ -356,6 +410,7 @@ __all__ = [
     "eta_run_file",
     "eta_runs",
     "eta_sweep_spec",
+    "figure_outputs",
     "figure_runs",
     "figure_spec",
     "importance_of",

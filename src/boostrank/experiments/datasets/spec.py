@@ -10,10 +10,19 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.job import JobKind, JobSpec, check_choice, registry, stem
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 SOURCE = "Valizadegan (2010), section 1.6"
 TABLES = ("thesis-table1_1", "thesis-table1_2")
+LETOR3_TABLE = "thesis-table_letor3_features"
 
 # The reproduced columns of each table, each shown beside its published value.
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -107,6 +116,42 @@ LETOR3_FEATURES = JobKind(
 JOBS = registry(TABLE, LETOR3_FEATURES)
 
 
+def table_outputs(table: str) -> dict[str, str | tuple[str, ...]]:
+    """The outputs of Table 1.1's or 1.2's job (rule datasets_table; ``{table}`` there)."""
+    return {"table": with_exts(f"figures/tables/{table}", ".csv", ".md", ".tex")}
+
+
+# The three tables: the rules of their jobs, the functions they run, their outputs (the
+# rebuilt OHSUMED arrays beside the feature table are data, declared by rule letor_rebuild).
+_ROWS = {  # table -> the function that computes its rows
+    "thesis-table1_1": "boostrank.experiments.datasets.summary:table1_1",
+    "thesis-table1_2": "boostrank.experiments.datasets.summary:table1_2",
+}
+FIGURES = {
+    **{
+        table: FigureCode(
+            rules=("datasets_table",),
+            entries=("boostrank.experiments.datasets.jobs:read_metas", rows, TABLE.entry),
+            outputs=table_outputs(table),
+        )
+        for table, rows in _ROWS.items()
+    },
+    LETOR3_TABLE: FigureCode(
+        rules=("letor_rebuild",),
+        entries=(
+            "boostrank.experiments.datasets.jobs_letor:rebuild",
+            "boostrank.experiments.datasets.summary_letor:letor3_features_summary",
+            LETOR3_FEATURES.entry,
+        ),
+        outputs={
+            "table": with_exts(f"figures/tables/{LETOR3_TABLE}", ".csv", ".md", ".tex"),
+            "summary": f"results/{LETOR3_TABLE}_summary.csv",
+        },
+        unlisted=("summary",),
+    ),
+}
+
+
 def table_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TableSpec:
     """The job of Table 1.1 or 1.2 (rule datasets_table)."""
     return TableSpec(
@@ -135,8 +180,10 @@ def letor3_features_spec(
 
 __all__ = [
     "COLUMNS",
+    "FIGURES",
     "JOBS",
     "LETOR3_FEATURES",
+    "LETOR3_TABLE",
     "NAMES",
     "SPLIT_WORDS",
     "TABLE",
@@ -145,5 +192,6 @@ __all__ = [
     "Letor3FeaturesSpec",
     "TableSpec",
     "letor3_features_spec",
+    "table_outputs",
     "table_spec",
 ]

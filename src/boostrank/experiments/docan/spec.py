@@ -18,7 +18,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 # --------------------------------------------------------------------------- Reuters-21578
 DATASET = "reuters21578"
@@ -404,6 +413,122 @@ JOBS = registry(
     RANKING_TOY,
     RANKING_DEMO,
 )
+
+
+def reuters_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
+    """The outputs of Figures 5-7: the drawing (rule docan_plot) and the curves' CSV with, for
+    the k-NN curves of Figures 6 and 7, their samples (rules docan_clustering, docan_knn)."""
+    return {
+        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
+        "csv": f"results/{figure}.csv",
+        "samples": f"results/{figure}.samples.csv",
+    }
+
+
+def ranking_outputs(table: str) -> dict[str, str | tuple[str, ...]]:
+    """The outputs of a ranking table's merge (rule docan_ranking_merge; ``{table}`` there)."""
+    return {
+        "table": _table_files(table),
+        "summary": f"results/{table}_summary.csv",
+        "guards": f"results/guards/{table}.csv",
+    }
+
+
+def _table_files(table: str) -> tuple[str, ...]:
+    return with_exts(f"figures/tables/{table}", ".csv", ".md", ".tex")
+
+
+# Figures 4-7 and Tables 1-8: the rules of their jobs, the functions they run, their outputs.
+_CORPUS_RULE = "docan_reuters_corpus"
+_BUILD_CORPUS = "boostrank.preprocess.reuters_corpus:build_corpus"
+_JOBS = "boostrank.experiments.docan.jobs:"
+_DRAW = "boostrank.experiments.docan.figure:"
+_RANKING = "boostrank.experiments.docan.summary_ranking:"
+FIGURES = {
+    "docan-fig4": FigureCode(
+        rules=(_CORPUS_RULE, "docan_fig4"),
+        entries=(
+            FIG4.entry,
+            _JOBS + "topic_frequency_table",
+            "boostrank.experiments.docan.summary:figure4_statistics",
+            _DRAW + "draw_figure4",
+        ),
+        outputs={
+            "figure": with_exts("figures/docan-fig4", ".png", ".pdf"),
+            "csv": "results/docan-fig4.csv",
+            "summary": "results/docan-fig4_summary.csv",
+        },
+    ),
+    "docan-fig5": FigureCode(
+        rules=(_CORPUS_RULE, "docan_clustering", "docan_plot"),
+        entries=(_BUILD_CORPUS, _JOBS + "clustering_curves", PLOT.entry, _DRAW + "draw_figure5"),
+        outputs={k: v for k, v in reuters_outputs("docan-fig5").items() if k != "samples"},
+    ),
+    **{
+        figure: FigureCode(
+            rules=(_CORPUS_RULE, "docan_knn", "docan_plot"),
+            entries=(_BUILD_CORPUS, _JOBS + "knn_curve", PLOT.entry, _DRAW + "draw_knn"),
+            outputs=reuters_outputs(figure),
+            unlisted=("samples",),
+        )
+        for figure in ("docan-fig6", "docan-fig7")
+    },
+    "docan-table1": FigureCode(
+        rules=(_CORPUS_RULE, "docan_forest", "docan_forest_merge", "docan_table1"),
+        entries=(
+            _BUILD_CORPUS,
+            _JOBS + "random_forest_accuracy",
+            "boostrank.experiments.docan.summary:merge_forest_replicates",
+            TABLE1.entry,
+        ),
+        outputs={
+            "table": _table_files("docan-table1"),
+            "csv": "results/docan-table1.csv",
+            "samples": "results/docan-table1.samples.csv",
+        },
+        unlisted=("samples",),
+    ),
+    **{
+        table: FigureCode(
+            rules=("docan_ranking_fold", "docan_ranking_merge"),
+            entries=(
+                RANKING_FOLD.entry,
+                "boostrank.experiments.docan.summary:merge_frames",
+                _RANKING + "table_statistics",
+                RANKING_MERGE.entry,
+            ),
+            outputs=ranking_outputs(table),
+        )
+        for table in LETOR_TABLES
+    },
+    "docan-table7": FigureCode(
+        rules=("docan_ranking_toy",),
+        entries=(
+            "boostrank.experiments.docan.jobs_ranking:toy_features",
+            _RANKING + "toy_term_columns",
+            _RANKING + "toy_matrix",
+            "boostrank.experiments.docan.jobs_ranking:run_toy",
+            RANKING_TOY.entry,
+        ),
+        outputs={
+            "table": _table_files("docan-table7"),
+            "features": "results/docan-table7_features.csv",
+            "matrix": "results/docan-table7_matrix.csv",
+        },
+    ),
+    "docan-table8": FigureCode(
+        rules=("docan_ranking_demo",),
+        entries=(
+            "boostrank.experiments.docan.jobs_ranking:run_demo",
+            _RANKING + "demo_statistics",
+            RANKING_DEMO.entry,
+        ),
+        outputs={
+            "table": _table_files("docan-table8"),
+            "summary": "results/docan-table8_summary.csv",
+        },
+    ),
+}
 
 
 def fold_code_modules(table: str) -> tuple[str, ...]:

@@ -7,10 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.job import JobKind, JobSpec, registry, stem
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, registry, stem, with_exts
 
 FIG6, FIG7 = "prank-fig6", "prank-fig7"
-FIGURES = (FIG6, FIG7)
 LABELS = {
     "prank": "PRank",
     "siprank": "Si-PRank",
@@ -67,6 +66,41 @@ FIG7_JOB = JobKind(  # and MovieLens 100K's processed files
     "prank.fig7", ("fig7",), _CODE, Fig7Spec, "boostrank.experiments.prank.make:figure7"
 )
 JOBS = registry(FIG6_JOB, FIG7_JOB)
+
+
+def figure_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
+    """The outputs of a figure's job (rules prank_fig6 and prank_fig7)."""
+    return {
+        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
+        "csv": f"results/{figure}.csv",
+        "summary": f"results/{figure}_summary.csv",
+        "samples": f"results/{figure}_summary.samples.csv",
+    }
+
+
+# Figures 6 and 7: the rule of each one's job, the functions it runs, its outputs.
+FIGURES = {
+    FIG6: FigureCode(
+        rules=("prank_fig6",),
+        entries=(
+            FIG6_JOB.entry,
+            "boostrank.experiments.prank.jobs:run_fig6",
+            "boostrank.experiments.prank.make:make_fig6",
+        ),
+        outputs=figure_outputs(FIG6),
+        unlisted=("samples",),
+    ),
+    FIG7: FigureCode(
+        rules=("prank_fig7",),
+        entries=(
+            FIG7_JOB.entry,
+            "boostrank.experiments.prank.jobs:run_fig7_file",
+            "boostrank.experiments.prank.make:make_fig7",
+        ),
+        outputs=figure_outputs(FIG7),
+        unlisted=("samples",),
+    ),
+}
 
 
 def fig6_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> Fig6Spec:
@@ -128,6 +162,7 @@ __all__ = [
     "Fig7Spec",
     "fig6_spec",
     "fig7_spec",
+    "figure_outputs",
     "label_of",
     "mu_key",
     "wh_variants",

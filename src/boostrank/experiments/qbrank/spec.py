@@ -9,7 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 TABLE_ID = "qbrank-table1"
 FIGURE_ID = "qbrank-fig1"
@@ -134,6 +143,31 @@ FIGURE = JobKind(
 )
 JOBS = registry(TRAIN, FIGURE)
 
+# Table 1 and Figure 1: the rules of their jobs, the functions they run (one figure job writes
+# both, as rule qbrank_figure's outputs named here).
+FIGURES = {
+    TABLE_ID: FigureCode(
+        rules=("qbrank_train", "qbrank_figure"),
+        entries=(TRAIN.entry, FIGURE.entry, "boostrank.experiments.qbrank.figure:write_table"),
+        outputs={
+            "table": with_exts(f"figures/tables/{TABLE_ID}", ".csv", ".md", ".tex"),
+            "table_csv": f"results/{TABLE_ID}.csv",
+            "table_summary": f"results/{TABLE_ID}_summary.csv",
+        },
+    ),
+    FIGURE_ID: FigureCode(
+        rules=("qbrank_train", "qbrank_figure"),
+        entries=(TRAIN.entry, FIGURE.entry, "boostrank.experiments.qbrank.figure:draw_figure"),
+        outputs={
+            "figure": with_exts(f"figures/{FIGURE_ID}", ".png", ".pdf"),
+            "figure_csv": f"results/{FIGURE_ID}.csv",
+            "figure_summary": f"results/{FIGURE_ID}_summary.csv",
+            "figure_samples": f"results/{FIGURE_ID}.samples.csv",
+        },
+        unlisted=("figure_samples",),
+    ),
+}
+
 
 def train_spec(config: dict[str, Any], wildcards: Any, input: Any, output: Any) -> TrainSpec:
     """One training job (rule qbrank_train)."""
@@ -196,6 +230,7 @@ def run_files(
 __all__ = [
     "BY_KEY",
     "FIGURE",
+    "FIGURES",
     "FIGURE_ID",
     "JOBS",
     "MODELS",

@@ -8,7 +8,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import JobKind, JobSpec, check_at_least, check_choice, registry, stem
+from boostrank.experiments.job import (
+    FigureCode,
+    JobKind,
+    JobSpec,
+    check_at_least,
+    check_choice,
+    registry,
+    stem,
+    with_exts,
+)
 
 TABLE_ID = "topk-table1"
 # Config ``topk`` keys a training job reads (editing the others, e.g. Figure 2's k values,
@@ -171,6 +180,32 @@ FIGURE2 = JobKind(
 )
 JOBS = registry(SPLIT, TRAIN, TABLE1, FIGURE2)
 
+# Table 1 and Figure 2: the rules of their jobs, the functions they run, their outputs.
+FIGURES = {
+    TABLE_ID: FigureCode(
+        rules=("topk_split", "topk_train", "topk_table1"),
+        entries=(SPLIT.entry, TRAIN.entry, TABLE1.entry),
+        outputs={
+            "csv": f"results/{TABLE_ID}.csv",
+            "summary": f"results/{TABLE_ID}_summary.csv",
+            "guards": f"results/guards/{TABLE_ID}.csv",
+            "table": with_exts(f"figures/tables/{TABLE_ID}", ".csv", ".md", ".tex"),
+            "samples": f"results/{TABLE_ID}.samples.csv",
+        },
+        unlisted=("samples",),
+    ),
+    FIGURE_ID: FigureCode(
+        rules=("topk_split", "topk_train", "topk_train_fig2", "topk_fig2"),
+        entries=(SPLIT.entry, TRAIN.entry, FIGURE2.entry),
+        outputs={
+            "figure": with_exts(f"figures/{FIGURE_ID}", ".png", ".pdf"),
+            "csv": f"results/{FIGURE_ID}.csv",
+            "summary": f"results/{FIGURE_ID}_summary.csv",
+            "guards": f"results/guards/{FIGURE_ID}.csv",
+        },
+    ),
+}
+
 
 def get_algorithm(key: str) -> Algorithm:
     """The column of ``key`` (topopt, topada, fullopt, fullada)."""
@@ -314,6 +349,7 @@ __all__ = [
     "DATASETS",
     "DERIVED",
     "FIGURE2",
+    "FIGURES",
     "FIGURE_ID",
     "JOBS",
     "LABELS",
