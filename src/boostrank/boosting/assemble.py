@@ -157,7 +157,7 @@ class Assemble(ClassifierMixin, BaseEstimator):
                 target[~labelled] = np.argmax(F[~labelled], axis=1)  # step 5
             if self.sampling == "resample":
                 idx = resample(w, s, rng)
-                tree = fit_sample(X, target, idx, m, self.depth, rng)
+                tree = fit_sample(X, target, idx, m, depth=self.depth, rng=rng)
             else:
                 tree = fit_tree(X, target, m, self.depth, rng, sample_weight=w)
             pred = tree.predict(X)

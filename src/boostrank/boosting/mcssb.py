@@ -229,10 +229,17 @@ class Similarity:
                 if X is None:
                     raise BoostrankError("the Gaussian similarity needs X or a matrix")
                 matrix, _ = gaussian_similarity(
-                    X, width, zero_diagonal, dtype, form, scaling, rescale, guards
+                    X,
+                    width,
+                    zero_diagonal=zero_diagonal,
+                    dtype=dtype,
+                    form=form,
+                    scaling=scaling,
+                    rescale=rescale,
+                    guards=guards,
                 )
             matrix = np.asarray(matrix, dtype=dtype)
-            return cls("dense", len(matrix), matrix, block, dtype, guards)
+            return cls("dense", len(matrix), matrix, block=block, dtype=dtype, guards=guards)
         size = n if n is not None else (len(X) if X is not None else None)
         if size is None:
             raise BoostrankError("give n or X")
@@ -521,7 +528,7 @@ class MCSSB(ClassifierMixin, BaseEstimator):
                 self.history_.append(record)
                 break
             idx = resample(w, s, rng)  # step 6
-            tree = fit_sample(X, target, idx, m, self.depth, rng)  # step 7
+            tree = fit_sample(X, target, idx, m, depth=self.depth, rng=rng)  # step 7
             h = one_hot(tree.predict(X), m)
             terms = bound_terms(h, B, P, r, qb, M)
             a = optimal_alpha(terms, C)  # step 8, Eq. 2.19

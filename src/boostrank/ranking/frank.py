@@ -112,6 +112,7 @@ def _line_search(
     h: np.ndarray,
     w: np.ndarray,
     start: tuple[float, float, float, float],
+    *,
     steps: int,
     max_alpha: float,
 ) -> tuple[float, float, float, float]:
@@ -152,6 +153,7 @@ class Candidate:
 
 def _best_candidate(
     o: np.ndarray,
+    *,
     f0: np.ndarray,
     g: np.ndarray,
     c2: np.ndarray,
@@ -176,7 +178,7 @@ def _best_candidate(
         h = np.where(hd[i[nz]], 1.0, -1.0)
         wn = w[nz]
         start = (0.0, float(wn @ f0[nz]), float(wn @ (g[nz] * h)), float(wn @ c2[nz]))
-        first = _line_search(o[nz], h, wn, start, 1, max_alpha)
+        first = _line_search(o[nz], h, wn, start, steps=1, max_alpha=max_alpha)
         if first[0] != 0.0 and (best is None or first[1] - start[1] < best[0]):
             best = (first[1] - start[1], Candidate(int(c), nz, h, start, first))
     return None if best is None else best[1]
@@ -286,8 +288,9 @@ class FRank(Ranker):
                 ]
             )
             cands = np.argsort(-np.abs(grads), kind="stable")[: self.n_candidates]
-            chosen = _best_candidate(o, f0, g, c2, w, i, j, bins, cand_feature, cands,
-                                     cand_index, self.max_alpha)  # fmt: skip
+            chosen = _best_candidate(o, f0=f0, g=g, c2=c2, w=w, i=i, j=j, bins=bins,
+                                     cand_feature=cand_feature, cands=cands,
+                                     cand_index=cand_index, max_alpha=self.max_alpha)  # fmt: skip
             if chosen is None:
                 break
             k, m = int(cand_feature[chosen.index]), int(cand_index[chosen.index])
@@ -295,7 +298,14 @@ class FRank(Ranker):
             nz, h, start = chosen.pairs, chosen.signs, chosen.start
             # Its first Newton step was taken in the screening: the other steps follow on.
             state = (
-                _line_search(o[nz], h, w[nz], chosen.first, self.newton_steps - 1, self.max_alpha)
+                _line_search(
+                    o[nz],
+                    h,
+                    w[nz],
+                    chosen.first,
+                    steps=self.newton_steps - 1,
+                    max_alpha=self.max_alpha,
+                )
                 if self.newton_steps >= 1
                 else start
             )

@@ -187,6 +187,7 @@ def _tile(
     s: np.ndarray,
     ex: tuple[np.ndarray, np.ndarray] | None,
     u: np.ndarray,
+    *,
     i: np.ndarray | slice,
     j: np.ndarray | slice,
     work: np.ndarray,
@@ -232,6 +233,7 @@ def _block_sums(
     u: np.ndarray,
     rows: np.ndarray,
     cols: np.ndarray,
+    *,
     block: int | None,
     work: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -248,9 +250,9 @@ def _block_sums(
                 s,
                 ex,
                 u,
-                rows[i0 : i0 + rb],
-                cols[j0 : j0 + cb],
-                work,
+                i=rows[i0 : i0 + rb],
+                j=cols[j0 : j0 + cb],
+                work=work,
             )
     return out_i, out_j
 
@@ -266,10 +268,10 @@ def _query_sums(s: np.ndarray, u: np.ndarray, block: int | None, work: np.ndarra
     out = np.zeros((3, m))
     for i0 in range(0, m, rb):
         i1 = min(i0 + rb, m)
-        _tile(out[:, i0:i1], None, s, ex, u, slice(i0, i1), slice(i0, i1), work)
+        _tile(out[:, i0:i1], None, s, ex, u, i=slice(i0, i1), j=slice(i0, i1), work=work)
         if i1 < m:
             rows, cols = np.arange(i0, i1), np.arange(i1, m)
-            out_i, out_j = _block_sums(s, ex, u, rows, cols, block, work)
+            out_i, out_j = _block_sums(s, ex, u, rows, cols, block=block, work=work)
             out[:, i0:i1] += out_i
             out[:, i1:] += out_j
     return out
@@ -283,7 +285,8 @@ def _cross_sums(
     out = np.zeros((3, len(s)))
     one, zero = np.flatnonzero(f), np.flatnonzero(~f)
     if len(one) and len(zero):
-        out[:, one], out[:, zero] = _block_sums(s, _exps(s, work.dtype), u, one, zero, block, work)
+        ex = _exps(s, work.dtype)
+        out[:, one], out[:, zero] = _block_sums(s, ex, u, one, zero, block=block, work=work)
     return out
 
 

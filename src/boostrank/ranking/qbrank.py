@@ -210,7 +210,7 @@ class QBRank(TreeRanker):
         else:
             tau = np.full(len(i), float(self.margin))
         labeled = np.flatnonzero(label_mask)
-        return self.fit_preferences(X, i, j, tau, labeled, y[labeled])
+        return self.fit_preferences(X, i, j, tau, labeled=labeled, labels=y[labeled])
 
     def fit_preferences(
         self,
@@ -248,14 +248,26 @@ class QBRank(TreeRanker):
         h = np.full(n_used, model.init)
         for seed in tree_seeds(self.random_state, self.n_trees):
             # Algorithm 2, step 1: the regression set of this iteration
-            target, weight = regression_set(h, pi, pj, tau, lz, labels, pw, lw, self.duplicates)
+            target, weight = regression_set(
+                h,
+                pi,
+                pj,
+                tau,
+                lz=lz,
+                labels=labels,
+                pair_weight=pw,
+                label_weight=lw,
+                duplicates=self.duplicates,
+            )
             residual = labels - h[lz]
             tree = fit_regression_tree(
                 X32, target, weight, max_leaf_nodes=self.max_leaf_nodes, seed=int(seed)
             )
             g = tree.predict(X32)
             # step 2: line search on R along g, then the shrunken step
-            s = line_search(h[pj] - h[pi] + tau, g[pj] - g[pi], residual, g[lz], pw, lw)
+            s = line_search(
+                h[pj] - h[pi] + tau, g[pj] - g[pi], residual, g[lz], pair_weight=pw, label_weight=lw
+            )
             step = self.learning_rate * s
             model.add(tree, step)
             h += step * g

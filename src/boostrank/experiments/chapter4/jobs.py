@@ -117,8 +117,8 @@ def letor_queries(
                 y[rows].astype(np.int64),
                 g[o],
                 judged,
-                {"all": np.ones(c, dtype=bool), "residual": ~judged},
-                ties,
+                evaluate={"all": np.ones(c, dtype=bool), "residual": ~judged},
+                tie_order=ties,
             )
         )
     return out
@@ -142,8 +142,8 @@ def with_feedback(
                 q.y,
                 q.g,
                 position < n_feedback,
-                {"all": q.evaluate["all"], "residual": position >= start},
-                q.tie_order,
+                evaluate={"all": q.evaluate["all"], "residual": position >= start},
+                tie_order=q.tie_order,
             )
         )
     return out
@@ -314,9 +314,9 @@ def measured(
         columns,
         np.array([q.qid for q in queries]),
         pq,
-        tied_share(scores) if share else None,
-        settings,
-        grid_rows,
+        tied_share=tied_share(scores) if share else None,
+        settings=settings,
+        grid_rows=grid_rows,
     )
 
 
@@ -335,8 +335,8 @@ def lrr_curves(
         scores,
         LABELS["lrr"],
         common,
-        k_max,
-        formula,
+        k_max=k_max,
+        formula=formula,
         settings=[f"gamma={g:g}" for g in lrr_gammas(params["lrr"])],
         grid_rows=((LABELS["lrr"], "every"), (LABELS["lrr_best"], "best"),
                    (LABELS["lrr_worst"], "worst")),
@@ -359,8 +359,8 @@ def rocchio_curves(
         scores,
         LABELS["rocchio"],
         common,
-        k_max,
-        formula,
+        k_max=k_max,
+        formula=formula,
         share=share,
         settings=[f"alpha={a:g},beta={b:g}" for a, b in grid],
         grid_rows=((LABELS["rocchio"], "best"),),

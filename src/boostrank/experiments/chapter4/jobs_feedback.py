@@ -139,7 +139,7 @@ class FeedbackRun:
         settings of a grid, :func:`.jobs.measured`); None in a block job, which only scores."""
         if self.block is not None:
             return None
-        return measured(qs, scores, label, extra, self.k_max, self.formula, **grid)
+        return measured(qs, scores, label, extra, k_max=self.k_max, formula=self.formula, **grid)
 
 
 def query_block(qs: Sequence[Query], block: int, blocks: int) -> list[Query]:
@@ -198,7 +198,9 @@ def feedback_lrr(run: FeedbackRun) -> Curves:
     scores = run.score(qs, partial(run_lrr, params=run.params))
     if run.block is not None:
         return []
-    return [lrr_curves(qs, scores, run.params, run.k_max, run.formula, run.common)]
+    return [
+        lrr_curves(qs, scores, run.params, k_max=run.k_max, formula=run.formula, common=run.common)
+    ]
 
 
 def feedback_mrr(run: FeedbackRun) -> Curves:
@@ -296,8 +298,8 @@ def feedback_job(spec: FeedbackSpec) -> pd.DataFrame | None:
     tie_seed = derive_seed(root, SEED_KEY, dataset, "ties") if random_ties else None
     blocks = [load_scores(f) for f in spec.block_files]
     run = FeedbackRun(
-        dataset, data, base, params, root, tie_seed, block=spec.block, blocks=spec.blocks,
-        block_scores=[b[0] for b in blocks],
+        dataset, data, base, params, root, tie_seed=tie_seed, block=spec.block,
+        blocks=spec.blocks, block_scores=[b[0] for b in blocks],
     )  # fmt: skip
     for _, counts in blocks:  # the blocks' fits are this replicate's
         run.guards.add(counts)

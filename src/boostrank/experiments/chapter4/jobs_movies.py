@@ -93,7 +93,7 @@ def load_movies(npz: Path | str, params: dict[str, Any], seed: int) -> Movies:
         )
         items[u] = item[s:e][perm] - 1
         ratings[u] = rating[s:e][perm].astype(np.int64)
-    return Movies(train, test, R, items, ratings, genres.astype(np.float64))
+    return Movies(train, test, R, items=items, ratings=ratings, genres=genres.astype(np.float64))
 
 
 def movie_queries(
@@ -134,8 +134,8 @@ def movie_queries(
                 r[o] - int(cfg["grade_offset"]),
                 g[o],
                 judged,
-                {"held-out": position >= start},
-                ties,
+                evaluate={"held-out": position >= start},
+                tie_order=ties,
             )
         )
     return out
@@ -168,7 +168,7 @@ class MovieRun:
         self, qs: list[Query], scores: list[np.ndarray], label: str, extra: dict[str, Any]
     ) -> MethodCurves:
         """One method's per-user curves, with its share of tied movies."""
-        return measured(qs, scores, label, extra, self.k_max, self.formula)
+        return measured(qs, scores, label, extra, k_max=self.k_max, formula=self.formula)
 
     @property
     def k_max(self) -> int:
@@ -203,7 +203,11 @@ def movies_baselines(run: MovieRun) -> list[MethodCurves]:
     qs = run.queries()
     out = [run.measure(qs, [q.g for q in qs], LABELS["base"], common)]
     relevant = int(cfg["relevant_rating"]) - int(cfg["grade_offset"])
-    out.append(rocchio_curves(qs, params, run.k_max, run.formula, common, relevant))
+    out.append(
+        rocchio_curves(
+            qs, params, k_max=run.k_max, formula=run.formula, common=common, relevant_min=relevant
+        )
+    )
     seed = derive_seed(run.seed, SEED_KEY, "movies", "svm")
     sscores, fallback = run_svm(qs, params, seed, run.guards)
     run.notes["svm_users_without_pairs"] = fallback
@@ -215,7 +219,9 @@ def movies_lrr(run: MovieRun) -> list[MethodCurves]:
     """LRR for every gamma, LRR-Best and LRR-Worst."""
     qs = run.queries()
     scores = run_lrr(qs, run.params)
-    return [lrr_curves(qs, scores, run.params, run.k_max, run.formula, run.common)]
+    return [
+        lrr_curves(qs, scores, run.params, k_max=run.k_max, formula=run.formula, common=run.common)
+    ]
 
 
 def movies_mrr(run: MovieRun) -> list[MethodCurves]:
@@ -291,7 +297,7 @@ def movies_job(spec: MoviesSpec) -> pd.DataFrame | None:
     mv = load_movies(npz, params["movies"], root)
     random_ties = params.get("tie_break", "random") == "random"
     tie_seed = derive_seed(root, SEED_KEY, "movies", "ties") if random_ties else None
-    run = MovieRun(mv, meta, params, root, tie_seed, spec.timing)
+    run = MovieRun(mv, meta, params, root, tie_seed=tie_seed, timing_out=spec.timing)
     run.notes.update({"test_users": len(mv.test_users), "train_users": mv.train_users.tolist()})
     items = MOVIE_RUNNERS[family](run)
     if replicate > 1:
