@@ -51,12 +51,11 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.chapter4.jobs_curves import MethodCurves, QueryMeans
 from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY
+from boostrank.guards import FIELD, Guards
 from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from boostrank.guards import Guards
 
 
 @dataclass
@@ -70,6 +69,36 @@ class Query:
     judged: np.ndarray  # feedback mask
     evaluate: dict[str, np.ndarray] = field(default_factory=dict)  # mode -> mask
     tie_order: np.ndarray | None = None  # evaluation order of equal scores (None: this order)
+
+
+class RunSettings:
+    """What the method runners of a job read of its config section ``params`` (``cfg``: the
+    part that holds ``k_max`` and ``feedback``), and the guards its fits counted, kept in the
+    job's record (``notes``)."""
+
+    params: dict[str, Any]
+    notes: dict[str, Any]
+
+    @property
+    def cfg(self) -> dict[str, Any]:
+        return self.params
+
+    @property
+    def guards(self) -> Guards:
+        """The guards' counts of this job's fits (the record's ``guards``)."""
+        return self.notes.setdefault(FIELD, Guards())
+
+    @property
+    def k_max(self) -> int:
+        return int(self.cfg["k_max"])
+
+    @property
+    def formula(self) -> str:
+        return str(self.params["ndcg_formula"])
+
+    @property
+    def feedback(self) -> int:
+        return int(self.cfg["feedback"])
 
 
 def sort_by_base(g: np.ndarray) -> np.ndarray:

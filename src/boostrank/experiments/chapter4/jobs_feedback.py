@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs import (
     Query,
+    RunSettings,
     letor_queries,
     lrr_curves,
     measured,
@@ -53,10 +54,11 @@ Curves = list["MethodCurves | None"]  # a runner's curves (None: a block job mea
 
 
 @dataclass
-class FeedbackRun:
+class FeedbackRun(RunSettings):
     """What every method family's runner of a (data set, family) job reads: the data set's
     arrays, its base-ranker record, the config section and the replicate's root seed;
-    ``notes`` collects what a runner adds to the job's record."""
+    ``notes`` collects what a runner adds to the job's record (a split family's replicate
+    adds its block jobs' guards)."""
 
     dataset: str
     data: dict[str, np.ndarray]
@@ -70,23 +72,6 @@ class FeedbackRun:
     # The replicate's job of a split family: each block's scores, per scoring call and query.
     block_scores: list[list[list[np.ndarray]]] = field(default_factory=list)
     scored: list[list[np.ndarray]] = field(default_factory=list)  # the scores, per call
-
-    @property
-    def guards(self) -> Guards:
-        """The guards' counts of this job's fits (the record's ``guards``, block jobs' added)."""
-        return self.notes.setdefault(FIELD, Guards())
-
-    @property
-    def k_max(self) -> int:
-        return int(self.params["k_max"])
-
-    @property
-    def formula(self) -> str:
-        return str(self.params["ndcg_formula"])
-
-    @property
-    def feedback(self) -> int:
-        return int(self.params["feedback"])
 
     @property
     def best(self) -> int:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs import (
     Query,
+    RunSettings,
     lrr_curves,
     measured,
     rocchio_curves,
@@ -37,7 +38,6 @@ from boostrank.experiments.chapter4.jobs import (
 )
 from boostrank.experiments.chapter4.jobs_curves import MethodCurves, save_replicate, write_family
 from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY
-from boostrank.guards import FIELD, Guards
 from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def movie_queries(
 
 
 @dataclass
-class MovieRun:
+class MovieRun(RunSettings):
     """What every method family's runner of a MovieLens job reads: the split, the config
     section and the replicate's root seed; ``notes`` collects what a runner adds to the
     job's record."""
@@ -156,11 +156,6 @@ class MovieRun:
     notes: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def guards(self) -> Guards:
-        """The guards' counts of this job's fits (the record's ``guards``)."""
-        return self.notes.setdefault(FIELD, Guards())
-
-    @property
     def cfg(self) -> dict[str, Any]:
         return self.params["movies"]
 
@@ -169,18 +164,6 @@ class MovieRun:
     ) -> MethodCurves:
         """One method's per-user curves, with its share of tied movies."""
         return measured(qs, scores, label, extra, k_max=self.k_max, formula=self.formula)
-
-    @property
-    def k_max(self) -> int:
-        return int(self.cfg["k_max"])
-
-    @property
-    def formula(self) -> str:
-        return str(self.params["ndcg_formula"])
-
-    @property
-    def feedback(self) -> int:
-        return int(self.cfg["feedback"])
 
     @property
     def common(self) -> dict[str, Any]:
