@@ -79,12 +79,13 @@ Readings of what the text leaves open (each configurable):
    at ``max_alpha`` (``boosting_alpha_clip``). All-zero weights stop the loop (step 6 cannot
    sample). F_u sums over all pairs as Eq. 2.4 writes it (``unlabelled_pairs_only=True``: over
    the unlabelled sub-matrix, the footnote's alternative).
-6. **Rescaled similarity.** ``rescale_similarity=True`` divides the Gaussian S by its largest
-   off-diagonal entry: MCSSB is invariant to the scale of S (F, alpha_i^k, beta_i^k and A, B
-   of Lemma 2 are linear in S; k*, the sampling distribution and Eq. 2.19's ratio are not
-   moved), and the rescaled S stays representable where exp(-d^2 / sigma^2) underflows float32.
-   Entries then below the dtype's smallest normal number are set to 0; the number of entries
-   that flush changed is counted under ``mcssb_similarity_rescale`` in every fit on that S.
+6. **Rescaled similarity** (``mcssb_similarity_rescale``). ``rescale_similarity=True`` divides
+   the Gaussian S by its largest off-diagonal entry: MCSSB is invariant to the scale of S (F,
+   alpha_i^k, beta_i^k and A, B of Lemma 2 are linear in S; k*, the sampling distribution and
+   Eq. 2.19's ratio are not moved), and the rescaled S stays representable where
+   exp(-d^2 / sigma^2) underflows float32. Entries then below the dtype's smallest normal number
+   are set to 0; the number of entries that flush changed is counted under that id in every fit
+   on that S.
 """
 
 from __future__ import annotations

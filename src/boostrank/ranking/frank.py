@@ -16,7 +16,7 @@ t, for each candidate ``h(x) = [x_k > theta]`` (feature k, threshold theta from 
 quantiles), find the alpha minimising J(H_{t-1} + alpha h); keep the candidate with the least
 loss; ``H_t = H_{t-1} + alpha_t h_t``.
 
-Readings, recorded:
+Readings, recorded (ids of config/readings.yaml in brackets):
 
 - Pairs are the within-query pairs with different labels, oriented so that ``y_i > y_j``:
   ``P*_ij = 1`` (``pairs.query_pairs``); pairs of equal labels (P* = 1/2) are not used.
@@ -25,23 +25,23 @@ Readings, recorded:
   budget guard the paper does not have.
 - The model is nonlinear, ``H(x) = sum_t alpha_t [x_k_t > theta_t]``, as LETOR 3.0 lists FRank
   among its "algorithms with nonlinear ranking function".
-- Candidate thresholds: up to ``n_thresholds`` distinct quantiles per feature (levels
-  ``1/(B+1) .. B/(B+1)``) below the feature's maximum.
+- Candidate thresholds [``frank_thresholds``]: up to ``n_thresholds`` distinct quantiles per
+  feature (levels ``1/(B+1) .. B/(B+1)``) below the feature's maximum.
 - The paper derives an approximate closed form for alpha; here alpha comes from Newton steps on
-  the exact fidelity loss (a fixed step of 1 where its curvature is negative, every step halved
-  until the loss decreases). Minimising over every candidate is too costly, so candidates are
-  screened: the ``n_candidates`` (default 8; None: every one) with the largest |dJ/dalpha| at
-  alpha = 0 (a per-document gradient summed over each threshold's documents, one sparse
-  product for all candidates) get one Newton step each on the pairs they split; the least
-  exact loss wins,
-  and its alpha is refined to ``newton_steps`` (default 4) steps in all. Every step keeps
-  ``|alpha| <= max_alpha`` (default 10), a guard the paper does not have: where every pair a
-  weak learner splits is ordered right, the fidelity loss falls for ever larger alpha and the
-  Newton steps would not end. ``guards_["frank_alpha_cap"]`` counts the weak learners kept at
-  the cap (:mod:`boostrank.guards`).
-- The number of weak learners: at most ``n_rounds`` (default 100); with ``validation`` the
-  prefix with the best validation score (default NDCG@10) is kept, as LETOR's baselines chose
-  it on the validation fold.
+  the exact fidelity loss [``frank_candidates``, ``frank_newton_steps``] (a fixed step of 1
+  where its curvature is negative, every step halved until the loss decreases). Minimising over
+  every candidate is too costly, so candidates are screened: the ``n_candidates`` (default 8;
+  None: every one) with the largest |dJ/dalpha| at alpha = 0 (a per-document gradient summed
+  over each threshold's documents, one sparse product for all candidates) get one Newton step
+  each on the pairs they split; the least exact loss wins, and its alpha is refined to
+  ``newton_steps`` (default 4) steps in all. Every step keeps ``|alpha| <= max_alpha`` (default
+  10) [``frank_alpha_cap``], a guard the paper does not have: where every pair a weak learner
+  splits is ordered right, the fidelity loss falls for ever larger alpha and the Newton steps
+  would not end. ``guards_["frank_alpha_cap"]`` counts the weak learners kept at the cap
+  (:mod:`boostrank.guards`).
+- The number of weak learners [``frank_rounds``, ``baseline_selection_metric``]: at most
+  ``n_rounds`` (default 100); with ``validation`` the prefix with the best validation score
+  (default NDCG@10) is kept, as LETOR's baselines chose it on the validation fold.
 
 Computation: every quantity is a vector operation over all pairs (the pair margins ``o`` are
 updated in place, the P* = 1 loss is computed without its vanishing second term); no Python
