@@ -26,7 +26,7 @@ class SourceUnavailable(BoostrankError):
 class FormatError(BoostrankError, ValueError):
     """A data file's content is malformed: the message names the file and, for text, the line.
 
-    Also a ValueError, as the parsers raised before it existed."""
+    Also a ValueError, so a caller that catches the parsers' ValueError catches it too."""
 
 
 class InputError(BoostrankError, ValueError):

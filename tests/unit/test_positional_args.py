@@ -11,67 +11,23 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src" / "boostrank"
 MAX_POSITIONAL = 5
 
-JOB = "a Chapter 4 or LETOR-rebuild job step, not yet given its spec as the other works' are"
-RANKER = "a ranker's inner step (FRank's line search, NDCG_Boost's and the refiners' sums)"
-# An algorithm's inner step: it changes with the learners' interfaces, which rerun its jobs.
-BOOSTER = "booster step, reworked with the learners' interface"
-
 # Callees whose positional arguments are a variadic list, not a signature to match: logging's
-# %-format values and the seed derivation's keys.
-VARIADIC = ("log.", "derive_seed")
+# %-format values and the seed derivation's keys (derive_seed's, and spread's after its seed).
+VARIADIC = ("log.", "derive_seed", "spread")
 # Arguments that are a formula's symbols in its order, or a variadic list.
 LEMMA_2 = "Lemma 2's terms (Eqs. 2.15-2.18), its symbols h, B, P, r, q_b, M in order"
-SEED_KEY = "spread's seed key is its *keys (figure, data set, k)"
 KINDS = "registry(*jobs): the work's job kinds, listed"
 BANDITRON = "the Banditron update's symbols (y, y_hat, y_tilde, p_tilde, ...) in order"
 TOP_K = "the explored-top-k probability's symbols (a, b, m, k, rho, n_swap) in order"
-STREAM = "one stream's term statistics, in the order of the LETOR feature formulas"
 
 # "<file under src/boostrank>:<qualified caller> -> <callee>" -> why it stays positional.
 ALLOWED: dict[str, str] = {
-    "boosting/assemble.py:Assemble.fit -> fit_sample": BOOSTER,
     "boosting/mcssb.py:MCSSB.fit -> bound_terms": LEMMA_2,
-    "boosting/mcssb.py:MCSSB.fit -> fit_sample": BOOSTER,
-    "boosting/mcssb.py:Similarity.make -> cls": BOOSTER,
-    "boosting/mcssb.py:Similarity.make -> gaussian_similarity": BOOSTER,
-    "experiments/chapter3/summary.py:ndcg_boost_bands -> spread": SEED_KEY,
-    "experiments/chapter4/jobs.py:letor_queries -> Query": JOB,
-    "experiments/chapter4/jobs.py:lrr_curves -> measured": JOB,
-    "experiments/chapter4/jobs.py:measured -> MethodCurves": JOB,
-    "experiments/chapter4/jobs.py:rocchio_curves -> measured": JOB,
-    "experiments/chapter4/jobs.py:with_feedback -> Query": JOB,
-    "experiments/chapter4/jobs_curves.py:load_replicate -> MethodCurves": JOB,
-    "experiments/chapter4/jobs_feedback.py:FeedbackRun.measure -> measured": JOB,
-    "experiments/chapter4/jobs_feedback.py:feedback_job -> FeedbackRun": JOB,
-    "experiments/chapter4/jobs_feedback.py:feedback_lrr -> lrr_curves": JOB,
-    "experiments/chapter4/jobs_movies.py:MovieRun.measure -> measured": JOB,
-    "experiments/chapter4/jobs_movies.py:load_movies -> Movies": JOB,
-    "experiments/chapter4/jobs_movies.py:movie_queries -> Query": JOB,
-    "experiments/chapter4/jobs_movies.py:movies_baselines -> rocchio_curves": JOB,
-    "experiments/chapter4/jobs_movies.py:movies_job -> MovieRun": JOB,
-    "experiments/chapter4/jobs_movies.py:movies_lrr -> lrr_curves": JOB,
-    "experiments/datasets/jobs_letor.py:rebuild -> _sidecar": JOB,
-    "experiments/datasets/jobs_letor.py:rebuild -> verify": JOB,
     "experiments/docan/spec.py:<module> -> registry": KINDS,
     "online/banditron.py:Banditron._trial -> delta_weight": BANDITRON,
     "online/exponential_gradient.py:ExponentialGradient._trial -> delta_weight": BANDITRON,
     "online/topk_feedback.py:estimate_bound -> pair_probability": TOP_K,
     "online/topk_feedback.py:observed_pairs -> pair_probability": TOP_K,
-    "preprocess/letor_features.py:compute_features -> stream_features": STREAM,
-    "ranking/frank.py:FRank._fit -> _best_candidate": RANKER,
-    "ranking/frank.py:FRank._fit -> _line_search": RANKER,
-    "ranking/frank.py:_best_candidate -> _line_search": RANKER,
-    "ranking/ndcg_boost.py:_block_sums -> _tile": RANKER,
-    "ranking/ndcg_boost.py:_cross_sums -> _block_sums": RANKER,
-    "ranking/ndcg_boost.py:_query_sums -> _block_sums": RANKER,
-    "ranking/ndcg_boost.py:_query_sums -> _tile": RANKER,
-    "ranking/qbrank.py:QBRank.fit -> self.fit_preferences": RANKER,
-    "ranking/qbrank.py:QBRank.fit_preferences -> line_search": RANKER,
-    "ranking/qbrank.py:QBRank.fit_preferences -> regression_set": RANKER,
-    "ranking/refinement.py:PairModel._log_sums -> Sums": RANKER,
-    "ranking/refinement.py:PairModel.blocks -> block_sums": RANKER,
-    "ranking/refinement.py:PairModel.sums -> Sums": RANKER,
-    "ranking/refinement.py:pair_sums -> PairSums": RANKER,
 }
 
 

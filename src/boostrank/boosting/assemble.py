@@ -18,30 +18,33 @@ The algorithm, as implemented (F the N x m ensemble scores)::
 
 Readings (configurable):
 
-1. **Initial weights.** Algorithm 2 step 3 gives unlabelled rows weight 0, and step 9 only
-   multiplies weights, so as printed the unlabelled rows would never count and ASSEMBLE would
-   be AdaBoost on the labelled rows. Bennett et al. start the unlabelled rows at
-   (1 - beta)/N_u with beta = 0.9; ``labelled_share`` is that beta (1.0: the printed step 3).
-2. **Initial pseudo-labels.** At t = 1, F = 0 names no class. Bennett et al. label the
-   unlabelled rows by their nearest labelled neighbour; ``init="nearest"`` (default) does that
-   (Euclidean 1-NN), ``init="tree"`` uses the base tree trained on the labelled rows.
+1. **Initial weights** (``assemble_initial_weights``). Algorithm 2 step 3 gives unlabelled rows
+   weight 0, and step 9 only multiplies weights, so as printed the unlabelled rows would never
+   count and ASSEMBLE would be AdaBoost on the labelled rows. Bennett et al. start the
+   unlabelled rows at (1 - beta)/N_u with beta = 0.9; ``labelled_share`` is that beta (1.0: the
+   printed step 3).
+2. **Initial pseudo-labels** (``assemble_initial_labels``). At t = 1, F = 0 names no class.
+   Bennett et al. label the unlabelled rows by their nearest labelled neighbour;
+   ``init="nearest"`` (default) does that (Euclidean 1-NN), ``init="tree"`` uses the base tree
+   trained on the labelled rows.
 3. **The weak learner** gets a weighted resample of s = max(20, N/5) rows (Algorithm 2's input
    "s: the number of sampled examples", the same rule as MCSSB) or, with
    ``sampling="weights"``, every row with its weight.
-4. **The tree's weight and the loop.** ``alpha_rule="printed"`` (default) is steps 7-10 as
-   printed: a_t = 1/2 ln((1 - eps_t) / eps_t) and every one of the T iterations, whatever the
-   sign of a_t. A multi-class tree of depth 2 on 10 or more classes can err on more than half
-   the weight, and a_t is then negative: step 8 takes a_t from the votes of the classes the
-   tree predicts, and step 9 shrinks the weights of the misclassified rows (by exp(a_t) < 1)
-   while the rows predicted right keep theirs. That is what is printed; Z_t = (1 - eps_t) +
-   eps_t exp(a_t) stays positive. ``"printed_exit"`` adds AdaBoost.M1's exit: the loop is left
-   at a_t <= 0, and a first tree with a_t <= 0 is kept with weight 1 so the model is never
-   empty (a single tree where the first one errs on more than half the weight). ``"samme"``
-   uses the multi-class weight of SAMME (Zhu, Zou, Rosset and Hastie, "Multi-class AdaBoost",
-   Statistics and Its Interface 2, 2009, Algorithm 2): a_t = ln((1 - eps_t) / eps_t) +
-   ln(m - 1), positive for any tree better than chance (eps_t < (m - 1)/m), with the same exit
-   (SAMME's own rule, as scikit-learn's AdaBoostClassifier). The exit is a guard the printed
-   loop lacks, counted under the reading's id ``assemble_alpha`` when it ends the loop.
+4. **The tree's weight and the loop** (``assemble_alpha``, ``assemble_iterations``).
+   ``alpha_rule="printed"`` (default) is steps 7-10 as printed:
+   a_t = 1/2 ln((1 - eps_t) / eps_t) and every one of the T iterations, whatever the sign of a_t. A
+   multi-class tree of depth 2 on 10 or more classes can err on more than half the weight, and
+   a_t is then negative: step 8 takes a_t from the votes of the classes the tree predicts, and
+   step 9 shrinks the weights of the misclassified rows (by exp(a_t) < 1) while the rows
+   predicted right keep theirs. That is what is printed; Z_t = (1 - eps_t) + eps_t exp(a_t)
+   stays positive. ``"printed_exit"`` adds AdaBoost.M1's exit: the loop is left at a_t <= 0, and
+   a first tree with a_t <= 0 is kept with weight 1 so the model is never empty (a single tree
+   where the first one errs on more than half the weight). ``"samme"`` uses the multi-class
+   weight of SAMME (Zhu, Zou, Rosset and Hastie, "Multi-class AdaBoost", Statistics and Its
+   Interface 2, 2009, Algorithm 2): a_t = ln((1 - eps_t) / eps_t) + ln(m - 1), positive for any
+   tree better than chance (eps_t < (m - 1)/m), with the same exit (SAMME's own rule, as
+   scikit-learn's AdaBoostClassifier). The exit is a guard the printed loop lacks, counted under
+   ``assemble_alpha`` when it ends the loop.
 5. **Guards on the weight.** eps_t = 0 (eps_t = 1) makes the printed a_t infinite: it becomes
    +max_alpha (-max_alpha), counted under ``boosting_alpha_cap``; finite weights are used as
    printed unless ``clip_alpha`` clips them to +-max_alpha (``boosting_alpha_clip``).
@@ -157,7 +160,7 @@ class Assemble(ClassifierMixin, BaseEstimator):
                 target[~labelled] = np.argmax(F[~labelled], axis=1)  # step 5
             if self.sampling == "resample":
                 idx = resample(w, s, rng)
-                tree = fit_sample(X, target, idx, m, self.depth, rng)
+                tree = fit_sample(X, target, idx, m, depth=self.depth, rng=rng)
             else:
                 tree = fit_tree(X, target, m, self.depth, rng, sample_weight=w)
             pred = tree.predict(X)

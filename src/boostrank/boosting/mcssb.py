@@ -79,12 +79,13 @@ Readings of what the text leaves open (each configurable):
    at ``max_alpha`` (``boosting_alpha_clip``). All-zero weights stop the loop (step 6 cannot
    sample). F_u sums over all pairs as Eq. 2.4 writes it (``unlabelled_pairs_only=True``: over
    the unlabelled sub-matrix, the footnote's alternative).
-6. **Rescaled similarity.** ``rescale_similarity=True`` divides the Gaussian S by its largest
-   off-diagonal entry: MCSSB is invariant to the scale of S (F, alpha_i^k, beta_i^k and A, B
-   of Lemma 2 are linear in S; k*, the sampling distribution and Eq. 2.19's ratio are not
-   moved), and the rescaled S stays representable where exp(-d^2 / sigma^2) underflows float32.
-   Entries then below the dtype's smallest normal number are set to 0; the number of entries
-   that flush changed is counted under ``mcssb_similarity_rescale`` in every fit on that S.
+6. **Rescaled similarity** (``mcssb_similarity_rescale``). ``rescale_similarity=True`` divides
+   the Gaussian S by its largest off-diagonal entry: MCSSB is invariant to the scale of S (F,
+   alpha_i^k, beta_i^k and A, B of Lemma 2 are linear in S; k*, the sampling distribution and
+   Eq. 2.19's ratio are not moved), and the rescaled S stays representable where
+   exp(-d^2 / sigma^2) underflows float32. Entries then below the dtype's smallest normal number
+   are set to 0; the number of entries that flush changed is counted under that id in every fit
+   on that S.
 """
 
 from __future__ import annotations
@@ -229,10 +230,17 @@ class Similarity:
                 if X is None:
                     raise BoostrankError("the Gaussian similarity needs X or a matrix")
                 matrix, _ = gaussian_similarity(
-                    X, width, zero_diagonal, dtype, form, scaling, rescale, guards
+                    X,
+                    width,
+                    zero_diagonal=zero_diagonal,
+                    dtype=dtype,
+                    form=form,
+                    scaling=scaling,
+                    rescale=rescale,
+                    guards=guards,
                 )
             matrix = np.asarray(matrix, dtype=dtype)
-            return cls("dense", len(matrix), matrix, block, dtype, guards)
+            return cls("dense", len(matrix), matrix, block=block, dtype=dtype, guards=guards)
         size = n if n is not None else (len(X) if X is not None else None)
         if size is None:
             raise BoostrankError("give n or X")
@@ -521,7 +529,7 @@ class MCSSB(ClassifierMixin, BaseEstimator):
                 self.history_.append(record)
                 break
             idx = resample(w, s, rng)  # step 6
-            tree = fit_sample(X, target, idx, m, self.depth, rng)  # step 7
+            tree = fit_sample(X, target, idx, m, depth=self.depth, rng=rng)  # step 7
             h = one_hot(tree.predict(X), m)
             terms = bound_terms(h, B, P, r, qb, M)
             a = optimal_alpha(terms, C)  # step 8, Eq. 2.19

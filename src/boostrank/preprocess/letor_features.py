@@ -295,9 +295,9 @@ def compute_features(meta: LetorMeta) -> np.ndarray:
             meta.unique_length[meta.entry_row, s],
             meta.df[:, s],
             meta.cf[:, s],
-            meta.qtf,
-            meta.n_docs,
-            float(meta.stream_tokens[s]),
+            qtf=meta.qtf,
+            n_docs=meta.n_docs,
+            tokens=float(meta.stream_tokens[s]),
         )
         block = np.zeros((n_rows, N_BASE))
         np.add.at(block, meta.entry_row, contrib)

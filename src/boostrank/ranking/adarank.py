@@ -13,31 +13,33 @@ Given queries q_1..q_m and the performance measure E(q, f) = NDCG@k of query q r
 weighted NDCG; this module follows the original paper's formula above.) The model is linear:
 ``predict(X) = X @ coef_`` with ``coef_[k]`` the sum of the alphas of feature k.
 
-Readings (recorded here and in the fitted attributes):
+Readings (recorded here and in the fitted attributes; ids of config/readings.yaml in brackets):
 
-- E is NDCG@``k`` (default 10) with LETOR's evaluation formula (``ndcg_at_k``,
-  ``formula="letor"``); ``k=None`` is NDCG over the whole list (with ``formula="report"`` only:
-  the LETOR formula scores a query shorter than k as 0). A query shorter than k scores 0 for
-  every ranker under the LETOR formula, so it does not influence which feature is chosen.
+- E is NDCG@``k`` (default 10) [``adarank_cutoff``, ``ndcg_formula``] with LETOR's evaluation
+  formula (``ndcg_at_k``, ``formula="letor"``); ``k=None`` is NDCG over the whole list (with
+  ``formula="report"`` only: the LETOR formula scores a query shorter than k as 0). A query
+  shorter than k scores 0 for every ranker under the LETOR formula, so it does not influence
+  which feature is chosen.
 - The per-query NDCG of every feature is computed once (features do not change), so each round
   costs one ``ndcg_at_k`` on the training scores, plus one on the validation fold if given.
 - If the weighted 1 - E is 0 (a perfect feature), its denominator is floored at 1e-12.
-- Stopping: at most ``n_rounds`` rounds (default 500, RankLib's AdaRank default; the paper
-  runs T rounds). As in RankLib's implementation (``tolerance`` 0.002), training stops -- the
-  last round removed -- when the mean training E drops by more than ``tol``. When one feature
-  has been chosen ``max_repeats`` times in a row (default 5, RankLib's ``maxSelCount``) with
-  the training E of every query unchanged, the query weights are fixed and the rounds only keep
-  adding that feature. Neither the paper (Figure 1, "For t = 1, ..., T") nor the dissertation
-  (Algorithm 4, "until reach the maximum number of iterations") has a step for this:
-  ``on_repeat="continue"`` (default) runs every round as printed; ``"stop"`` ends training
-  there; ``"remove"`` takes the feature out of the pool until the training E changes
-  (RankLib's rule without its "enqueue" pass). With single-feature weak rankers the first
-  round's feature often stays the weighted best (the weights exp(-E) vary by at most a factor
-  e), so "stop" can end with one feature. ``guards_["adarank_repeated_feature"]`` counts the
-  stops and removals (:mod:`boostrank.guards`).
-- With ``validation=(X, y, qid)``, the model keeps the prefix of rounds with the best validation
-  score (``metric``, default NDCG@10; first of equal maxima), as LETOR's baselines select the
-  model on the validation fold.
+- Stopping [``adarank_early_stop``, ``adarank_repeated_feature``]: at most ``n_rounds`` rounds
+  (default 500, RankLib's AdaRank default; the paper runs T rounds). As in RankLib's
+  implementation (``tolerance`` 0.002), training stops -- the last round removed -- when the
+  mean training E drops by more than ``tol``. When one feature has been chosen ``max_repeats``
+  times in a row (default 5, RankLib's ``maxSelCount``) with the training E of every query
+  unchanged, the query weights are fixed and the rounds only keep adding that feature. Neither
+  the paper (Figure 1, "For t = 1, ..., T") nor the dissertation (Algorithm 4, "until reach the
+  maximum number of iterations") has a step for this: ``on_repeat="continue"`` (default) runs
+  every round as printed; ``"stop"`` ends training there; ``"remove"`` takes the feature out of
+  the pool until the training E changes (RankLib's rule without its "enqueue" pass). With
+  single-feature weak rankers the first round's feature often stays the weighted best (the
+  weights exp(-E) vary by at most a factor e), so "stop" can end with one feature.
+  ``guards_["adarank_repeated_feature"]`` counts the stops and removals
+  (:mod:`boostrank.guards`).
+- With ``validation=(X, y, qid)`` [``baseline_selection_metric``], the model keeps the prefix of
+  rounds with the best validation score (``metric``, default NDCG@10; first of equal maxima), as
+  LETOR's baselines select the model on the validation fold.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ t, for each candidate ``h(x) = [x_k > theta]`` (feature k, threshold theta from 
 quantiles), find the alpha minimising J(H_{t-1} + alpha h); keep the candidate with the least
 loss; ``H_t = H_{t-1} + alpha_t h_t``.
 
-Readings, recorded:
+Readings, recorded (ids of config/readings.yaml in brackets):
 
 - Pairs are the within-query pairs with different labels, oriented so that ``y_i > y_j``:
   ``P*_ij = 1`` (``pairs.query_pairs``); pairs of equal labels (P* = 1/2) are not used.
@@ -25,23 +25,23 @@ Readings, recorded:
   budget guard the paper does not have.
 - The model is nonlinear, ``H(x) = sum_t alpha_t [x_k_t > theta_t]``, as LETOR 3.0 lists FRank
   among its "algorithms with nonlinear ranking function".
-- Candidate thresholds: up to ``n_thresholds`` distinct quantiles per feature (levels
-  ``1/(B+1) .. B/(B+1)``) below the feature's maximum.
+- Candidate thresholds [``frank_thresholds``]: up to ``n_thresholds`` distinct quantiles per
+  feature (levels ``1/(B+1) .. B/(B+1)``) below the feature's maximum.
 - The paper derives an approximate closed form for alpha; here alpha comes from Newton steps on
-  the exact fidelity loss (a fixed step of 1 where its curvature is negative, every step halved
-  until the loss decreases). Minimising over every candidate is too costly, so candidates are
-  screened: the ``n_candidates`` (default 8; None: every one) with the largest |dJ/dalpha| at
-  alpha = 0 (a per-document gradient summed over each threshold's documents, one sparse
-  product for all candidates) get one Newton step each on the pairs they split; the least
-  exact loss wins,
-  and its alpha is refined to ``newton_steps`` (default 4) steps in all. Every step keeps
-  ``|alpha| <= max_alpha`` (default 10), a guard the paper does not have: where every pair a
-  weak learner splits is ordered right, the fidelity loss falls for ever larger alpha and the
-  Newton steps would not end. ``guards_["frank_alpha_cap"]`` counts the weak learners kept at
-  the cap (:mod:`boostrank.guards`).
-- The number of weak learners: at most ``n_rounds`` (default 100); with ``validation`` the
-  prefix with the best validation score (default NDCG@10) is kept, as LETOR's baselines chose
-  it on the validation fold.
+  the exact fidelity loss [``frank_candidates``, ``frank_newton_steps``] (a fixed step of 1
+  where its curvature is negative, every step halved until the loss decreases). Minimising over
+  every candidate is too costly, so candidates are screened: the ``n_candidates`` (default 8;
+  None: every one) with the largest |dJ/dalpha| at alpha = 0 (a per-document gradient summed
+  over each threshold's documents, one sparse product for all candidates) get one Newton step
+  each on the pairs they split; the least exact loss wins, and its alpha is refined to
+  ``newton_steps`` (default 4) steps in all. Every step keeps ``|alpha| <= max_alpha`` (default
+  10) [``frank_alpha_cap``], a guard the paper does not have: where every pair a weak learner
+  splits is ordered right, the fidelity loss falls for ever larger alpha and the Newton steps
+  would not end. ``guards_["frank_alpha_cap"]`` counts the weak learners kept at the cap
+  (:mod:`boostrank.guards`).
+- The number of weak learners [``frank_rounds``, ``baseline_selection_metric``]: at most
+  ``n_rounds`` (default 100); with ``validation`` the prefix with the best validation score
+  (default NDCG@10) is kept, as LETOR's baselines chose it on the validation fold.
 
 Computation: every quantity is a vector operation over all pairs (the pair margins ``o`` are
 updated in place, the P* = 1 loss is computed without its vanishing second term); no Python
@@ -112,6 +112,7 @@ def _line_search(
     h: np.ndarray,
     w: np.ndarray,
     start: tuple[float, float, float, float],
+    *,
     steps: int,
     max_alpha: float,
 ) -> tuple[float, float, float, float]:
@@ -152,6 +153,7 @@ class Candidate:
 
 def _best_candidate(
     o: np.ndarray,
+    *,
     f0: np.ndarray,
     g: np.ndarray,
     c2: np.ndarray,
@@ -176,7 +178,7 @@ def _best_candidate(
         h = np.where(hd[i[nz]], 1.0, -1.0)
         wn = w[nz]
         start = (0.0, float(wn @ f0[nz]), float(wn @ (g[nz] * h)), float(wn @ c2[nz]))
-        first = _line_search(o[nz], h, wn, start, 1, max_alpha)
+        first = _line_search(o[nz], h, wn, start, steps=1, max_alpha=max_alpha)
         if first[0] != 0.0 and (best is None or first[1] - start[1] < best[0]):
             best = (first[1] - start[1], Candidate(int(c), nz, h, start, first))
     return None if best is None else best[1]
@@ -286,8 +288,9 @@ class FRank(Ranker):
                 ]
             )
             cands = np.argsort(-np.abs(grads), kind="stable")[: self.n_candidates]
-            chosen = _best_candidate(o, f0, g, c2, w, i, j, bins, cand_feature, cands,
-                                     cand_index, self.max_alpha)  # fmt: skip
+            chosen = _best_candidate(o, f0=f0, g=g, c2=c2, w=w, i=i, j=j, bins=bins,
+                                     cand_feature=cand_feature, cands=cands,
+                                     cand_index=cand_index, max_alpha=self.max_alpha)  # fmt: skip
             if chosen is None:
                 break
             k, m = int(cand_feature[chosen.index]), int(cand_index[chosen.index])
@@ -295,7 +298,14 @@ class FRank(Ranker):
             nz, h, start = chosen.pairs, chosen.signs, chosen.start
             # Its first Newton step was taken in the screening: the other steps follow on.
             state = (
-                _line_search(o[nz], h, w[nz], chosen.first, self.newton_steps - 1, self.max_alpha)
+                _line_search(
+                    o[nz],
+                    h,
+                    w[nz],
+                    chosen.first,
+                    steps=self.newton_steps - 1,
+                    max_alpha=self.max_alpha,
+                )
                 if self.newton_steps >= 1
                 else start
             )

@@ -8,14 +8,15 @@ probabilities with phi = exp); the query's loss is ``L = -sum_j P_y(j) log P_s(j
 gradient ``dL/dw = sum_j (P_s(j) - P_y(j)) x_j``. Training is the paper's Algorithm 1: w starts
 at 0 and, for each epoch and each query in turn (ascending query id), ``w <- w - eta dL/dw``.
 
-Readings, recorded:
+Readings, recorded (ids of config/readings.yaml in brackets):
 
-- ``n_epochs`` is the maximum; the number of epochs is chosen on the validation fold (if given)
-  as the epoch with the best validation NDCG@10 (``metric``; first of equal maxima), as LETOR's
-  ListNet baseline did. Without validation, the last epoch is kept.
-- ``learning_rate`` (default 0.01) and ``n_epochs`` (default 200) are configurable; the paper
-  leaves them to the data. The per-query gradient is a sum over the query's documents, not a
-  mean, as in the paper.
+- ``n_epochs`` is the maximum [``listnet_epochs``, ``baseline_selection_metric``]; the number of
+  epochs is chosen on the validation fold (if given) as the epoch with the best validation
+  NDCG@10 (``metric``; first of equal maxima), as LETOR's ListNet baseline did. Without
+  validation, the last epoch is kept.
+- ``learning_rate`` (default 0.01) [``listnet_learning_rate``] and ``n_epochs`` (default 200)
+  are configurable; the paper leaves them to the data. The per-query gradient is a sum over the
+  query's documents, not a mean, as in the paper.
 - Queries whose labels are all equal have P_y uniform and still contribute, as in the paper.
 - ``random_state`` is accepted for the common API; training is deterministic without it (zero
   start, fixed query order).

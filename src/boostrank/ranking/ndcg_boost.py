@@ -33,11 +33,11 @@ each choice below was derived from the dissertation's own proofs and checked num
    ``s`` (no further doubling). Accumulating ``F(d) += alpha f`` and evaluating gamma on ``2F``
    would take twice the step Theorem 5 prescribes. :meth:`NDCGBoost.predict` returns
    ``F(d) = s / 2``, the ranking function of Eq. 3.6 (the ranking is the same).
-2. **Z_k** is the normaliser of Eq. 3.1: the DCG of the ideal ordering of the *whole* list
-   (Eq. 3.1 is untruncated), gain ``2^r - 1``, discount ``1 / log2(1 + p)``. The log base
-   scales every Z_k alike and changes neither alpha nor sign(w). Queries with Z_k = 0 (no
-   relevant document) add exactly 0 to Mbar, w and alpha and are skipped; n counts all queries.
-   ``ideal_dcg_cutoff=c`` (reading ``ndcg_boost_ideal_dcg``) takes instead the ideal DCG of the
+2. **Z_k** (reading ``ndcg_boost_ideal_dcg``) is the normaliser of Eq. 3.1: the DCG of the
+   ideal ordering of the *whole* list (Eq. 3.1 is untruncated), gain ``2^r - 1``, discount
+   ``1 / log2(1 + p)``. The log base scales every Z_k alike and changes neither alpha nor
+   sign(w). Queries with Z_k = 0 (no relevant document) add exactly 0 to Mbar, w and alpha and
+   are skipped; n counts all queries. ``ideal_dcg_cutoff=c`` takes instead the ideal DCG of the
    top c ("NDCG is usually truncated at a particular rank level (e.g. the first 10 retrieved
    documents)", section 3.3.1): Z_k only weighs the queries against each other, so this
    changes which queries dominate.
@@ -60,16 +60,17 @@ each choice below was derived from the dissertation's own proofs and checked num
    position less than its true rank position" means lower in the list. Since gamma is
    symmetric, ``alpha_1 - alpha_2 = 1/n sum_i f_i w_i``: alpha > 0 exactly when the stump's
    f = 1 side carries positive total weight on the whole training set.
-6. **Degenerate alpha.** If alpha_2 = 0 < alpha_1 the bound decreases without limit and so does
-   Mbar (no relevant document with f = 0 shares a query with a document with f = 1); Eq. 3.15 is
-   infinite there and alpha is set to ``max_alpha`` (guard ``chapter3_alpha_cap``, on: the
-   printed step is undefined without it). Wherever alpha_2 > 0, Eq. 3.15 defines alpha and it is
-   used as printed (``cap_scope="infinite"``, the default); ``cap_scope="all"`` also caps every
-   finite alpha at ``max_alpha`` (guard ``ndcg_boost_cap_scope``). "Stop when alpha <= 0" (also
-   MCSSB's rule, chapter 2, Algorithm 3 step 8; chapter 3's Remark asks the weak learner to beat
-   random guessing) applies when alpha_1 <= alpha_2 with alpha_1 + alpha_2 > 0. A stump whose
-   two leaves predict the same class (both majority +1, which the Gini criterion allows on a
-   sample that is not exactly balanced), or any f constant within every query, leaves every pair
+6. **Degenerate alpha** (readings ``chapter3_alpha_cap``, ``ndcg_boost_cap_scope``). If
+   alpha_2 = 0 < alpha_1 the bound decreases without limit and so does Mbar (no relevant
+   document with f = 0 shares a query with a document with f = 1); Eq. 3.15 is infinite there
+   and alpha is set to ``max_alpha`` (guard ``chapter3_alpha_cap``, on: the printed step is
+   undefined without it). Wherever alpha_2 > 0, Eq. 3.15 defines alpha and it is used as printed
+   (``cap_scope="infinite"``, the default); ``cap_scope="all"`` also caps every finite alpha at
+   ``max_alpha`` (guard ``ndcg_boost_cap_scope``). "Stop when alpha <= 0" (also MCSSB's rule,
+   chapter 2, Algorithm 3 step 8; chapter 3's Remark asks the weak learner to beat random
+   guessing) applies when alpha_1 <= alpha_2 with alpha_1 + alpha_2 > 0. A stump whose two
+   leaves predict the same class (both majority +1, which the Gini criterion allows on a sample
+   that is not exactly balanced), or any f constant within every query, leaves every pair
    unchanged and makes alpha = 1/2 log(0/0) undefined rather than <= 0: that round adds nothing
    and counts as an iteration (``n_skipped_``), and the next round draws a new sample (such
    stumps are common, so stopping at the first one would end the boosting early). All w = 0
@@ -88,26 +89,26 @@ each choice below was derived from the dissertation's own proofs and checked num
    equally good splits the lowest feature index and then the lowest threshold wins (scikit-learn
    breaks such ties by a random feature order). f = 1 where the stump predicts +1.
 9. **No validation set**, 100 iterations (section 3.4.1); ``validation`` is accepted and ignored.
-10. **alpha <= 0.** Algorithm 5 has no exit: it loops "until reach the maximum number of
-   iterations" (step 10) and section 3.4.1 sets "the maximum number of iteration to 100". Eq.
-   3.17's w sums to 0 within each query (theta is symmetric, 2^r_i - 2^r_j antisymmetric), so
-   for the flipped stump ``1 - f`` alpha_1 and alpha_2 of Eq. 3.15 trade places: a stump with
-   alpha < 0 *is* the flipped stump with weight -alpha > 0 (``s + alpha f`` and
-   ``s - alpha (1 - f)`` differ by a constant per query and rank alike), and the flipped stump
-   has the larger eta_t of Eq. 3.18 (``eta(1 - f) = -eta(f) > 0``), which step 5 asks the
-   classifier to maximise. ``on_nonpositive_alpha="flip"`` (the default) therefore keeps the
-   flipped stump; a round whose stump is constant, whose alpha is undefined (0/0, see
-   "Degenerate alpha") or exactly 0 draws a new sample without using up an iteration
-   (``n_redrawn_``), so 100 iterations means 100 stumps. ``"redraw"`` re-draws every alpha <= 0
-   instead of flipping. Two other readings are options: ``"stop"`` ends the loop at the first
-   alpha <= 0 (the Remark's "in order to have this boosting algorithm continue the iterations,
-   the weak learner needs to produce models better than random guessing", read as an exit),
-   and ``"skip"`` drops such a round; both let a constant or undefined round use up an
-   iteration (``n_skipped_``). ``max_redraws`` consecutive draws without a usable stump end the
-   loop (``stop_reason_``; guard ``ndcg_boost_max_redraws``, on: without it the loop need not
-   end); the fold records carry ``n_iterations_``, ``n_flipped_``, ``n_redrawn_`` and
-   ``n_skipped_``. Every flip, redraw, skip or stop of a round whose alpha is not > 0 fires
-   guard ``ndcg_boost_nonpositive_alpha``.
+10. **alpha <= 0** (readings ``ndcg_boost_nonpositive_alpha``, ``ndcg_boost_max_redraws``).
+   Algorithm 5 has no exit: it loops "until reach the maximum number of iterations" (step 10)
+   and section 3.4.1 sets "the maximum number of iteration to 100". Eq. 3.17's w sums to 0
+   within each query (theta is symmetric, 2^r_i - 2^r_j antisymmetric), so for the flipped stump
+   ``1 - f`` alpha_1 and alpha_2 of Eq. 3.15 trade places: a stump with alpha < 0 *is* the
+   flipped stump with weight -alpha > 0 (``s + alpha f`` and ``s - alpha (1 - f)`` differ by a
+   constant per query and rank alike), and the flipped stump has the larger eta_t of Eq. 3.18
+   (``eta(1 - f) = -eta(f) > 0``), which step 5 asks the classifier to maximise.
+   ``on_nonpositive_alpha="flip"`` (the default) therefore keeps the flipped stump; a round
+   whose stump is constant, whose alpha is undefined (0/0, see "Degenerate alpha") or exactly 0
+   draws a new sample without using up an iteration (``n_redrawn_``), so 100 iterations means
+   100 stumps. ``"redraw"`` re-draws every alpha <= 0 instead of flipping. Two other readings
+   are options: ``"stop"`` ends the loop at the first alpha <= 0 (the Remark's "in order to have
+   this boosting algorithm continue the iterations, the weak learner needs to produce models
+   better than random guessing", read as an exit), and ``"skip"`` drops such a round; both let a
+   constant or undefined round use up an iteration (``n_skipped_``). ``max_redraws`` consecutive
+   draws without a usable stump end the loop (``stop_reason_``; guard
+   ``ndcg_boost_max_redraws``, on: without it the loop need not end); the fold records carry
+   ``n_iterations_``, ``n_flipped_``, ``n_redrawn_`` and ``n_skipped_``. Every flip, redraw,
+   skip or stop of a round whose alpha is not > 0 fires guard ``ndcg_boost_nonpositive_alpha``.
 
 Guards (:mod:`boostrank.guards`): ``guards_`` counts, per fit, how often each of the four acted.
 
@@ -187,6 +188,7 @@ def _tile(
     s: np.ndarray,
     ex: tuple[np.ndarray, np.ndarray] | None,
     u: np.ndarray,
+    *,
     i: np.ndarray | slice,
     j: np.ndarray | slice,
     work: np.ndarray,
@@ -232,6 +234,7 @@ def _block_sums(
     u: np.ndarray,
     rows: np.ndarray,
     cols: np.ndarray,
+    *,
     block: int | None,
     work: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -248,9 +251,9 @@ def _block_sums(
                 s,
                 ex,
                 u,
-                rows[i0 : i0 + rb],
-                cols[j0 : j0 + cb],
-                work,
+                i=rows[i0 : i0 + rb],
+                j=cols[j0 : j0 + cb],
+                work=work,
             )
     return out_i, out_j
 
@@ -266,10 +269,10 @@ def _query_sums(s: np.ndarray, u: np.ndarray, block: int | None, work: np.ndarra
     out = np.zeros((3, m))
     for i0 in range(0, m, rb):
         i1 = min(i0 + rb, m)
-        _tile(out[:, i0:i1], None, s, ex, u, slice(i0, i1), slice(i0, i1), work)
+        _tile(out[:, i0:i1], None, s, ex, u, i=slice(i0, i1), j=slice(i0, i1), work=work)
         if i1 < m:
             rows, cols = np.arange(i0, i1), np.arange(i1, m)
-            out_i, out_j = _block_sums(s, ex, u, rows, cols, block, work)
+            out_i, out_j = _block_sums(s, ex, u, rows, cols, block=block, work=work)
             out[:, i0:i1] += out_i
             out[:, i1:] += out_j
     return out
@@ -283,7 +286,8 @@ def _cross_sums(
     out = np.zeros((3, len(s)))
     one, zero = np.flatnonzero(f), np.flatnonzero(~f)
     if len(one) and len(zero):
-        out[:, one], out[:, zero] = _block_sums(s, _exps(s, work.dtype), u, one, zero, block, work)
+        ex = _exps(s, work.dtype)
+        out[:, one], out[:, zero] = _block_sums(s, ex, u, one, zero, block=block, work=work)
     return out
 
 

@@ -18,15 +18,16 @@ Readings of the text, configurable:
 
 - ``margin``: ``"grade_difference"`` (the paper's experiments: tau = the absolute grade
   difference of the pair) or a number (the paper's default 1.0 without grades).
-- Remark after Algorithm 2: a point that occurs several times in step 1 gets the *average* of
-  its gradient targets. ``duplicates="count"`` (default): the weighted mean target with the
-  summed weight -- the least-squares problem of the un-merged set, i.e. Algorithm 1's target
-  ``-gradient / W`` with W the diagonal Hessian bound (one term per occurrence), so the tree is
-  always a descent direction; ``"single"`` (the remark read literally): each distinct point
-  enters once with the plain mean of its targets and the mean of its weights. They coincide
-  when every point occurs once. With ``single`` the tree need not be a descent direction, and
-  the boosting can stall (line-search steps near 0) where labelled points pull against
-  documents that occur in many pairs. Points are rows of X: one document of one query.
+- Remark after Algorithm 2 (reading ``qbrank_duplicates``): a point that occurs several times in
+  step 1 gets the *average* of its gradient targets. ``duplicates="count"`` (default): the
+  weighted mean target with the summed weight -- the least-squares problem of the un-merged set,
+  i.e. Algorithm 1's target ``-gradient / W`` with W the diagonal Hessian bound (one term per
+  occurrence), so the tree is always a descent direction; ``"single"`` (the remark read
+  literally): each distinct point enters once with the plain mean of its targets and the mean of
+  its weights. They coincide when every point occurs once. With ``single`` the tree need not be
+  a descent direction, and the boosting can stall (line-search steps near 0) where labelled
+  points pull against documents that occur in many pairs. Points are rows of X: one document of
+  one query.
 - Initial guess h_0 (not specified): the mean label of the labelled points, 0 without any, so
   that without preferences QBRank starts where GBT does.
 - Weights: ``w`` for preferences and ``1 - w`` for labels are rescaled by a common factor
@@ -210,7 +211,7 @@ class QBRank(TreeRanker):
         else:
             tau = np.full(len(i), float(self.margin))
         labeled = np.flatnonzero(label_mask)
-        return self.fit_preferences(X, i, j, tau, labeled, y[labeled])
+        return self.fit_preferences(X, i, j, tau, labeled=labeled, labels=y[labeled])
 
     def fit_preferences(
         self,
@@ -248,14 +249,26 @@ class QBRank(TreeRanker):
         h = np.full(n_used, model.init)
         for seed in tree_seeds(self.random_state, self.n_trees):
             # Algorithm 2, step 1: the regression set of this iteration
-            target, weight = regression_set(h, pi, pj, tau, lz, labels, pw, lw, self.duplicates)
+            target, weight = regression_set(
+                h,
+                pi,
+                pj,
+                tau,
+                lz=lz,
+                labels=labels,
+                pair_weight=pw,
+                label_weight=lw,
+                duplicates=self.duplicates,
+            )
             residual = labels - h[lz]
             tree = fit_regression_tree(
                 X32, target, weight, max_leaf_nodes=self.max_leaf_nodes, seed=int(seed)
             )
             g = tree.predict(X32)
             # step 2: line search on R along g, then the shrunken step
-            s = line_search(h[pj] - h[pi] + tau, g[pj] - g[pi], residual, g[lz], pw, lw)
+            s = line_search(
+                h[pj] - h[pi] + tau, g[pj] - g[pi], residual, g[lz], pair_weight=pw, label_weight=lw
+            )
             step = self.learning_rate * s
             model.add(tree, step)
             h += step * g

@@ -155,7 +155,7 @@ def pair_sums(
         col_t = np.logaddexp(col_t, _scatter_lse(j, diff, n, cols))
     total_w = logsumexp(row_w, axis=0)
     total_t = logsumexp(row_t, axis=0)
-    return PairSums(row_w, col_w, row_t, col_t, total_w, total_t)
+    return PairSums(row_w, col_w, row_t, col_t, total_w=total_w, total_t=total_t)
 
 
 def block_sums(
@@ -256,28 +256,28 @@ class PairModel:
                 Ct += self._Pj @ val
         Sw, St = Rw.sum(axis=0), Rt.sum(axis=0)
         return Sums(
-            _share(Rw, Sw),
-            _share(Cw, Sw),
-            _share(Rt, St),  # no judged document (t_scope "judged"): T = 0, err_t = 0
-            _share(Ct, St),
-            _log(Sw) + hi - lo,
-            _log(St) + hi - lo,
-            F2,
-            (ep, em, Sw, St),
+            rw=_share(Rw, Sw),
+            cw=_share(Cw, Sw),
+            rt=_share(Rt, St),  # no judged document (t_scope "judged"): T = 0, err_t = 0
+            ct=_share(Ct, St),
+            log_w=_log(Sw) + hi - lo,
+            log_t=_log(St) + hi - lo,
+            F=F2,
+            linear=(ep, em, Sw, St),
         )
 
     def _log_sums(self, F2: np.ndarray) -> Sums:
         ps = pair_sums(self.W, self.pairs, self.eta, F2, self.judged)
         tw, tt = ps.total_w, ps.total_t
         return Sums(
-            np.exp(ps.row_w - tw),
-            np.exp(ps.col_w - tw),
-            np.exp(ps.row_t - tt),
-            np.exp(ps.col_t - tt),
-            tw,
-            tt,
-            F2,
-            None,
+            rw=np.exp(ps.row_w - tw),
+            cw=np.exp(ps.col_w - tw),
+            rt=np.exp(ps.row_t - tt),
+            ct=np.exp(ps.col_t - tt),
+            log_w=tw,
+            log_t=tt,
+            F=F2,
+            linear=None,
         )
 
     def blocks(self, s: Sums, f: np.ndarray) -> tuple[float, float]:
@@ -287,7 +287,7 @@ class PairModel:
         F = s.F[:, 0]
         on = np.asarray(f) > 0
         if s.linear is None:
-            mw, nw, mt, nt = block_sums(self.W, self.pairs, self.eta, F, on, self.judged)
+            mw, nw, mt, nt = block_sums(self.W, self.pairs, self.eta, F, on, judged=self.judged)
             tw, tt = float(s.log_w[0]), float(s.log_t[0])
             return (
                 float(np.exp(mw - tw) + np.exp(mt - tt)),

@@ -21,23 +21,23 @@ proves); O(n log n) for the sorts plus a |C'| x (|C| + 1) table, vectorised. The
 over the working set is solved exactly through NNLS (:func:`solve_working_set`); iterations
 stop when no constraint is violated by more than ``epsilon``.
 
-Readings, recorded:
+Readings, recorded (ids of config/readings.yaml in brackets):
 
-- Binary relevance: a label >= ``relevant_from`` (default 1) is relevant (OHSUMED's grades 1
-  and 2 both count); ``relevant_from="top"``: only the training set's highest grade (OHSUMED's
-  2; on the binary .Gov sets the same as 1); queries without a relevant or without a
-  non-relevant document are skipped (their AP does not depend on w).
-- C: with ``validation``, each value of ``C_grid`` (default 0.1, 1, ..., 1000; ascending,
-  each run warm-started with the previous run's working set, which stays valid because the
-  constraints do not depend on C) is scored on the validation fold (``metric``, default MAP,
-  the measure SVM-MAP optimises) and the first best is kept; without validation, ``C``
-  (default 1).
-- ``epsilon`` (default 0.001, in units of the mean 1 - AP) and ``max_iter`` (default 400
-  cutting-plane iterations per C; ``iterations_`` records the total), a cap Yue et al.'s
-  algorithm does not have (it stops at epsilon only); ``guards_["svm_map_max_iter"]`` counts the
-  C values whose cutting planes stopped at it (:mod:`boostrank.guards`). The defaults are this
-  tight because a looser epsilon or fewer iterations stops the cutting planes short and costs
-  test NDCG.
+- Binary relevance [``svm_map_relevance``]: a label >= ``relevant_from`` (default 1) is relevant
+  (OHSUMED's grades 1 and 2 both count); ``relevant_from="top"``: only the training set's
+  highest grade (OHSUMED's 2; on the binary .Gov sets the same as 1); queries without a relevant
+  or without a non-relevant document are skipped (their AP does not depend on w).
+- C [``baseline_c_grids``, ``baseline_selection_metric``]: with ``validation``, each value of
+  ``C_grid`` (default 0.1, 1, ..., 1000; ascending, each run warm-started with the previous
+  run's working set, which stays valid because the constraints do not depend on C) is scored on
+  the validation fold (``metric``, default MAP, the measure SVM-MAP optimises) and the first
+  best is kept; without validation, ``C`` (default 1).
+- ``epsilon`` (default 0.001, in units of the mean 1 - AP) [``svm_map_stopping``] and
+  ``max_iter`` (default 400 cutting-plane iterations per C; ``iterations_`` records the total)
+  [``svm_map_max_iter``], a cap Yue et al.'s algorithm does not have (it stops at epsilon only);
+  ``guards_["svm_map_max_iter"]`` counts the C values whose cutting planes stopped at it
+  (:mod:`boostrank.guards`). The defaults are this tight because a looser epsilon or fewer
+  iterations stops the cutting planes short and costs test NDCG.
 """
 
 from __future__ import annotations

@@ -51,12 +51,11 @@ from typing import TYPE_CHECKING, Any
 
 from boostrank.experiments.chapter4.jobs_curves import MethodCurves, QueryMeans
 from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY
+from boostrank.guards import FIELD, Guards
 from boostrank.seeds import derive_seed
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from boostrank.guards import Guards
 
 
 @dataclass
@@ -70,6 +69,36 @@ class Query:
     judged: np.ndarray  # feedback mask
     evaluate: dict[str, np.ndarray] = field(default_factory=dict)  # mode -> mask
     tie_order: np.ndarray | None = None  # evaluation order of equal scores (None: this order)
+
+
+class RunSettings:
+    """What the method runners of a job read of its config section ``params`` (``cfg``: the
+    part that holds ``k_max`` and ``feedback``), and the guards its fits counted, kept in the
+    job's record (``notes``)."""
+
+    params: dict[str, Any]
+    notes: dict[str, Any]
+
+    @property
+    def cfg(self) -> dict[str, Any]:
+        return self.params
+
+    @property
+    def guards(self) -> Guards:
+        """The guards' counts of this job's fits (the record's ``guards``)."""
+        return self.notes.setdefault(FIELD, Guards())
+
+    @property
+    def k_max(self) -> int:
+        return int(self.cfg["k_max"])
+
+    @property
+    def formula(self) -> str:
+        return str(self.params["ndcg_formula"])
+
+    @property
+    def feedback(self) -> int:
+        return int(self.cfg["feedback"])
 
 
 def sort_by_base(g: np.ndarray) -> np.ndarray:
@@ -117,8 +146,8 @@ def letor_queries(
                 y[rows].astype(np.int64),
                 g[o],
                 judged,
-                {"all": np.ones(c, dtype=bool), "residual": ~judged},
-                ties,
+                evaluate={"all": np.ones(c, dtype=bool), "residual": ~judged},
+                tie_order=ties,
             )
         )
     return out
@@ -142,8 +171,8 @@ def with_feedback(
                 q.y,
                 q.g,
                 position < n_feedback,
-                {"all": q.evaluate["all"], "residual": position >= start},
-                q.tie_order,
+                evaluate={"all": q.evaluate["all"], "residual": position >= start},
+                tie_order=q.tie_order,
             )
         )
     return out
@@ -314,9 +343,9 @@ def measured(
         columns,
         np.array([q.qid for q in queries]),
         pq,
-        tied_share(scores) if share else None,
-        settings,
-        grid_rows,
+        tied_share=tied_share(scores) if share else None,
+        settings=settings,
+        grid_rows=grid_rows,
     )
 
 
@@ -335,8 +364,8 @@ def lrr_curves(
         scores,
         LABELS["lrr"],
         common,
-        k_max,
-        formula,
+        k_max=k_max,
+        formula=formula,
         settings=[f"gamma={g:g}" for g in lrr_gammas(params["lrr"])],
         grid_rows=((LABELS["lrr"], "every"), (LABELS["lrr_best"], "best"),
                    (LABELS["lrr_worst"], "worst")),
@@ -359,8 +388,8 @@ def rocchio_curves(
         scores,
         LABELS["rocchio"],
         common,
-        k_max,
-        formula,
+        k_max=k_max,
+        formula=formula,
         share=share,
         settings=[f"alpha={a:g},beta={b:g}" for a, b in grid],
         grid_rows=((LABELS["rocchio"], "best"),),

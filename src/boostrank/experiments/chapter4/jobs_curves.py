@@ -222,9 +222,9 @@ def load_replicate(path: Path | str) -> tuple[list[MethodCurves], dict[str, Any]
                             mode: (a[f"{i}.{j}.ids"], a[f"{i}.{j}.values"])
                             for j, mode in enumerate(m["modes"])
                         },
-                        _share_array(share),
-                        m["settings"],
-                        tuple(tuple(r) for r in m["grid_rows"]),
+                        tied_share=_share_array(share),
+                        settings=m["settings"],
+                        grid_rows=tuple(tuple(r) for r in m["grid_rows"]),
                     )
                 )
     except (OSError, KeyError, ValueError) as e:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs import (
     Query,
+    RunSettings,
     letor_queries,
     lrr_curves,
     measured,
@@ -53,10 +54,11 @@ Curves = list["MethodCurves | None"]  # a runner's curves (None: a block job mea
 
 
 @dataclass
-class FeedbackRun:
+class FeedbackRun(RunSettings):
     """What every method family's runner of a (data set, family) job reads: the data set's
     arrays, its base-ranker record, the config section and the replicate's root seed;
-    ``notes`` collects what a runner adds to the job's record."""
+    ``notes`` collects what a runner adds to the job's record (a split family's replicate
+    adds its block jobs' guards)."""
 
     dataset: str
     data: dict[str, np.ndarray]
@@ -70,23 +72,6 @@ class FeedbackRun:
     # The replicate's job of a split family: each block's scores, per scoring call and query.
     block_scores: list[list[list[np.ndarray]]] = field(default_factory=list)
     scored: list[list[np.ndarray]] = field(default_factory=list)  # the scores, per call
-
-    @property
-    def guards(self) -> Guards:
-        """The guards' counts of this job's fits (the record's ``guards``, block jobs' added)."""
-        return self.notes.setdefault(FIELD, Guards())
-
-    @property
-    def k_max(self) -> int:
-        return int(self.params["k_max"])
-
-    @property
-    def formula(self) -> str:
-        return str(self.params["ndcg_formula"])
-
-    @property
-    def feedback(self) -> int:
-        return int(self.params["feedback"])
 
     @property
     def best(self) -> int:
@@ -139,7 +124,7 @@ class FeedbackRun:
         settings of a grid, :func:`.jobs.measured`); None in a block job, which only scores."""
         if self.block is not None:
             return None
-        return measured(qs, scores, label, extra, self.k_max, self.formula, **grid)
+        return measured(qs, scores, label, extra, k_max=self.k_max, formula=self.formula, **grid)
 
 
 def query_block(qs: Sequence[Query], block: int, blocks: int) -> list[Query]:
@@ -198,7 +183,9 @@ def feedback_lrr(run: FeedbackRun) -> Curves:
     scores = run.score(qs, partial(run_lrr, params=run.params))
     if run.block is not None:
         return []
-    return [lrr_curves(qs, scores, run.params, run.k_max, run.formula, run.common)]
+    return [
+        lrr_curves(qs, scores, run.params, k_max=run.k_max, formula=run.formula, common=run.common)
+    ]
 
 
 def feedback_mrr(run: FeedbackRun) -> Curves:
@@ -296,8 +283,8 @@ def feedback_job(spec: FeedbackSpec) -> pd.DataFrame | None:
     tie_seed = derive_seed(root, SEED_KEY, dataset, "ties") if random_ties else None
     blocks = [load_scores(f) for f in spec.block_files]
     run = FeedbackRun(
-        dataset, data, base, params, root, tie_seed, block=spec.block, blocks=spec.blocks,
-        block_scores=[b[0] for b in blocks],
+        dataset, data, base, params, root, tie_seed=tie_seed, block=spec.block,
+        blocks=spec.blocks, block_scores=[b[0] for b in blocks],
     )  # fmt: skip
     for _, counts in blocks:  # the blocks' fits are this replicate's
         run.guards.add(counts)

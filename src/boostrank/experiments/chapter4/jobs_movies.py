@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.jobs import (
     Query,
+    RunSettings,
     lrr_curves,
     measured,
     rocchio_curves,
@@ -37,7 +38,6 @@ from boostrank.experiments.chapter4.jobs import (
 )
 from boostrank.experiments.chapter4.jobs_curves import MethodCurves, save_replicate, write_family
 from boostrank.experiments.chapter4.spec import LABELS, SEED_KEY
-from boostrank.guards import FIELD, Guards
 from boostrank.seeds import derive_seed, replicate_seed
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ def load_movies(npz: Path | str, params: dict[str, Any], seed: int) -> Movies:
         )
         items[u] = item[s:e][perm] - 1
         ratings[u] = rating[s:e][perm].astype(np.int64)
-    return Movies(train, test, R, items, ratings, genres.astype(np.float64))
+    return Movies(train, test, R, items=items, ratings=ratings, genres=genres.astype(np.float64))
 
 
 def movie_queries(
@@ -134,15 +134,15 @@ def movie_queries(
                 r[o] - int(cfg["grade_offset"]),
                 g[o],
                 judged,
-                {"held-out": position >= start},
-                ties,
+                evaluate={"held-out": position >= start},
+                tie_order=ties,
             )
         )
     return out
 
 
 @dataclass
-class MovieRun:
+class MovieRun(RunSettings):
     """What every method family's runner of a MovieLens job reads: the split, the config
     section and the replicate's root seed; ``notes`` collects what a runner adds to the
     job's record."""
@@ -156,11 +156,6 @@ class MovieRun:
     notes: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def guards(self) -> Guards:
-        """The guards' counts of this job's fits (the record's ``guards``)."""
-        return self.notes.setdefault(FIELD, Guards())
-
-    @property
     def cfg(self) -> dict[str, Any]:
         return self.params["movies"]
 
@@ -168,19 +163,7 @@ class MovieRun:
         self, qs: list[Query], scores: list[np.ndarray], label: str, extra: dict[str, Any]
     ) -> MethodCurves:
         """One method's per-user curves, with its share of tied movies."""
-        return measured(qs, scores, label, extra, self.k_max, self.formula)
-
-    @property
-    def k_max(self) -> int:
-        return int(self.cfg["k_max"])
-
-    @property
-    def formula(self) -> str:
-        return str(self.params["ndcg_formula"])
-
-    @property
-    def feedback(self) -> int:
-        return int(self.cfg["feedback"])
+        return measured(qs, scores, label, extra, k_max=self.k_max, formula=self.formula)
 
     @property
     def common(self) -> dict[str, Any]:
@@ -203,7 +186,11 @@ def movies_baselines(run: MovieRun) -> list[MethodCurves]:
     qs = run.queries()
     out = [run.measure(qs, [q.g for q in qs], LABELS["base"], common)]
     relevant = int(cfg["relevant_rating"]) - int(cfg["grade_offset"])
-    out.append(rocchio_curves(qs, params, run.k_max, run.formula, common, relevant))
+    out.append(
+        rocchio_curves(
+            qs, params, k_max=run.k_max, formula=run.formula, common=common, relevant_min=relevant
+        )
+    )
     seed = derive_seed(run.seed, SEED_KEY, "movies", "svm")
     sscores, fallback = run_svm(qs, params, seed, run.guards)
     run.notes["svm_users_without_pairs"] = fallback
@@ -215,7 +202,9 @@ def movies_lrr(run: MovieRun) -> list[MethodCurves]:
     """LRR for every gamma, LRR-Best and LRR-Worst."""
     qs = run.queries()
     scores = run_lrr(qs, run.params)
-    return [lrr_curves(qs, scores, run.params, run.k_max, run.formula, run.common)]
+    return [
+        lrr_curves(qs, scores, run.params, k_max=run.k_max, formula=run.formula, common=run.common)
+    ]
 
 
 def movies_mrr(run: MovieRun) -> list[MethodCurves]:
@@ -291,7 +280,7 @@ def movies_job(spec: MoviesSpec) -> pd.DataFrame | None:
     mv = load_movies(npz, params["movies"], root)
     random_ties = params.get("tie_break", "random") == "random"
     tie_seed = derive_seed(root, SEED_KEY, "movies", "ties") if random_ties else None
-    run = MovieRun(mv, meta, params, root, tie_seed, spec.timing)
+    run = MovieRun(mv, meta, params, root, tie_seed=tie_seed, timing_out=spec.timing)
     run.notes.update({"test_users": len(mv.test_users), "train_users": mv.train_users.tolist()})
     items = MOVIE_RUNNERS[family](run)
     if replicate > 1:

@@ -83,11 +83,11 @@ def view4_2(frame: pd.DataFrame, evaluated: str) -> tuple[pd.DataFrame, list[str
     return view, alt_names
 
 
-def means4_2(
+def mean_ndcg_rows(
     rows: list[dict[str, Any]], part: pd.DataFrame, ds: str, names: list[str], k_max: int
 ) -> dict[str, float]:
     """Each method's mean NDCG@1..k_max on one data set (of ``names``, those with rows), each
-    added as a ``mean_ndcg`` row."""
+    added as a ``mean_ndcg`` row (Figures 4.2 and 4.5)."""
     perf = {}
     for alg in names:
         c = curve(part, algorithm=alg)
@@ -401,7 +401,7 @@ def stats4_2(
     perf: dict[str, dict[str, float]] = {}  # the data sets where MRR ran: each method's mean
     for ds in datasets_in(view):
         part = view[view["dataset"] == ds]
-        p = means4_2(rows, part, ds, ORDER + alt_names, k_max)
+        p = mean_ndcg_rows(rows, part, ds, ORDER + alt_names, k_max)
         if "MRR" not in p:
             continue
         perf[ds] = p

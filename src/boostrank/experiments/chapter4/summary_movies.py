@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from boostrank.errors import BoostrankError
 from boostrank.experiments.chapter4.spec import ORDER
 from boostrank.experiments.chapter4.summary_curves import curve
-from boostrank.experiments.chapter4.summary_feedback import sizes_stats
+from boostrank.experiments.chapter4.summary_feedback import mean_ndcg_rows, sizes_stats
 from boostrank.report.stat_rows import stat_row
 
 if TYPE_CHECKING:
@@ -77,22 +77,7 @@ def stats4_5(d: dict[str, Any]) -> tuple[pd.DataFrame, pd.DataFrame]:
     k_max = int(frame["k"].max())
     rows: list[dict[str, Any]] = []
     main, sizes_part, sizes = parts4_5(frame)
-    perf = {}
-    for alg in ORDER:
-        c = curve(main, algorithm=alg)
-        if c.empty:
-            continue
-        perf[alg] = float(c.mean())
-        rows.append(
-            stat_row(
-                statistic="mean_ndcg",
-                dataset="movielens_100k",
-                algorithm=alg,
-                value=c.mean(),
-                part=main,
-                note=f"mean NDCG@1..{k_max}",
-            )
-        )
+    perf = mean_ndcg_rows(rows, main, "movielens_100k", ORDER, k_max)
     if "MRR" in perf:
         others = {a: v for a, v in perf.items() if a not in ("MRR", "LRR-Worst")}
         rows.append(

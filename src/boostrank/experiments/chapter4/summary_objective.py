@@ -14,12 +14,12 @@ if TYPE_CHECKING:
 
 
 def objective_frame(d: dict[str, Any]) -> pd.DataFrame:
-    """Figure 4.1's objective CSV (``weak_learner`` filled in for a CSV written before the
-    option)."""
+    """Figure 4.1's objective CSV (``weak_learner`` filled in as ``sampled_stump`` where it has
+    no such column)."""
     obj = d["objective"]
     if obj is None:
         raise BoostrankError("thesis-fig4_1 needs the objective CSV")
-    if "weak_learner" not in obj.columns:  # an objective CSV written before the option
+    if "weak_learner" not in obj.columns:  # such a CSV holds sampled-stump runs only
         obj = obj.assign(weak_learner="sampled_stump")
     return obj
 

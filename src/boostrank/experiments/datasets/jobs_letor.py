@@ -234,9 +234,9 @@ def rebuild(
             filled,
             normalised,
             qid,
-            _reference(raw_dir / FEATURE_MIN_FILE, qid, arrays["docid"]),
-            _reference(raw_dir / FEATURE_NULL_FILE, qid, arrays["docid"]),
-            arrays["X"].astype(np.float64),
+            feature_min=_reference(raw_dir / FEATURE_MIN_FILE, qid, arrays["docid"]),
+            feature_null=_reference(raw_dir / FEATURE_NULL_FILE, qid, arrays["docid"]),
+            query_level_norm=arrays["X"].astype(np.float64),
         )
         arrays = {**arrays, "X": normalised.astype(np.float32)}
         why = "features rebuilt from Meta/"
@@ -247,11 +247,21 @@ def rebuild(
         log.warning("ohsumed_rebuilt: %s", why)
     if table is None:
         empty = np.zeros((0, N_FEATURES))
-        table = verify(empty, empty, empty, np.zeros(0, np.int32), None, None, None)
+        table = verify(
+            empty,
+            empty,
+            empty,
+            np.zeros(0, np.int32),
+            feature_min=None,
+            feature_null=None,
+            query_level_norm=None,
+        )
         table["note"] = why
     n_agree = int((table["verdict"] == "agrees").sum())
     save_npz(out_npz, **arrays)
-    write_json(out_meta, _sidecar(base_meta, prov, arrays, rebuilt, why, n_agree))
+    write_json(
+        out_meta, _sidecar(base_meta, prov, arrays, rebuilt=rebuilt, why=why, n_agree=n_agree)
+    )
     log.info("ohsumed_rebuilt: %s; %d of %d features agree", why, n_agree, N_FEATURES)
     return FeatureCheck(table, prov, rebuilt, why)
 
@@ -270,6 +280,7 @@ def _sidecar(
     base: dict[str, Any],
     prov: Provenance,
     arrays: dict[str, np.ndarray],
+    *,
     rebuilt: bool,
     why: str,
     n_agree: int,
