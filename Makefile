@@ -87,7 +87,7 @@ readme-results: $(STAMP)  ## the README's claim tally from a full run [RUN=<run 
 # at the printed protocol, with each figure they move drawn beside the default's.
 readings: $(STAMP)  ## how each reading moves the published numbers [PROTOCOL=full] [ONLY=<id>]
 	@case "$$BOOSTRANK_PROTOCOL" in ""|quick|full) ;; *) \
-	  echo "make readings: PROTOCOL is '$$BOOSTRANK_PROTOCOL'; give quick (the screen, the default) or full" >&2; exit 2;; esac
+	  echo "make readings: PROTOCOL is neither quick (the screen, the default) nor full (stage 2 at the printed protocol)" >&2; exit 2;; esac
 	@if [ -n "$$BOOSTRANK_ONLY" ]; then $(BIN)/python -m boostrank readings-only "$$BOOSTRANK_ONLY" >/dev/null; fi
 	@if [ "$$BOOSTRANK_PROTOCOL" = full ] || [ -n "$$BOOSTRANK_ONLY" ]; then \
 	  $(SNAKEMAKE) --snakefile workflow/readings.smk --configfile config/config.yaml \

@@ -3,7 +3,8 @@ workflow/readings.smk on Figure 3.1 and one data set (tests/config/readings_reus
 temporary copy of the repository: a reading of the evaluation (ndcg_formula) or of the figure
 (chapter3_tie_break) runs no training job of its own, before the default variant has run and
 after; a reading of one algorithm's training (ndcg_boost_max_redraws) runs exactly that
-algorithm's training jobs again, the others it reads from the default variant."""
+algorithm's training jobs again, the others it reads from the default variant; and only the
+default variant prepares the data sets."""
 
 import re
 
@@ -61,6 +62,8 @@ def test_only_the_jobs_a_reading_changes_are_computed_again(tmp_path):
     repo = copy_repo(tmp_path)
     found = jobs_by_variant(run_ok(repo, "-n", *READINGS, tiny=False))
     default = training(found["default"])
+    for variant, jobs in found.items():  # the processed data: the default variant's, parsed once
+        assert variant == "default" or "prepare" not in {rule for rule, _ in jobs}, variant
     assert {a for _, a, _, _ in default} >= {"ndcg_boost", "ranksvm", "listnet"}, default
     for reading in EVALUATION_ONLY:
         for variant in of_reading(found, reading):

@@ -4,7 +4,18 @@ from an earlier variant (docs/readings-reuse.md)."""
 import copy
 
 from boostrank.experiments.chapter3.spec import BY_KEY, RUNS
-from boostrank.experiments.reuse import owners, ranking_name
+from boostrank.experiments.reuse import owners as all_owners
+from boostrank.experiments.reuse import ranking_name
+
+PROCESSED = "data/processed/"
+
+
+def owners(configs, *root):
+    """The shared job outputs but the processed data sets (they have their own test below)."""
+    return {
+        name: {p: r for p, r in mine.items() if not p.startswith(PROCESSED)}
+        for name, mine in all_owners(configs, *root).items()
+    }
 
 
 def config(**chapter3):
@@ -143,3 +154,14 @@ def test_a_topk_split_reading_reruns_only_the_records_trained_on_that_split():
     mine = owners({"default": base, "split": variant})["split"]
     datasets = {p.split("/")[3] for p in mine if p.startswith("results/topk/runs/")}
     assert datasets == set(base["topk"]["datasets"]) - {"m_reduced"}
+
+
+def test_every_variant_reads_the_processed_data_sets_of_the_default():
+    base = printed()
+    prefixes = all_owners({"default": base, "rho": with_(base, "topk.rho", 0.5)})["rho"]
+    prepared = {p: r for p, r in prefixes.items() if p.startswith(PROCESSED)}
+    assert "data/processed/ohsumed." in prepared and "data/processed/mnist." in prepared
+    assert set(prepared.values()) == {"results/readings/default"}
+    for key, value in (("seed", 1), ("data.synthetic_scale", 0.5)):  # what a stand-in is
+        mine = all_owners({"default": base, "other": with_(base, key, value)})["other"]
+        assert not [p for p in mine if p.startswith(PROCESSED)], key

@@ -11,8 +11,8 @@ from boostrank.experiments.chapter2 import spec as CH2_SPEC
 
 rule chapter2_run:
     input:
-        npz="data/processed/{dataset}.npz",
-        meta=lambda w: processed_meta(w.dataset),
+        npz=lambda w: npz_in(w.dataset),
+        meta=lambda w: meta_in(w.dataset),
         code=lambda w: code(*CH2_SPEC.code_modules(w.method)),
     output:
         csv=CH2_SPEC.run_file("{figure}", "{dataset}", "{method}", "{block}"),

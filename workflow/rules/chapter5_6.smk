@@ -12,8 +12,8 @@ from boostrank.experiments.chapter5_6 import spec as CH5_SPEC
 
 rule chapter5_sweep:
     input:
-        npz="data/processed/{dataset}.npz",
-        meta=lambda w: processed_meta(w.dataset),
+        npz=lambda w: npz_in(w.dataset),
+        meta=lambda w: meta_in(w.dataset),
         code=lambda w: code(*CH5_SPEC.code_modules(w.method)),
     output:
         csv=CH5_SPEC.run_file("thesis-fig5_2", "{dataset}", "{method}"),
@@ -34,8 +34,8 @@ rule chapter5_sweep:
 
 rule chapter5_perceptron:
     input:
-        npz="data/processed/{dataset}.npz",
-        meta=lambda w: processed_meta(w.dataset),
+        npz=lambda w: npz_in(w.dataset),
+        meta=lambda w: meta_in(w.dataset),
         code=code(*CH5_SPEC.code_modules("perceptron")),
     output:
         csv=CH5_SPEC.run_file("thesis-fig5_1", "{dataset}", "perceptron"),
@@ -55,8 +55,8 @@ rule chapter5_perceptron:
 
 rule chapter6_adaptive:
     input:
-        npz="data/processed/{dataset}.npz",
-        meta=lambda w: processed_meta(w.dataset),
+        npz=lambda w: npz_in(w.dataset),
+        meta=lambda w: meta_in(w.dataset),
         code=lambda w: code(*CH5_SPEC.code_modules(w.method)),
     output:
         csv=CH5_SPEC.run_file("thesis-fig6_2", "{dataset}", "{method}"),
@@ -77,8 +77,8 @@ rule chapter6_adaptive:
 
 rule chapter6_best_worst:
     input:
-        npz="data/processed/{dataset}.npz",
-        meta=lambda w: processed_meta(w.dataset),
+        npz=lambda w: npz_in(w.dataset),
+        meta=lambda w: meta_in(w.dataset),
         sweep=CH5_SPEC.run_file("thesis-fig5_2", "{dataset}", "banditron"),
         code=code(*CH5_SPEC.code_modules("banditron_best_worst")),
     output:
@@ -121,8 +121,8 @@ rule chapter5_figure:
 
 rule chapter5_eta_sweep:
     input:
-        npz="data/processed/{dataset}.npz",
-        meta=lambda w: processed_meta(w.dataset),
+        npz=lambda w: npz_in(w.dataset),
+        meta=lambda w: meta_in(w.dataset),
         code=code(*CH5_SPEC.ETA_SWEEP.code),
     output:
         csv=CH5_SPEC.eta_run_file("{dataset}"),

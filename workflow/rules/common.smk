@@ -255,6 +255,17 @@ def processed_meta(dataset):
     return f"data/processed/{dataset}.json"
 
 
+def npz_in(dataset):
+    """A processed data set's arrays as a job reads them: under make readings, the file of the
+    variant that makes it the same way (reused())."""
+    return reused([f"data/processed/{dataset}.npz"])[0]
+
+
+def meta_in(dataset):
+    """A processed data set's sidecar as a job reads it (npz_in)."""
+    return reused([processed_meta(dataset)])[0]
+
+
 def _ranking_name(dataset):
     """OHSUMED comes rebuilt from Meta/ when config letor.ohsumed_features is 'rebuilt'."""
     return ranking_name(config, dataset)
@@ -262,12 +273,12 @@ def _ranking_name(dataset):
 
 def ranking_meta(dataset):
     """Sidecar of a ranking data set as the experiments use it (see _ranking_name)."""
-    return processed_meta(_ranking_name(dataset))
+    return meta_in(_ranking_name(dataset))
 
 
 def ranking_npz(dataset):
     """Arrays of a ranking data set as the experiments use it; same layout either way."""
-    return f"data/processed/{_ranking_name(dataset)}.npz"
+    return npz_in(_ranking_name(dataset))
 
 
 def spec_digest(dataset):
@@ -302,7 +313,7 @@ def inventory_inputs():
     had (data_available), so a machine without the mirror still completes the run.
     """
     return [
-        processed_meta(ds) if can_prepare(ds) else raw_provenance(ds)
+        meta_in(ds) if can_prepare(ds) else raw_provenance(ds)
         for ds in config["data"]["inventory"]
         if data_available(ds)
     ]

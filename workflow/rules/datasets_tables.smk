@@ -5,7 +5,7 @@ from boostrank.experiments.datasets import spec as DATASETS_SPEC
 
 rule datasets_table:
     input:
-        metas=lambda w: [processed_meta(ds) for ds in CATALOG[w.table].datasets],
+        metas=lambda w: [meta_in(ds) for ds in CATALOG[w.table].datasets],
         claims=config["claims"],
         code=code(*DATASETS_SPEC.TABLE.code),
     output:

@@ -10,8 +10,8 @@ from boostrank.experiments.docan import spec as DOCAN_SPEC
 
 rule docan_ranking_fold:
     input:
-        metas=[processed_meta(ds) for ds in DOCAN_SPEC.LETOR_DATASETS],
-        arrays=[f"data/processed/{ds}.npz" for ds in DOCAN_SPEC.LETOR_DATASETS],
+        metas=[meta_in(ds) for ds in DOCAN_SPEC.LETOR_DATASETS],
+        arrays=[npz_in(ds) for ds in DOCAN_SPEC.LETOR_DATASETS],
         code=lambda w: code(*DOCAN_SPEC.fold_code_modules(w.table)),
     output:
         "results/docan_ranking/{table}/fold{fold}.csv",

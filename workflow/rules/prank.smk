@@ -24,8 +24,8 @@ rule prank_fig6:
 
 rule prank_fig7:
     input:
-        npz="data/processed/movielens_100k.npz",
-        meta=processed_meta("movielens_100k"),
+        npz=npz_in("movielens_100k"),
+        meta=meta_in("movielens_100k"),
         code=code(*PR_SPEC.FIG7_JOB.code),
     output:
         **spec_outputs(PR_SPEC.FIGURES[PR_SPEC.FIG7].outputs),

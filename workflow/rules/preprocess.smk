@@ -42,8 +42,8 @@ rule prepare:
 rule letor_rebuild:
     input:
         raw=raw_provenance("ohsumed"),
-        npz="data/processed/ohsumed.npz",
-        meta=processed_meta("ohsumed"),
+        npz=npz_in("ohsumed"),
+        meta=meta_in("ohsumed"),
         code=code(*DATASETS_SPEC.LETOR3_FEATURES.code),
     output:
         **spec_outputs(DATASETS_SPEC.FIGURES[DATASETS_SPEC.LETOR3_TABLE].outputs),

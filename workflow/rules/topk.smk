@@ -10,8 +10,8 @@ from boostrank.experiments.topk import spec as TOPK_SPEC
 
 rule topk_split:
     input:
-        npz=lambda w: f"data/processed/{TOPK_SPEC.source_dataset(w.dataset)}.npz",
-        meta=lambda w: processed_meta(TOPK_SPEC.source_dataset(w.dataset)),
+        npz=lambda w: npz_in(TOPK_SPEC.source_dataset(w.dataset)),
+        meta=lambda w: meta_in(TOPK_SPEC.source_dataset(w.dataset)),
         raw=lambda w: raw_provenance(TOPK_SPEC.source_dataset(w.dataset)),
         base=lambda w: TOPK_SPEC.base_split(w.dataset),
         code=code(*TOPK_SPEC.SPLIT.code),
@@ -32,8 +32,8 @@ rule topk_split:
 
 rule topk_train:
     input:
-        npz=lambda w: f"data/processed/{TOPK_SPEC.source_dataset(w.dataset)}.npz",
-        meta=lambda w: processed_meta(TOPK_SPEC.source_dataset(w.dataset)),
+        npz=lambda w: npz_in(TOPK_SPEC.source_dataset(w.dataset)),
+        meta=lambda w: meta_in(TOPK_SPEC.source_dataset(w.dataset)),
         split=TOPK_SPEC.split_file("{dataset}", ".npz"),
         code=code(*TOPK_SPEC.TRAIN.code),
     output:
@@ -56,8 +56,8 @@ rule topk_train:
 
 rule topk_train_fig2:
     input:
-        npz=lambda w: f"data/processed/{TOPK_SPEC.source_dataset(w.dataset)}.npz",
-        meta=lambda w: processed_meta(TOPK_SPEC.source_dataset(w.dataset)),
+        npz=lambda w: npz_in(TOPK_SPEC.source_dataset(w.dataset)),
+        meta=lambda w: meta_in(TOPK_SPEC.source_dataset(w.dataset)),
         split=TOPK_SPEC.split_file("{dataset}", ".npz"),
         code=code(*TOPK_SPEC.TRAIN.code),
     output:

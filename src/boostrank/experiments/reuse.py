@@ -15,7 +15,8 @@ applies to the paths they read. The owner's own job writes the files, so they ar
 variant's job would have written, byte for byte; the variant has no job for them at all (a dry
 run lists none).
 
-Only the kinds in :data:`KINDS` are shared: Figure 3.1's training jobs (``chapter3_train``,
+Only the kinds in :data:`KINDS` are shared: the processed data sets (``prepare``, one job
+per data set), Figure 3.1's training jobs (``chapter3_train``,
 one folder per (data set, algorithm), all its replicates and folds) and qrels
 (``chapter3_qrels``, one job per data set), Chapter 2's run jobs
 (``chapter2_run``, one file per block of repeats) and the top-k training runs (``topk_train``,
@@ -68,6 +69,16 @@ def _computation(specs: list[Any], config: Mapping[str, Any], data_seed: bool = 
 def _files(name: str) -> SimpleNamespace:
     """A processed data set's files, relative to a variant's root."""
     return SimpleNamespace(npz=f"data/processed/{name}.npz", meta=f"data/processed/{name}.json")
+
+
+def prepare(config: Mapping[str, Any], reader: Mapping[str, Any]) -> dict[str, str | None]:
+    """Every registry data set's processed files (``data/processed/<name>.npz`` and ``.json``,
+    one prepare job): made from the fetched files (shared by every variant), the registry, the
+    stand-ins' size and the seed a stand-in is drawn with, whatever the reader's sections."""
+    from boostrank.data.registry import load_registry
+
+    digest = _computation([], config, data_seed=True)
+    return {f"data/processed/{name}.": digest for name in load_registry(config["registry"])}
 
 
 def chapter3_train(config: Mapping[str, Any], reader: Mapping[str, Any]) -> dict[str, str | None]:
@@ -209,6 +220,7 @@ _MADE_BY = ("seed", "registry", "data")  # the seed, and what makes the processe
 KINDS: dict[
     str, tuple[tuple[str, ...], Callable[..., dict[str, str | None]], Callable[..., Any]]
 ] = {
+    "prepare": (("registry", "seed", "data"), prepare, lambda c: None),
     "chapter3_train": (
         ("chapter3", "letor", *_MADE_BY),
         chapter3_train,
@@ -283,6 +295,7 @@ __all__ = [
     "chapter3_qrels",
     "chapter3_train",
     "owners",
+    "prepare",
     "ranking_name",
     "topk_train",
     "upstream",
