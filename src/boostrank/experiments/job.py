@@ -148,6 +148,23 @@ def with_exts(stem: str, *exts: str) -> tuple[str, ...]:
     return tuple(stem + ext for ext in exts)
 
 
+def curve_outputs(figure: str, *, guards: bool) -> dict[str, str | tuple[str, ...]]:
+    """A figure job's outputs: the PNG and PDF, the drawn CSV, the summary, the guards' counts
+    (``guards``: where its jobs count them, :mod:`boostrank.guards`) and the summary's
+    bootstrap samples."""
+    from boostrank.guards import path
+
+    out: dict[str, str | tuple[str, ...]] = {
+        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
+        "csv": f"results/{figure}.csv",
+        "summary": f"results/{figure}_summary.csv",
+    }
+    if guards:
+        out["guards"] = path(figure)
+    out["samples"] = f"results/{figure}_summary.samples.csv"
+    return out
+
+
 @dataclass(frozen=True)
 class FigureCode:
     """How the pipeline makes one figure or table, declared once beside its work's jobs (the

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank import guards
 from boostrank.errors import BoostrankError
 from boostrank.experiments.job import (
     FigureCode,
@@ -14,9 +13,9 @@ from boostrank.experiments.job import (
     JobSpec,
     check_at_least,
     check_choice,
+    curve_outputs,
     registry,
     stem,
-    with_exts,
 )
 
 SOURCE = "Valizadegan (2010), section 2.4"
@@ -157,13 +156,7 @@ JOBS = registry(RUN, FIGURE)
 
 def figure_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
     """The outputs of a figure's job (rule chapter2_figure; ``{figure}`` there)."""
-    return {
-        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
-        "csv": f"results/{figure}.csv",
-        "summary": f"results/{figure}_summary.csv",
-        "guards": guards.path(figure),
-        "samples": f"results/{figure}_summary.samples.csv",
-    }
+    return curve_outputs(figure, guards=True)
 
 
 # Figures 2.1-2.3: the rules of their jobs, the functions they run, their outputs.

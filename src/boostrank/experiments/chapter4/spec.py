@@ -15,9 +15,9 @@ from boostrank.experiments.job import (
     JobSpec,
     check_at_least,
     check_choice,
+    curve_outputs,
     registry,
     stem,
-    with_exts,
 )
 
 SOURCE = "Valizadegan (2010), chapter 4"
@@ -409,13 +409,7 @@ JOBS = registry(BASE_RANKERS, FEEDBACK, OBJECTIVE, MOVIES, FIGURE)
 
 def figure_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
     """The outputs of a figure's job (rule chapter4_figure; ``{fig}`` there)."""
-    return {
-        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
-        "csv": f"results/{figure}.csv",
-        "summary": f"results/{figure}_summary.csv",
-        "guards": f"results/guards/{figure}.csv",
-        "samples": f"results/{figure}_summary.samples.csv",
-    }
+    return curve_outputs(figure, guards=True)
 
 
 # Figures 4.1-4.6: the rules of their jobs (the family jobs of Figures 4.2-4.4 and 4.5-4.6, the

@@ -13,6 +13,7 @@ from boostrank.experiments.job import (
     JobSpec,
     check_at_least,
     check_choice,
+    curve_outputs,
     registry,
     stem,
     with_exts,
@@ -218,12 +219,7 @@ JOBS = registry(RUN, FIGURE, ETA_SWEEP, ETA_FIGURE)
 
 def figure_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
     """The outputs of a curve figure's job (rule chapter5_figure; ``{figure}`` there)."""
-    return {
-        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
-        "csv": f"results/{figure}.csv",
-        "summary": f"results/{figure}_summary.csv",
-        "samples": f"results/{figure}_summary.samples.csv",
-    }
+    return curve_outputs(figure, guards=False)
 
 
 # Figures 5.1, 5.2, 6.1, 6.2 and the eta sweep: the rules of their jobs, the functions they

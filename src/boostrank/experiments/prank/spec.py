@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.job import FigureCode, JobKind, JobSpec, registry, stem, with_exts
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, curve_outputs, registry, stem
 
 FIG6, FIG7 = "prank-fig6", "prank-fig7"
 LABELS = {
@@ -70,12 +70,7 @@ JOBS = registry(FIG6_JOB, FIG7_JOB)
 
 def figure_outputs(figure: str) -> dict[str, str | tuple[str, ...]]:
     """The outputs of a figure's job (rules prank_fig6 and prank_fig7)."""
-    return {
-        "figure": with_exts(f"figures/{figure}", ".png", ".pdf"),
-        "csv": f"results/{figure}.csv",
-        "summary": f"results/{figure}_summary.csv",
-        "samples": f"results/{figure}_summary.samples.csv",
-    }
+    return curve_outputs(figure, guards=False)
 
 
 # Figures 6 and 7: the rule of each one's job, the functions it runs, its outputs.
