@@ -69,15 +69,32 @@ SIDE = [
     if variant != DEFAULT_VARIANT
     for figure in moved_figures(reading, CLAIMS, set(DRAWN))
 ]
+# The confirm stage runs on the printed config, so its default variant is the main run: no
+# prefix, its files are results/... themselves (reused as they are after make reproduce).
+MAIN_DEFAULT = STAGE == "confirm"
+
+
+def variant_dir(name):
+    """Where a variant's workflow copy writes: the main run for the confirm stage's default."""
+    return "." if MAIN_DEFAULT and name == DEFAULT_VARIANT else f"{ROOT}/{name}"
+
+
+def variant_file(name, path):
+    return path if variant_dir(name) == "." else f"{variant_dir(name)}/{path}"
+
+
 # Each distinct job once: a variant reads the files of an earlier variant whose jobs compute
 # them the same way (config readings.reuse; boostrank.experiments.reuse, docs/readings-reuse.md).
-REUSE = owners({name: v.config for name, v in VARIANTS.items()}, ROOT)
+REUSE = {
+    name: {prefix: variant_dir(owner.rpartition("/")[2]) for prefix, owner in mine.items()}
+    for name, mine in owners({n: v.config for n, v in VARIANTS.items()}, ROOT).items()
+}
 
 
 rule readings:
     default_target: True
     input:
-        [f"{ROOT}/{v.name}/{f}" for v in VARIANTS.values() for f in v.files],
+        [variant_file(v.name, f) for v in VARIANTS.values() for f in v.files],
         SIDE,
         readings=READINGS_FILE,
         claims=CLAIMS_FILE,
@@ -99,22 +116,23 @@ rule readings:
         seed=config["seed"],
         stage=STAGE,
         root=ROOT,
+        main=" --main-default" if MAIN_DEFAULT else "",
         figure=FIGURES[STAGE],
     shell:
         f"{shlex.quote(sys.executable)} -m boostrank readings --readings {{input.readings:q}}"
         " --claims {input.claims:q} --variants {params.variants:q} --seed {params.seed}"
         " --csv {output.csv:q} --figure-prefix {params.figure:q}"
-        " --stage {params.stage:q} --root {params.root:q}"
+        " --stage {params.stage:q} --root {params.root:q}{params.main}"
         " --run-config {params.run_config:q} --printed-config {input.printed:q}"
         " --config-schema {input.schema:q} 2> {log:q}"
 
 
 rule readings_figure:
     input:
-        default=lambda w: f"{ROOT}/{DEFAULT_VARIANT}/{DRAWN[w.figure]}",
-        option=lambda w: f"{ROOT}/{w.variant}/{DRAWN[w.figure]}",
+        default=lambda w: variant_file(DEFAULT_VARIANT, DRAWN[w.figure]),
+        option=lambda w: variant_file(w.variant, DRAWN[w.figure]),
         results=lambda w: [
-            f"{ROOT}/{v}/{f}"
+            variant_file(v, f)
             for v in (DEFAULT_VARIANT, w.variant)
             for f in claim_files([c for c in CLAIMS if figure_of(c.id) == w.figure])
         ],
@@ -131,13 +149,14 @@ rule readings_figure:
         label=lambda w: LABELS[w.variant][0],
         default_label=lambda w: LABELS[w.variant][1],
         root=ROOT,
+        main=" --main-default" if MAIN_DEFAULT else "",
         prefix=lambda w: f"{SIDE_BY_SIDE}/{w.figure}__{w.variant}",
         seed=config["seed"],
     shell:
         f"{shlex.quote(sys.executable)} -m boostrank readings-figure --figure {{wildcards.figure:q}}"
         " --image {params.image:q} --variant {wildcards.variant:q} --label {params.label:q}"
         " --default-label {params.default_label:q}"
-        " --root {params.root:q} --claims {input.claims:q} --seed {params.seed}"
+        " --root {params.root:q}{params.main} --claims {input.claims:q} --seed {params.seed}"
         " --out-prefix {params.prefix:q} 2> {log:q}"
 
 
@@ -153,7 +172,9 @@ for _index, (_name, _variant) in enumerate(VARIANTS.items()):
                 "readings": {**_variant.config.get("readings", {}), "reuse": REUSE[_name]},
             }
         replace_prefix:
-            {p: f"{ROOT}/{_name}/{p}" for p in VARIANT_PREFIXES}
+            {p: f"{variant_dir(_name)}/{p}" for p in VARIANT_PREFIXES}
+            if variant_dir(_name) != "."
+            else {}
 
     _alias = f"v{_index}_*"  # rule names v<index>_<rule>
     # The fetched files are shared: only the default variant has the fetch rule.

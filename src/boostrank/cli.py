@@ -96,6 +96,7 @@ def _cmd_readings(args: argparse.Namespace) -> None:
         seed=args.seed,
         reduced=_reductions(args),
         stage=args.stage,
+        main_default=args.main_default,
     )
     if table.empty:
         raise BoostrankError(
@@ -258,7 +259,7 @@ def _cmd_readings_figure(args: argparse.Namespace) -> None:
     from boostrank.report.readings_figure import changed_claims, draw_side_by_side
 
     root = Path(args.root)
-    roots = (root / "default", root / args.variant)
+    roots = (Path(".") if args.main_default else root / "default", root / args.variant)
     changed = changed_claims(load_claims(args.claims), args.figure, roots, args.seed)
     pngs = (roots[0] / args.image, roots[1] / args.image)
     draw_side_by_side(pngs, (args.default_label, args.label), changed, args.out_prefix)
@@ -440,6 +441,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--variant", required=True, help="the option's workflow copy")
     p.add_argument("--label", required=True, help="<reading> = <option>, the right panel's title")
     p.add_argument("--default-label", default="default", help="the left panel's title")
+    p.add_argument("--main-default", action="store_true", help="the default variant: the main run")
     p.add_argument("--root", required=True, help="the variants' workflow copies")
     p.add_argument("--claims", default="config/claims.yaml")
     p.add_argument("--seed", type=int, default=0)
@@ -455,6 +457,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--csv", required=True)
     p.add_argument("--figure-prefix", required=True)
     p.add_argument("--stage", default="screen", choices=["screen", "confirm"])
+    p.add_argument("--main-default", action="store_true", help="the default variant: the main run")
     _protocol_arguments(p)
     p.set_defaults(func=_cmd_readings)
 

@@ -401,7 +401,9 @@ def reused(paths):
     out = []
     for path in paths:
         root = next((r for prefix, r in reuse.items() if path.startswith(prefix)), None)
-        out.append(flag(f"{root}/{path}", PATH_MODIFIED) if root else path)
+        # "." is the main run (make readings' confirm stage): the path as it is, still flagged
+        owned = path if root == "." else f"{root}/{path}"
+        out.append(flag(owned, PATH_MODIFIED) if root else path)
     return out
 
 

@@ -240,10 +240,12 @@ def tabulate(
     seed: int = 0,
     reduced: list[Reduction] | None = None,
     stage: str = "screen",
+    main_default: bool = False,
 ) -> pd.DataFrame:
     """One row per (reading, option, claim) checked on real data (module docstring);
     ``reduced``: the printed keys the run's config changed (its ``protocol`` column);
-    ``stage``: which of :data:`STAGES` made the variants."""
+    ``stage``: which of :data:`STAGES` made the variants; ``main_default``: the default
+    variant is the main run (the working directory), as in the confirm stage."""
     import pandas as pd
 
     root = Path(root)
@@ -254,7 +256,8 @@ def tabulate(
         by_option = {}
         for option, variant in variants[reading.id].items():
             if variant not in checked:
-                checked[variant] = evaluate(claims, root / variant, seed).set_index("claim_id")
+                where = Path(".") if main_default and variant == DEFAULT_VARIANT else root / variant
+                checked[variant] = evaluate(claims, where, seed).set_index("claim_id")
             by_option[option] = checked[variant]
         default = by_option[option_text(reading.default)]
         for option, frame in by_option.items():
