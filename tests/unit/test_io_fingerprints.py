@@ -144,3 +144,16 @@ def test_an_old_fingerprint_with_times_still_checks_the_content(workdir):
     record = json.loads(Path("results/.a.csv.fingerprint").read_text())
     Path("results/.a.csv.fingerprint").write_text(json.dumps(record | {"mtime_ns": 1}))
     assert edited_files("results") == []
+
+
+def test_the_main_workflow_leaves_every_readings_stage_to_its_variants(workdir):
+    """common.smk skips each stage's root (boostrank.report.roots) under results/: a variant's
+    logs, written without a fingerprint, are not the main run's hand edits."""
+    from boostrank.report.roots import ROOTS
+
+    skip = tuple(Path(root).name for root in ROOTS.values())
+    for root in ROOTS.values():
+        Path(root, "v/logs").mkdir(parents=True)
+        Path(root, "v/logs/x.log").write_text("log\n")
+    assert edited_files("results", skip=skip) == []
+    assert len(edited_files("results", skip=("readings",))) == 1  # stage 2's, before

@@ -30,6 +30,7 @@ from boostrank.data.sources import (
 from boostrank.errors import BoostrankError, did_you_mean
 from boostrank.experiments.job import WORKS, figure_code
 from boostrank.experiments.job import stem as path_stem
+from boostrank.report.roots import ROOTS as READINGS_STAGE
 from boostrank.experiments.reuse import ranking_name
 from boostrank.workflow.spec_params import spec_param
 from boostrank.io import FINGERPRINTED, RESULTS
@@ -185,16 +186,18 @@ FETCH_OPTIONS = (
 # depends on the edited file). Parsing reads nothing: when Snakemake plans, the edited files are
 # forced; a real run, holding its lock, keeps each as <name>.edited before its job writes it
 # (boostrank/workflow/hand_edits.py). The folders this copy of the workflow writes: results/
-# and figures/tables/, or a variant's own under results/readings/ when make readings imports
+# and figures/tables/, or a variant's own under results/readings*/ when make readings imports
 # the workflow as a module with a path prefix (the main workflow leaves those to the variants).
 # Only the main Snakemake process looks: a job re-parses this file on a cluster node (or in a
 # local job process), and must not move what other jobs are writing.
+# make readings' roots (results/readings/, results/readings-full/): each variant watches its own.
+READINGS_ROOTS = tuple(Path(root).name for root in READINGS_STAGE.values())
 if workflow.is_main_process:
     for _folder in FINGERPRINTED:
         hand_edits.watch(
             workflow,
             os.path.dirname(workflow.modifier.path_modifier.replace_prefix(f"{_folder}/x")),
-            skip=("readings",) if _folder == RESULTS else (),
+            skip=READINGS_ROOTS if _folder == RESULTS else (),
         )
 
 _unknown = [

@@ -32,12 +32,13 @@ from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
+from boostrank.report.roots import ROOT, ROOTS
+
 # The config outside a work's section that makes a job's inputs (the processed data sets):
 # the registry (what each data set is) and the stand-ins' size. The seed and the processed
 # file's name (letor.ohsumed_features, the letor section's one key) are in the spec itself;
 # where the data are found (data.mirror, sources) is not what they are.
 UPSTREAM = ("registry", "data.synthetic_scale")
-ROOT = "results/readings"  # a variant's root: ROOT/<variant>/ (boostrank.report.readings.ROOT)
 
 
 def ranking_name(config: Mapping[str, Any], dataset: str) -> str:
@@ -290,6 +291,7 @@ def owners(configs: Mapping[str, Mapping[str, Any]], root: str = ROOT) -> dict[s
 __all__ = [
     "KINDS",
     "ROOT",
+    "ROOTS",
     "UPSTREAM",
     "chapter2_run",
     "chapter3_qrels",

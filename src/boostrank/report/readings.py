@@ -33,17 +33,16 @@ from boostrank.io import read_yaml
 from boostrank.report.claims import Claim, evaluate, figure_of
 from boostrank.report.diagnosis import Findings, Flip
 from boostrank.report.protocol import Reduction, label, reduced_for
+from boostrank.report.roots import ROOT, ROOTS
 
 if TYPE_CHECKING:
     import pandas as pd
 
 DEFAULT_VARIANT = "default"
-ROOT = "results/readings"  # each variant's workflow copy: ROOT/<variant>/results/...
 # Stage 1 (screen) runs every (reading, option) at the run config's sizes (config/quick.yaml by
 # default); stage 2 (confirm) reruns at the printed protocol the readings stage 1 found to
 # matter (:func:`to_confirm`), under its own root, into its own table.
 STAGES = ("screen", "confirm")
-ROOTS = {"screen": ROOT, "confirm": "results/readings-full"}
 TABLES = {"screen": "results/readings.csv", "confirm": "results/readings_confirm.csv"}
 FIGURES = {"screen": "figures/readings", "confirm": "figures/readings_confirm"}
 CONFIRM_SHIFT = 0.5  # a claim moved by more than half its tolerance sends its reading to stage 2
