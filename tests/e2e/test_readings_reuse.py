@@ -87,3 +87,24 @@ def test_only_the_jobs_a_reading_changes_are_computed_again(tmp_path):
             assert not training(found[variant]), variant
     for variant in of_reading(found, TRAINING):
         assert {a for _, a, _, _ in training(found[variant])} == {"ndcg_boost"}, variant
+
+
+_CONFIRMED = re.compile(r"results/readings-full/([^/,\s]+)/")
+
+
+@pytest.mark.e2e
+def test_the_confirm_stage_takes_the_main_run_as_its_default(tmp_path):
+    """make readings ONLY=<id> (stage 2): the default variant's jobs are the main run's, with
+    no prefix, and the option's variant reads the main run's data and training."""
+    repo = copy_repo(tmp_path)
+    out = run_ok(repo, "-n", *READINGS, "--config", "readings_stage=confirm",
+                 "readings_only=ndcg_formula", tiny=False)  # fmt: skip
+    outputs = [line for line in out.splitlines() if line.startswith("    output: ")]
+    main = [line for line in outputs if "results/readings" not in line]
+    assert any("results/runs/thesis-fig3_1/" in line for line in main), main[:3]
+    assert any("data/processed/td2003.npz" in line for line in main)
+    variants = {m.group(1) for line in outputs if (m := _CONFIRMED.search(line))}
+    assert variants == {"ndcg_formula.report"}, variants
+    assert "results/readings/" not in out  # not the screen's root
+    mine = [line for line in outputs if "ndcg_formula.report" in line]
+    assert not [line for line in mine if "/runs/" in line or "data/processed" in line], mine
