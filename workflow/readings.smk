@@ -37,6 +37,7 @@ from boostrank.report.readings import (
     load_readings,
     option_text,
     plan,
+    variant_dir,
     variant_table,
 )
 from boostrank.report.readings_figure import OUT as SIDE_BY_SIDE
@@ -74,19 +75,21 @@ SIDE = [
 MAIN_DEFAULT = STAGE == "confirm"
 
 
-def variant_dir(name):
-    """Where a variant's workflow copy writes: the main run for the confirm stage's default."""
-    return "." if MAIN_DEFAULT and name == DEFAULT_VARIANT else f"{ROOT}/{name}"
+def variant_root(name):
+    """Where a variant's workflow copy writes (boostrank.report.readings.variant_dir)."""
+    return str(variant_dir(ROOT, name, MAIN_DEFAULT))
 
 
 def variant_file(name, path):
-    return path if variant_dir(name) == "." else f"{variant_dir(name)}/{path}"
+    return str(Path(variant_root(name), path))
 
 
 # Each distinct job once: a variant reads the files of an earlier variant whose jobs compute
 # them the same way (config readings.reuse; boostrank.experiments.reuse, docs/readings-reuse.md).
+# The confirm stage's default is the main run, whose root is "." (reused() reads it as such).
+_DEFAULT_ROOT = f"{ROOT}/{DEFAULT_VARIANT}"
 REUSE = {
-    name: {prefix: variant_dir(owner.rpartition("/")[2]) for prefix, owner in mine.items()}
+    name: {p: variant_root(DEFAULT_VARIANT) if r == _DEFAULT_ROOT else r for p, r in mine.items()}
     for name, mine in owners({n: v.config for n, v in VARIANTS.items()}, ROOT).items()
 }
 
@@ -172,8 +175,8 @@ for _index, (_name, _variant) in enumerate(VARIANTS.items()):
                 "readings": {**_variant.config.get("readings", {}), "reuse": REUSE[_name]},
             }
         replace_prefix:
-            {p: f"{variant_dir(_name)}/{p}" for p in VARIANT_PREFIXES}
-            if variant_dir(_name) != "."
+            {p: f"{variant_root(_name)}/{p}" for p in VARIANT_PREFIXES}
+            if variant_root(_name) != "."
             else {}
 
     _alias = f"v{_index}_*"  # rule names v<index>_<rule>

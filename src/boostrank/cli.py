@@ -256,10 +256,13 @@ def _cmd_readings_only(args: argparse.Namespace) -> None:
 
 def _cmd_readings_figure(args: argparse.Namespace) -> None:
     from boostrank.report.claims import load_claims
+    from boostrank.report.readings import DEFAULT_VARIANT, variant_dir
     from boostrank.report.readings_figure import changed_claims, draw_side_by_side
 
-    root = Path(args.root)
-    roots = (Path(".") if args.main_default else root / "default", root / args.variant)
+    roots = (
+        variant_dir(args.root, DEFAULT_VARIANT, args.main_default),
+        variant_dir(args.root, args.variant),
+    )
     changed = changed_claims(load_claims(args.claims), args.figure, roots, args.seed)
     pngs = (roots[0] / args.image, roots[1] / args.image)
     draw_side_by_side(pngs, (args.default_label, args.label), changed, args.out_prefix)

@@ -169,6 +169,12 @@ def variant_name(reading: Reading, option: Any, config: dict[str, Any]) -> str:
     return f"{reading.id}.{option}"
 
 
+def variant_dir(root: Path | str, name: str, main_default: bool = False) -> Path:
+    """Where a variant's workflow copy writes: ``<root>/<name>``, or the working directory (the
+    main run) for the default variant of the confirm stage (``main_default``)."""
+    return Path(".") if main_default and name == DEFAULT_VARIANT else Path(root, name)
+
+
 def matched_claims(reading: Reading, claims: list[Claim]) -> list[Claim]:
     """The claims whose id matches one of the reading's patterns."""
     return [c for c in claims if any(fnmatch(c.id, p) for p in reading.claims)]
@@ -255,7 +261,7 @@ def tabulate(
         by_option = {}
         for option, variant in variants[reading.id].items():
             if variant not in checked:
-                where = Path(".") if main_default and variant == DEFAULT_VARIANT else root / variant
+                where = variant_dir(root, variant, main_default)
                 checked[variant] = evaluate(claims, where, seed).set_index("claim_id")
             by_option[option] = checked[variant]
         default = by_option[option_text(reading.default)]
@@ -575,6 +581,7 @@ __all__ = [
     "to_confirm",
     "tolerance",
     "unmeasured",
+    "variant_dir",
     "variant_name",
     "variant_table",
     "with_option",
