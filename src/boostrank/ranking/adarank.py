@@ -44,6 +44,8 @@ Readings (recorded here and in the fitted attributes; ids of config/readings.yam
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
+
 import numpy as np
 
 from boostrank.errors import BoostrankError
@@ -68,29 +70,19 @@ def query_weights(measure: np.ndarray) -> np.ndarray:
     return z / z.sum()
 
 
+@dataclass(eq=False, repr=False)
 class AdaRank(Ranker):
     """AdaRank-NDCG with feature weak rankers; ``fit(X, y, qid, validation=...)``, ``predict``."""
 
-    def __init__(
-        self,
-        n_rounds: int = 500,
-        *,
-        k: int | None = 10,
-        formula: Formula = "letor",
-        tol: float | None = 0.002,
-        max_repeats: int | None = 5,
-        on_repeat: str = "continue",
-        metric: str = "ndcg@10",
-        random_state: int = 0,
-    ) -> None:
-        self.n_rounds = n_rounds
-        self.k = k
-        self.formula = formula
-        self.tol = tol
-        self.max_repeats = max_repeats
-        self.on_repeat = on_repeat
-        self.metric = metric
-        self.random_state = random_state  # unused: AdaRank is deterministic (API uniformity)
+    n_rounds: int = 500
+    _: KW_ONLY
+    k: int | None = 10
+    formula: Formula = "letor"
+    tol: float | None = 0.002
+    max_repeats: int | None = 5
+    on_repeat: str = "continue"
+    metric: str = "ndcg@10"
+    random_state: int = 0  # unused: AdaRank is deterministic (API uniformity)
 
     def _measure(self, y: np.ndarray, s: np.ndarray, qid: np.ndarray, cut: int) -> np.ndarray:
         return ndcg_at_k(y, s, qid, cut, formula=self.formula)

@@ -4,7 +4,13 @@ validation=None)`` (:class:`Ranker`), and ``predict(X)``, one score per document
 documents are ranked by decreasing score.
 
 Constructor parameters are stored as given; whatever is derived from them is computed in
-``fit``. :meth:`Ranker.fit` checks the data (X 2-D, y and qid one value per row; X in the
+``fit``. Each ranker declares its parameters once, as the fields of
+``@dataclass(eq=False, repr=False)``: the generated ``__init__`` stores each argument under
+its own name and sets nothing else, which is what ``get_params`` and ``clone`` read, and
+``eq``/``repr`` stay ``BaseEstimator``'s (identity, and the parameters that differ from their
+defaults). Parameters after ``_: KW_ONLY`` are keyword-only.
+
+:meth:`Ranker.fit` checks the data (X 2-D, y and qid one value per row; X in the
 dtype the algorithm works in, ``x_dtype``) and the validation fold, then runs the ranker's
 algorithm, ``_fit``. Rankers with other training arguments (RankNet's checkpoints, QBRank's
 masks) override ``fit`` and call the same checks. The ranking refiners of chapter 4 (MRR,

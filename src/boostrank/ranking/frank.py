@@ -51,7 +51,7 @@ for the tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 from scipy import sparse
@@ -200,29 +200,19 @@ def reference_round(
     return sum(sum(v) / len(v) for v in per_query.values()) / len(per_query)
 
 
+@dataclass(eq=False, repr=False)
 class FRank(Ranker):
     """FRank: boosted binary weak learners on the fidelity loss; ``fit``, ``predict``."""
 
-    def __init__(
-        self,
-        n_rounds: int = 100,
-        *,
-        n_thresholds: int = 16,
-        n_candidates: int | None = 8,
-        newton_steps: int = 4,
-        max_alpha: float = 10.0,
-        max_pairs_per_query: int | None = None,
-        metric: str = "ndcg@10",
-        random_state: int = 0,
-    ) -> None:
-        self.n_rounds = n_rounds
-        self.n_thresholds = n_thresholds
-        self.n_candidates = n_candidates
-        self.newton_steps = newton_steps
-        self.max_alpha = max_alpha
-        self.max_pairs_per_query = max_pairs_per_query
-        self.metric = metric
-        self.random_state = random_state
+    n_rounds: int = 100
+    _: KW_ONLY
+    n_thresholds: int = 16
+    n_candidates: int | None = 8
+    newton_steps: int = 4
+    max_alpha: float = 10.0
+    max_pairs_per_query: int | None = None
+    metric: str = "ndcg@10"
+    random_state: int = 0
 
     def _thresholds(self, X: np.ndarray) -> list[np.ndarray]:
         levels = np.arange(1, self.n_thresholds + 1) / (self.n_thresholds + 1)

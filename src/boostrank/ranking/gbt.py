@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor
@@ -127,6 +127,7 @@ class TreeRanker(Ranker):
         return self.model_.predict(X)
 
 
+@dataclass(eq=False, repr=False)
 class GBT(TreeRanker):
     """Friedman's LS_Boost with regression trees; ``fit(X, y)``, ``predict``, ``staged_predict``.
 
@@ -136,18 +137,11 @@ class GBT(TreeRanker):
 
     needs_qid = False
 
-    def __init__(
-        self,
-        n_trees: int = 400,
-        *,
-        max_leaf_nodes: int = 20,
-        learning_rate: float = 0.05,
-        random_state: int = 0,
-    ) -> None:
-        self.n_trees = n_trees
-        self.max_leaf_nodes = max_leaf_nodes
-        self.learning_rate = learning_rate
-        self.random_state = random_state
+    n_trees: int = 400
+    _: KW_ONLY
+    max_leaf_nodes: int = 20
+    learning_rate: float = 0.05
+    random_state: int = 0
 
     def _fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None

@@ -16,6 +16,7 @@ constant that does not change which round is best.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import lightgbm as lgb
@@ -32,32 +33,22 @@ def _sorted_groups(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, sizes
 
 
+@dataclass(eq=False, repr=False)
 class LambdaMART(Ranker):
-    x_dtype = None  # LightGBM takes X as given
     """LightGBM LambdaMART ranker: ``fit(X, y, qid, validation=...)``, ``predict(X, n_trees)``."""
 
-    def __init__(
-        self,
-        n_trees: int = 100,
-        *,
-        num_leaves: int = 6,
-        learning_rate: float = 0.1,
-        min_data_in_leaf: int = 20,
-        early_stopping_rounds: int | None = 100,
-        eval_at: int = 10,
-        num_threads: int = 1,
-        random_state: int = 0,
-        params: dict[str, Any] | None = None,
-    ) -> None:
-        self.n_trees = n_trees
-        self.num_leaves = num_leaves
-        self.learning_rate = learning_rate
-        self.min_data_in_leaf = min_data_in_leaf
-        self.early_stopping_rounds = early_stopping_rounds
-        self.eval_at = eval_at
-        self.num_threads = num_threads
-        self.random_state = random_state
-        self.params = params
+    x_dtype = None  # LightGBM takes X as given
+
+    n_trees: int = 100
+    _: KW_ONLY
+    num_leaves: int = 6
+    learning_rate: float = 0.1
+    min_data_in_leaf: int = 20
+    early_stopping_rounds: int | None = 100
+    eval_at: int = 10
+    num_threads: int = 1
+    random_state: int = 0
+    params: dict[str, Any] | None = None
 
     def lgb_params(self) -> dict[str, Any]:
         """The LightGBM parameters of this model."""

@@ -4,6 +4,8 @@ regularisation 1e-10, 1 and 1e5). Documents are ranked by the regression value."
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from sklearn.linear_model import Ridge
 
@@ -11,13 +13,13 @@ from boostrank.ranking.base import Ranker
 from boostrank.ranking.validation import Validation
 
 
+@dataclass(eq=False, repr=False)
 class LinearRanker(Ranker):
     """Ridge regression of the labels; ``fit(X, y, qid)`` ignores ``qid`` (pointwise)."""
 
     needs_qid = False
 
-    def __init__(self, l2: float = 1.0) -> None:
-        self.l2 = l2
+    l2: float = 1.0
 
     def _fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None

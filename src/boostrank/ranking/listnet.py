@@ -24,6 +24,8 @@ Readings, recorded (ids of config/readings.yaml in brackets):
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
+
 import numpy as np
 
 from boostrank.errors import BoostrankError
@@ -47,21 +49,15 @@ def listnet_loss_and_grad(w: np.ndarray, X: np.ndarray, y: np.ndarray) -> tuple[
     return loss, X.T @ (np.exp(log_p) - p_y)
 
 
+@dataclass(eq=False, repr=False)
 class ListNet(Ranker):
     """Linear ListNet; ``fit(X, y, qid, validation=...)``, ``predict(X)``."""
 
-    def __init__(
-        self,
-        n_epochs: int = 200,
-        *,
-        learning_rate: float = 0.01,
-        metric: str = "ndcg@10",
-        random_state: int = 0,
-    ) -> None:
-        self.n_epochs = n_epochs
-        self.learning_rate = learning_rate
-        self.metric = metric
-        self.random_state = random_state
+    n_epochs: int = 200
+    _: KW_ONLY
+    learning_rate: float = 0.01
+    metric: str = "ndcg@10"
+    random_state: int = 0
 
     def _fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None

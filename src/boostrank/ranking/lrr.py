@@ -24,6 +24,7 @@ the sums, potentials and ``F`` stay in float64).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 from scipy.special import expit
@@ -40,6 +41,7 @@ from boostrank.ranking.refinement import (
 DEFAULT_GAMMAS: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 101))
 
 
+@dataclass(eq=False, repr=False)
 class LRR(Refiner):
     """RankBoost on ``L_a`` for every gamma of ``gammas`` at once (one query).
 
@@ -47,28 +49,16 @@ class LRR(Refiner):
     for ``gammas[g]``); ``objective_`` holds ``log L_a`` per round and gamma.
     """
 
-    def __init__(
-        self,
-        gammas: Sequence[float] = DEFAULT_GAMMAS,
-        n_iterations: int = 50,
-        *,
-        eta: float = 0.5,
-        lam: float | None = None,
-        lam_top: int = 10,
-        n_thresholds: int = 16,
-        t_scope: TScope = "all",
-        max_edge: float = 1.0 - 1e-9,
-        dtype: str = "float32",
-    ) -> None:
-        self.gammas = gammas
-        self.n_iterations = n_iterations
-        self.eta = eta
-        self.lam = lam
-        self.lam_top = lam_top
-        self.n_thresholds = n_thresholds
-        self.t_scope = t_scope
-        self.max_edge = max_edge
-        self.dtype = dtype
+    gammas: Sequence[float] = DEFAULT_GAMMAS
+    n_iterations: int = 50
+    _: KW_ONLY
+    eta: float = 0.5
+    lam: float | None = None
+    lam_top: int = 10
+    n_thresholds: int = 16
+    t_scope: TScope = "all"
+    max_edge: float = 1.0 - 1e-9
+    dtype: str = "float32"
 
     def _refine(
         self, X: np.ndarray, pairs: np.ndarray, scope: np.ndarray | None, W: np.ndarray

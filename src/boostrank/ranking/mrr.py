@@ -43,6 +43,7 @@ given order (the experiments pass them in the base ranker's order).
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal
 
 import numpy as np
@@ -63,35 +64,22 @@ WeakLearner = Literal["sampled_stump", "thresholds"]
 SMOOTHING = "mrr_alpha_smoothing"  # guard id: mu or nu of Eq. 4.14 below the smoothing
 
 
+@dataclass(eq=False, repr=False)
 class MRR(Refiner):
     """Algorithm 6 for one query: ``fit(X, base_scores, pairs)``, ``predict(X)``."""
 
-    def __init__(
-        self,
-        n_iterations: int = 50,
-        *,
-        eta: float = 0.5,
-        lam: float | None = None,
-        lam_top: int = 10,
-        weak_learner: WeakLearner = "sampled_stump",
-        sample_min: int = 20,
-        sample_fraction: float = 0.2,
-        n_thresholds: int = 16,
-        t_scope: TScope = "all",
-        smoothing: float = 1e-12,
-        random_state: int = 0,
-    ) -> None:
-        self.n_iterations = n_iterations
-        self.eta = eta
-        self.lam = lam
-        self.lam_top = lam_top
-        self.weak_learner = weak_learner
-        self.sample_min = sample_min
-        self.sample_fraction = sample_fraction
-        self.n_thresholds = n_thresholds
-        self.t_scope = t_scope
-        self.smoothing = smoothing
-        self.random_state = random_state
+    n_iterations: int = 50
+    _: KW_ONLY
+    eta: float = 0.5
+    lam: float | None = None
+    lam_top: int = 10
+    weak_learner: WeakLearner = "sampled_stump"
+    sample_min: int = 20
+    sample_fraction: float = 0.2
+    n_thresholds: int = 16
+    t_scope: TScope = "all"
+    smoothing: float = 1e-12
+    random_state: int = 0
 
     def _refine(
         self, X: np.ndarray, pairs: np.ndarray, scope: np.ndarray | None, W: np.ndarray

@@ -136,7 +136,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal
 
 import numpy as np
@@ -532,6 +532,7 @@ def fit_stump(X: np.ndarray, labels: np.ndarray, counts: np.ndarray | None = Non
 # The ranker
 
 
+@dataclass(eq=False, repr=False)
 class NDCGBoost(Ranker):
     """NDCG_Boost (dissertation chapter 3, Algorithm 5; Valizadegan et al., NIPS 2009);
     ``fit(X, y, qid)``, ``predict(X)``.
@@ -557,34 +558,19 @@ class NDCGBoost(Ranker):
 
     x_dtype = "float32"  # the stumps split float32 features
 
-    def __init__(
-        self,
-        n_iterations: int = 100,
-        sample_size: int | None = None,
-        random_state: int = 0,
-        *,
-        block: int | None = 512,
-        dtype: Dtype = "float32",
-        max_alpha: float = 10.0,
-        cap_scope: CapScope = "infinite",
-        refresh: int | None = 25,
-        on_nonpositive_alpha: Literal["flip", "redraw", "stop", "skip"] = "flip",
-        max_redraws: int = 100,
-        sample_fraction: float = 0.2,
-        ideal_dcg_cutoff: int | None = None,
-    ) -> None:
-        self.n_iterations = n_iterations
-        self.sample_size = sample_size
-        self.random_state = random_state
-        self.block = block
-        self.dtype = dtype
-        self.max_alpha = max_alpha
-        self.cap_scope = cap_scope
-        self.refresh = refresh
-        self.on_nonpositive_alpha = on_nonpositive_alpha
-        self.max_redraws = max_redraws
-        self.sample_fraction = sample_fraction
-        self.ideal_dcg_cutoff = ideal_dcg_cutoff
+    n_iterations: int = 100
+    sample_size: int | None = None
+    random_state: int = 0
+    _: KW_ONLY
+    block: int | None = 512
+    dtype: Dtype = "float32"
+    max_alpha: float = 10.0
+    cap_scope: CapScope = "infinite"
+    refresh: int | None = 25
+    on_nonpositive_alpha: Literal["flip", "redraw", "stop", "skip"] = "flip"
+    max_redraws: int = 100
+    sample_fraction: float = 0.2
+    ideal_dcg_cutoff: int | None = None
 
     def _fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None

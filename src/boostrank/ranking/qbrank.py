@@ -38,6 +38,7 @@ Readings of the text, configurable:
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
 from typing import Literal, Self
 
 import numpy as np
@@ -147,6 +148,7 @@ def regression_set(
     return (pair_weight * pair_sum + label_weight * label_sum) / denominator, denominator
 
 
+@dataclass(eq=False, repr=False)
 class QBRank(TreeRanker):
     """QBRank (Algorithm 2) on preference pairs and labelled points.
 
@@ -155,24 +157,14 @@ class QBRank(TreeRanker):
     ``label_mask`` enter with their grade; ``fit_preferences`` takes pairs directly.
     """
 
-    def __init__(
-        self,
-        n_trees: int = 400,
-        *,
-        max_leaf_nodes: int = 20,
-        learning_rate: float = 0.05,
-        w: float = 0.5,
-        margin: str | float = "grade_difference",
-        duplicates: Duplicates = "count",
-        random_state: int = 0,
-    ) -> None:
-        self.n_trees = n_trees
-        self.max_leaf_nodes = max_leaf_nodes
-        self.learning_rate = learning_rate
-        self.w = w
-        self.margin = margin
-        self.duplicates = duplicates
-        self.random_state = random_state
+    n_trees: int = 400
+    _: KW_ONLY
+    max_leaf_nodes: int = 20
+    learning_rate: float = 0.05
+    w: float = 0.5
+    margin: str | float = "grade_difference"
+    duplicates: Duplicates = "count"
+    random_state: int = 0
 
     def _check_params(self) -> None:
         check_trees("QBRank", self.n_trees, self.max_leaf_nodes, self.learning_rate)

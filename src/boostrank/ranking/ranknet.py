@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
 from typing import Self
 
 import numpy as np
@@ -80,29 +81,19 @@ def loss_and_grad(
     return loss, grads
 
 
+@dataclass(eq=False, repr=False)
 class RankNet(Ranker):
     """RankNet ranker; ``fit(X, y, qid)``, ``predict(X)``."""
 
-    def __init__(
-        self,
-        layers: int = 1,
-        nodes: int = 10,
-        epochs: int = 100,
-        *,
-        learning_rate: float = 0.1,
-        batch_queries: int = 16,
-        sigma: float = 1.0,
-        init_scale: float = 0.1,
-        random_state: int = 0,
-    ) -> None:
-        self.layers = layers
-        self.nodes = nodes
-        self.epochs = epochs
-        self.learning_rate = learning_rate
-        self.batch_queries = batch_queries
-        self.sigma = sigma
-        self.init_scale = init_scale
-        self.random_state = random_state
+    layers: int = 1
+    nodes: int = 10
+    epochs: int = 100
+    _: KW_ONLY
+    learning_rate: float = 0.1
+    batch_queries: int = 16
+    sigma: float = 1.0
+    init_scale: float = 0.1
+    random_state: int = 0
 
     def _batches(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, rng: np.random.Generator

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -103,6 +104,7 @@ def pair_design(
     return (phi[inverse[: len(i)]] - phi[inverse[len(i) :]]) * sign[:, None], sign
 
 
+@dataclass(eq=False, repr=False)
 class RankSVM(Ranker):
     """Pairwise linear SVM on ``phi(x)``; ``fit(X, y, qid)``, ``predict(X)`` (scores).
 
@@ -112,39 +114,24 @@ class RankSVM(Ranker):
     is SVM-light's default on the pair differences (``default_C``, module docstring).
     """
 
-    C_: float
-    converged_: bool
-    n_iter_: int
-    coef_: np.ndarray
-
-    def __init__(
-        self,
-        C: float | None = 1.0,
-        *,
-        kernel_map: KernelMap | None = None,
-        n_components: int = 500,
-        gamma: float = 1.0,
-        max_pairs_per_query: int | None = None,
-        max_iter: int = 1000,
-        tol: float = 1e-4,
-        random_state: int = 0,
-        feature_map: Any = None,
-        C_grid: Sequence[float] | None = None,
-        metric: str = "ndcg@10",
-        default_C: DefaultC = "code",
-    ) -> None:
-        self.C = C
-        self.kernel_map = kernel_map
-        self.n_components = n_components
-        self.gamma = gamma
-        self.max_pairs_per_query = max_pairs_per_query
-        self.max_iter = max_iter
-        self.tol = tol
-        self.random_state = random_state
-        self.feature_map = feature_map
-        self.C_grid = C_grid
-        self.metric = metric
-        self.default_C = default_C
+    C: float | None = 1.0
+    _: KW_ONLY
+    kernel_map: KernelMap | None = None
+    n_components: int = 500
+    gamma: float = 1.0
+    max_pairs_per_query: int | None = None
+    max_iter: int = 1000
+    tol: float = 1e-4
+    random_state: int = 0
+    feature_map: Any = None
+    C_grid: Sequence[float] | None = None
+    metric: str = "ndcg@10"
+    default_C: DefaultC = "code"
+    # Fitted attributes, declared for the type checker; not parameters (dataclass init=False).
+    C_: float = field(init=False)
+    converged_: bool = field(init=False)
+    n_iter_: int = field(init=False)
+    coef_: np.ndarray = field(init=False)
 
     def _fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None

@@ -14,6 +14,7 @@ experiments the base ranker's score is appended to ``x`` as an extra feature.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -54,15 +55,15 @@ def rocchio_scores(
     return both[:, :1] * w[:, 0] - both[:, 1:] * w[:, 1]  # Q_0 = 0
 
 
+@dataclass(eq=False, repr=False)
 class Rocchio(Ranker):
     """Eq. 4.20 with one (alpha, beta): ``fit(X, y)`` on judged documents (grade y >= 1 is
     relevant), ``predict(X)`` gives ``Q . x``."""
 
     needs_qid = False
 
-    def __init__(self, alpha: float = 1.0, beta: float = 1.0) -> None:
-        self.alpha = alpha
-        self.beta = beta
+    alpha: float = 1.0
+    beta: float = 1.0
 
     def _fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None

@@ -43,6 +43,7 @@ Readings, recorded (ids of config/readings.yaml in brackets):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 from scipy.optimize import brentq, nnls
@@ -135,27 +136,18 @@ def solve_working_set(A: np.ndarray, loss: np.ndarray, C: float) -> tuple[np.nda
 MAX_ITER = "svm_map_max_iter"  # guard id: a C's cutting planes stopped at max_iter
 
 
+@dataclass(eq=False, repr=False)
 class SVMMAP(Ranker):
     """Linear SVM-MAP (1-slack cutting planes); ``fit(X, y, qid, validation=...)``, ``predict``."""
 
-    def __init__(
-        self,
-        C: float = 1.0,
-        *,
-        C_grid: Sequence[float] | None = (0.1, 1.0, 10.0, 100.0, 1000.0),
-        epsilon: float = 0.001,
-        max_iter: int = 400,
-        relevant_from: int | str = 1,
-        metric: str = "map",
-        random_state: int = 0,
-    ) -> None:
-        self.C = C
-        self.C_grid = C_grid
-        self.epsilon = epsilon
-        self.max_iter = max_iter
-        self.relevant_from = relevant_from
-        self.metric = metric
-        self.random_state = random_state  # unused: training is deterministic (API uniformity)
+    C: float = 1.0
+    _: KW_ONLY
+    C_grid: Sequence[float] | None = (0.1, 1.0, 10.0, 100.0, 1000.0)
+    epsilon: float = 0.001
+    max_iter: int = 400
+    relevant_from: int | str = 1
+    metric: str = "map"
+    random_state: int = 0  # unused: training is deterministic (API uniformity)
 
     def _fit(
         self, X: np.ndarray, y: np.ndarray, qid: np.ndarray, validation: Validation | None
