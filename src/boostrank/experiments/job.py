@@ -52,7 +52,16 @@ class JobSpec:
         self.check()
 
     def check(self) -> None:
-        """Choices and ranges (a kind's own rules); raise :class:`BoostrankError`."""
+        """Choices and ranges (a kind's own rules, with :meth:`one_of` and :meth:`at_least`);
+        raise :class:`BoostrankError`."""
+
+    def one_of(self, name: str, choices: Iterable[Any]) -> None:
+        """Field ``name`` holds one of ``choices`` (:func:`check_choice`)."""
+        check_choice(name, getattr(self, name), choices)
+
+    def at_least(self, name: str, low: float) -> None:
+        """Field ``name`` (None passes) is at least ``low`` (:func:`check_at_least`)."""
+        check_at_least(name, getattr(self, name), low)
 
     def to_json(self) -> str:
         """The spec as a Snakemake params entry: sorted keys, compact separators, so that the

@@ -7,16 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import (
-    FigureCode,
-    JobKind,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    curve_outputs,
-    registry,
-    stem,
-)
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, curve_outputs, registry, stem
 
 SOURCE = "Valizadegan (2010), section 2.4"
 SEED_KEY = "chapter2"  # the first label of every Chapter 2 seed (boostrank.seeds)
@@ -85,17 +76,17 @@ class RunSpec(JobSpec):
     out: str
 
     def check(self) -> None:
-        check_choice("figure", self.figure, FIGURES)
-        check_choice("dataset", self.dataset, DATASETS)
-        check_choice("method", self.method, BY_KEY)
-        check_choice("labelled_sample", self.labelled_sample, LABELLED_SAMPLES)
+        self.one_of("figure", FIGURES)
+        self.one_of("dataset", DATASETS)
+        self.one_of("method", BY_KEY)
+        self.one_of("labelled_sample", LABELLED_SAMPLES)
         for depth in self.depths:
             if depth != "full" and not (depth.isdigit() and int(depth) >= 1):
                 raise BoostrankError(f"field 'depths': {depth!r} is not 'full' or a depth >= 1")
-        check_at_least("first_repeat", self.first_repeat, 0)
-        check_at_least("repeats", self.repeats, 1)
-        check_at_least("parts", self.parts, 2)
-        check_at_least("rows", self.rows, 1)
+        self.at_least("first_repeat", 0)
+        self.at_least("repeats", 1)
+        self.at_least("parts", 2)
+        self.at_least("rows", 1)
 
 
 @dataclass(frozen=True)
@@ -116,7 +107,7 @@ class FigureSpec(JobSpec):
     guards: str  # the figure's guard table (boostrank.guards.path)
 
     def check(self) -> None:
-        check_choice("figure", self.figure, FIGURES)
+        self.one_of("figure", FIGURES)
 
 
 # One job per (figure, data set, method, block of config repeats_per_job repeats), looping over

@@ -15,16 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import (
-    FigureCode,
-    JobKind,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    registry,
-    stem,
-    with_exts,
-)
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, registry, stem, with_exts
 
 FIGURE_ID = "thesis-fig3_1"
 SOURCE = "Valizadegan (2010), section 3.4.2, Figure 3.1"
@@ -216,10 +207,10 @@ class TrainSpec(JobSpec):
     record: str
 
     def check(self) -> None:
-        check_choice("dataset", self.dataset, DATASETS)
-        check_choice("algorithm", self.algorithm, BY_KEY)
-        check_at_least("replicate", self.replicate, 1)
-        check_at_least("fold", self.fold, 1)  # at most 5: data.folds.letor_fold_masks
+        self.one_of("dataset", DATASETS)
+        self.one_of("algorithm", BY_KEY)
+        self.at_least("replicate", 1)
+        self.at_least("fold", 1)  # at most 5: data.folds.letor_fold_masks
 
 
 @dataclass(frozen=True)
@@ -252,10 +243,10 @@ class EvaluateSpec(JobSpec):
     samples: str
 
     def check(self) -> None:
-        check_choice("dataset", self.dataset, DATASETS)
-        check_choice("formula", self.formula, NDCG_FORMULAS)
-        check_at_least("replicates", self.replicates, 1)
-        check_at_least("k_max", self.k_max, 1)
+        self.one_of("dataset", DATASETS)
+        self.one_of("formula", NDCG_FORMULAS)
+        self.at_least("replicates", 1)
+        self.at_least("k_max", 1)
         _one_per_fold(self.folds, qrels=self.qrels)
 
 
@@ -283,9 +274,9 @@ class FigureSpec(JobSpec):
     table_prefix: str
 
     def check(self) -> None:
-        check_choice("tie_break", self.tie_break, TIE_BREAKS)
-        check_choice("baselines_compared", self.baselines_compared, BASELINES_COMPARED)
-        check_at_least("tolerance", self.tolerance, 0)
+        self.one_of("tie_break", TIE_BREAKS)
+        self.one_of("baselines_compared", BASELINES_COMPARED)
+        self.at_least("tolerance", 0)
 
 
 def _one_per_fold(folds: tuple[int, ...], **files: tuple[str, ...]) -> None:

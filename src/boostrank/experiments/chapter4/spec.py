@@ -246,9 +246,9 @@ class BaseRankersSpec(JobSpec):
     out: str
 
     def check(self) -> None:
-        check_choice("formula", self.formula, FORMULAS)
-        check_at_least("k_max", self.k_max, 1)
-        check_at_least("max_queries", self.max_queries, 1)
+        self.one_of("formula", FORMULAS)
+        self.at_least("k_max", 1)
+        self.at_least("max_queries", 1)
 
 
 @dataclass(frozen=True)
@@ -274,16 +274,16 @@ class FeedbackSpec(JobSpec):
     block_files: tuple[str, ...]  # the replicate's job, when split: every block's scores
 
     def check(self) -> None:
-        check_choice("family", self.family, FAMILIES)
-        check_at_least("blocks", self.blocks, 1)
+        self.one_of("family", FAMILIES)
+        self.at_least("blocks", 1)
         if self.blocks > 1 and self.family not in BLOCK_FAMILIES:
             raise BoostrankError(
                 f"query_blocks: family {self.family!r} is not split by query; only "
                 f"{', '.join(BLOCK_FAMILIES)} are (remove {self.family} from query_blocks)"
             )
         if self.block is not None:  # a block job writes its queries' scores only
-            check_at_least("block", self.block, 1)
-            check_at_least("replicate", self.replicate, 1)
+            self.at_least("block", 1)
+            self.at_least("replicate", 1)
             if self.block > self.blocks:
                 raise BoostrankError(f"field 'block': {self.block} > blocks ({self.blocks})")
             if self.block_files or self.replicate_files or self.record or self.queries:
@@ -315,7 +315,7 @@ class ObjectiveSpec(JobSpec):
     out: str
 
     def check(self) -> None:
-        check_at_least("iterations", self.iterations, 1)
+        self.at_least("iterations", 1)
 
 
 @dataclass(frozen=True)
@@ -336,7 +336,7 @@ class MoviesSpec(JobSpec):
     queries: str | None
 
     def check(self) -> None:
-        check_choice("family", self.family, MOVIE_FAMILIES)
+        self.one_of("family", MOVIE_FAMILIES)
         _check_replicate(self.replicate, self.record, self.replicate_files)
 
 
@@ -360,10 +360,10 @@ class FigureSpec(JobSpec):
     guards: str | None = None  # the guard table, results/guards/<figure>.csv
 
     def check(self) -> None:
-        check_choice("figure", self.figure, FIGURES)
-        check_choice("evaluated", self.evaluated, MODES)
-        check_at_least("bin_width", self.bin_width, 1)
-        check_at_least("no_change_se", self.no_change_se, 0.0)
+        self.one_of("figure", FIGURES)
+        self.one_of("evaluated", MODES)
+        self.at_least("bin_width", 1)
+        self.at_least("no_change_se", 0.0)
 
 
 _FEEDBACK_KEYS = tuple(dict.fromkeys(k for f in FAMILIES for k in FAMILY_KEYS[f]))

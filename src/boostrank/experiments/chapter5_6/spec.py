@@ -11,7 +11,6 @@ from boostrank.experiments.job import (
     FigureCode,
     JobKind,
     JobSpec,
-    check_at_least,
     check_choice,
     curve_outputs,
     registry,
@@ -90,14 +89,14 @@ class RunSpec(JobSpec):
     finals: str | None  # each run's final error (the claims' samples)
 
     def check(self) -> None:
-        check_choice("figure", self.figure, CURVE_FIGURES)
-        check_choice("dataset", self.dataset, DATASETS)
-        check_choice("method", self.method, METHODS)
-        check_choice("scaling", self.scaling, SCALINGS)
-        check_choice("importance", self.importance, IMPORTANCE)
-        check_at_least("runs", self.runs, 1)
-        check_at_least("points", self.points, 1)
-        check_at_least("max_trials", self.max_trials, 1)
+        self.one_of("figure", CURVE_FIGURES)
+        self.one_of("dataset", DATASETS)
+        self.one_of("method", METHODS)
+        self.one_of("scaling", SCALINGS)
+        self.one_of("importance", IMPORTANCE)
+        self.at_least("runs", 1)
+        self.at_least("points", 1)
+        self.at_least("max_trials", 1)
 
 
 @dataclass(frozen=True)
@@ -116,9 +115,9 @@ class FigureSpec(JobSpec):
     figure_prefix: str
 
     def check(self) -> None:
-        check_choice("figure", self.figure, CURVE_FIGURES)
-        check_at_least("tolerance", self.tolerance, 0.0)
-        check_at_least("gap", self.gap, 0.0)
+        self.one_of("figure", CURVE_FIGURES)
+        self.at_least("tolerance", 0.0)
+        self.at_least("gap", 0.0)
 
 
 @dataclass(frozen=True)
@@ -138,12 +137,12 @@ class EtaSweepSpec(JobSpec):
     out: str
 
     def check(self) -> None:
-        check_choice("dataset", self.dataset, DATASETS)
+        self.one_of("dataset", DATASETS)
         for scale in self.input_scales:
             check_choice("input_scales", scale, INPUT_SCALES)
-        check_choice("importance", self.importance, IMPORTANCE)
-        check_at_least("runs", self.runs, 1)
-        check_at_least("max_trials", self.max_trials, 1)
+        self.one_of("importance", IMPORTANCE)
+        self.at_least("runs", 1)
+        self.at_least("max_trials", 1)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 GAP = 0.05
 
 
+def _row(**fields: Any) -> dict[str, Any]:
+    """A statistic's row (:func:`stat_row`); one that reads several data kinds (synthetic and
+    real) names them all, joined."""
+    return stat_row(kinds="joined", **fields)
+
+
 def load_runs(inputs: Sequence[Path | str]) -> pd.DataFrame:
     """Concatenate the run CSVs (``gamma`` stays numeric; NaN for rules and the Perceptron)."""
     import pandas as pd
@@ -81,14 +87,13 @@ def stats_fig5_2(final: pd.DataFrame) -> list[dict[str, Any]]:
         part = final[final["dataset"] == row.dataset]
         for statistic, value in (("best_gamma", row.gamma), ("best_final_error", row.final_error)):
             stats.append(
-                stat_row(
+                _row(
                     statistic=statistic,
                     dataset=row.dataset,
                     method=row.method,
                     value=value,
                     part=part,
                     note="",
-                    kinds="joined",
                 )
             )
     for ds, part in best.groupby("dataset", sort=False):
@@ -97,14 +102,13 @@ def stats_fig5_2(final: pd.DataFrame) -> list[dict[str, Any]]:
             diff = by["Exp. gradient"] - by["Banditron"]
             note = "final error at each method's best gamma: exp. gradient minus Banditron"
             stats.append(
-                stat_row(
+                _row(
                     statistic="eg_minus_banditron",
                     dataset=ds,
                     method="Exp. gradient",
                     value=diff,
                     part=part,
                     note=note,
-                    kinds="joined",
                 )
             )
     return stats
@@ -129,14 +133,13 @@ def stats_fig5_2_overall(final: pd.DataFrame, *, gap: float = GAP) -> list[dict[
             value = abs(both["Exp. gradient"] - both["Banditron"]) / both["Banditron"]
     note = "|EG - Banditron| / Banditron of the mean best-gamma final errors; " + agg
     stats.append(
-        stat_row(
+        _row(
             statistic="eg_banditron_relative_gap",
             dataset="all",
             method="Exp. gradient",
             value=value,
             part=_real(final),
             note=note,
-            kinds="joined",
         )
     )
     flags: dict[str, dict[str, bool]] = {}
@@ -147,27 +150,25 @@ def stats_fig5_2_overall(final: pd.DataFrame, *, gap: float = GAP) -> list[dict[
         flags.setdefault(method, {})[ds] = spread >= gap
         note = "max - min of the final error over the gamma grid"
         stats.append(
-            stat_row(
+            _row(
                 statistic="final_error_range_over_gamma",
                 dataset=ds,
                 method=method,
                 value=spread,
                 part=part,
                 note=note,
-                kinds="joined",
             )
         )
     for method, fl in flags.items():
         note = f"fraction of data sets where the final error spans >= {gap:g} over the gamma grid"
         stats.append(
-            stat_row(
+            _row(
                 statistic="gamma_sensitive_fraction",
                 dataset="all",
                 method=method,
                 value=_fraction(fl, final),
                 part=_real(final),
                 note=note + "; " + agg,
-                kinds="joined",
             )
         )
     return stats
@@ -184,14 +185,13 @@ def stats_fig5_1(curves: pd.DataFrame) -> list[dict[str, Any]]:
             gap = float(last[bandit].min() - last["Perceptron"])
             note = "best bandit method's final error minus the Perceptron's (full feedback)"
             stats.append(
-                stat_row(
+                _row(
                     statistic="full_partial_gap",
                     dataset=ds,
                     method="Perceptron",
                     value=gap,
                     part=part,
                     note=note,
-                    kinds="joined",
                 )
             )
         eg = part[part["method"] == "Exp. gradient"].set_index("trial")["error"]
@@ -201,28 +201,26 @@ def stats_fig5_1(curves: pd.DataFrame) -> list[dict[str, Any]]:
             frac = float((eg[common] < pos[common]).mean())
             note = "fraction of checkpoints where exp. gradient's error < Banditron_Pos's"
             stats.append(
-                stat_row(
+                _row(
                     statistic="eg_below_pos_fraction",
                     dataset=ds,
                     method="Exp. gradient",
                     value=frac,
                     part=part,
                     note=note,
-                    kinds="joined",
                 )
             )
             flags[ds] = frac > 0.5
     value = _fraction(flags, curves)
     note = "fraction of data sets where exp. gradient is below Banditron_Pos at most checkpoints"
     stats.append(
-        stat_row(
+        _row(
             statistic="eg_faster_than_pos",
             dataset="all",
             method="Exp. gradient",
             value=value,
             part=_real(curves),
             note=note + "; " + _aggregate_note(curves),
-            kinds="joined",
         )
     )
     return stats
@@ -267,14 +265,13 @@ def _fig6_2_gaps(ds: str, e: dict[str, float], part: pd.DataFrame) -> list[dict[
         ),
     )
     return [
-        stat_row(
+        _row(
             statistic=statistic,
             dataset=ds,
             method=method,
             value=value,
             part=part,
             note=note,
-            kinds="joined",
         )
         for statistic, method, value, note in gaps
     ]
@@ -301,14 +298,13 @@ def _fig6_2_fractions(
     }
     agg = _aggregate_note(final)
     return [
-        stat_row(
+        _row(
             statistic=key,
             dataset="all",
             method="",
             value=_fraction(flags.get(key, {}), final),
             part=_real(final),
             note=note + "; " + agg,
-            kinds="joined",
         )
         for key, note in notes.items()
     ]
@@ -328,16 +324,15 @@ def _fig6_2_examples(
             ex2 += (e["banditron_best"] - ag23 >= 0.04) and (e["ag0"] - ag23 >= 0.06)
     agg = _aggregate_note(final)
     return [
-        stat_row(
+        _row(
             statistic="example_ag0_ag2_count",
             dataset="all",
             method="Banditron_ag2",
             value=ex1,
             part=real,
             note="data sets where ag2 ends >= 0.07 below ag0 (as 45% vs 38%); " + agg,
-            kinds="joined",
         ),
-        stat_row(
+        _row(
             statistic="example_ag23_best_count",
             dataset="all",
             method="Banditron_ag2",
@@ -345,7 +340,6 @@ def _fig6_2_examples(
             part=real,
             note="data sets where ag2 and ag3 both end >= 0.04 below Banditron_Best and >= 0.06 "
             "below ag0 (as 56% vs 60% and 62%); " + agg,
-            kinds="joined",
         ),
     ]
 

@@ -10,15 +10,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from boostrank.experiments.job import (
-    FigureCode,
-    JobKind,
-    JobSpec,
-    check_choice,
-    registry,
-    stem,
-    with_exts,
-)
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, registry, stem, with_exts
 
 SOURCE = "Valizadegan (2010), section 1.6"
 TABLES = ("thesis-table1_1", "thesis-table1_2")
@@ -75,7 +67,7 @@ class TableSpec(JobSpec):
     prefix: str  # <prefix>.csv, .md and .tex
 
     def check(self) -> None:
-        check_choice("table", self.table, TABLES)
+        self.one_of("table", TABLES)
 
 
 @dataclass(frozen=True)

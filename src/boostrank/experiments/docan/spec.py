@@ -18,16 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import (
-    FigureCode,
-    JobKind,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    registry,
-    stem,
-    with_exts,
-)
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, registry, stem, with_exts
 
 # --------------------------------------------------------------------------- Reuters-21578
 DATASET = "reuters21578"
@@ -155,8 +146,8 @@ class Fig4Spec(JobSpec):
     counting: str  # tags | documents | first
 
     def check(self) -> None:
-        check_choice("counting", self.counting, COUNTINGS)
-        check_at_least("top_topics", self.top_topics, 1)
+        self.one_of("counting", COUNTINGS)
+        self.at_least("top_topics", 1)
 
 
 @dataclass(frozen=True)
@@ -175,9 +166,9 @@ class ClusteringSpec(JobSpec):
     covariance: str
 
     def check(self) -> None:
-        check_choice("covariance", self.covariance, COVARIANCES)
+        self.one_of("covariance", COVARIANCES)
         for name in ("k_max", "n_init", "svd_dim", "gmm_max"):
-            check_at_least(name, getattr(self, name), 1)
+            self.at_least(name, 1)
 
 
 @dataclass(frozen=True)
@@ -193,7 +184,7 @@ class KnnSpec(JobSpec):
     ks: tuple[int, ...]
 
     def check(self) -> None:
-        check_choice("metric", self.metric, KNN_METRICS.values())
+        self.one_of("metric", KNN_METRICS.values())
         if not self.ks or min(self.ks) < 1:
             raise BoostrankError(f"field 'ks' must be k values >= 1, got {self.ks!r}")
 
@@ -208,7 +199,7 @@ class PlotSpec(JobSpec):
     figure_prefix: str
 
     def check(self) -> None:
-        check_choice("figure", self.figure, PLOTS)
+        self.one_of("figure", PLOTS)
 
 
 @dataclass(frozen=True)
@@ -228,7 +219,7 @@ class ForestSpec(JobSpec):
 
     def check(self) -> None:
         for name in ("replicate", "n_estimators", "min_samples_leaf"):
-            check_at_least(name, getattr(self, name), 1)
+            self.at_least(name, 1)
 
 
 @dataclass(frozen=True)
@@ -267,8 +258,8 @@ class RankingFoldSpec(JobSpec):
     out: str
 
     def check(self) -> None:
-        check_choice("table", self.table, LETOR_TABLES)
-        check_at_least("fold", self.fold, 1)
+        self.one_of("table", LETOR_TABLES)
+        self.at_least("fold", 1)
 
 
 @dataclass(frozen=True)
@@ -284,7 +275,7 @@ class RankingMergeSpec(JobSpec):
     guards: str  # the table's guard table, results/guards/<table>.csv
 
     def check(self) -> None:
-        check_choice("table", self.table, LETOR_TABLES)
+        self.one_of("table", LETOR_TABLES)
 
 
 @dataclass(frozen=True)

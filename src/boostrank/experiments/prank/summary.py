@@ -22,6 +22,12 @@ ADDITIVE = ("prank", "siprank")  # Figure 7's top panels: the additive PRank var
 BASELINES = ("mcp", "wh")  # ... against the multiclass perceptron and Widrow-Hoff
 
 
+def _row(meta: dict[str, str], **fields: Any) -> dict[str, Any]:
+    """A statistic's row (:func:`stat_row`) whose data kind and provenance are the run's,
+    from ``meta``, rather than read from the rows it summarises."""
+    return stat_row(kinds=None, meta=meta, **fields)
+
+
 def instant_means(losses: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Each learner's instantaneous loss ``|y_hat_T - y_T|`` at every round T, averaged over
     the sequences without smoothing (Crammer & Singer 2005, section 6: "averaged the
@@ -109,27 +115,25 @@ def final_stats(panel: str, curves: dict[str, Any], meta: dict[str, str]) -> lis
     for key, (mean, ci) in curves.items():
         T = len(mean)
         rows.append(
-            stat_row(
+            _row(
+                meta,
                 panel=panel,
                 statistic="final_loss",
                 algorithm=label_of(key),
                 key=key,
                 value=float(mean[-1]),
                 note=f"time-averaged rank loss after {T} rounds",
-                kinds=None,
-                meta=meta,
             )
         )
         rows.append(
-            stat_row(
+            _row(
+                meta,
                 panel=panel,
                 statistic="final_ci95",
                 algorithm=label_of(key),
                 key=key,
                 value=float(ci[-1]),
                 note="95% half-width of the final loss over the runs",
-                kinds=None,
-                meta=meta,
             )
         )
     return rows
@@ -174,7 +178,8 @@ def early_stats(
     for statistic, curves, what in kinds:
         window = {k: curves[k][:early] for k in [*others, "wh"]}
         rows.append(
-            stat_row(
+            _row(
+                meta,
                 panel="synthetic",
                 statistic=statistic,
                 algorithm=label_of("wh"),
@@ -182,8 +187,6 @@ def early_stats(
                 value=lowest_fraction(window, "wh", others),
                 note=f"fraction of rounds 1..{early} where WH has strictly the lowest {what} of "
                 "PRank, Si-PRank, MCP and WH",
-                kinds=None,
-                meta=meta,
             )
         )
     return rows
@@ -218,7 +221,8 @@ def fig6_outputs(
     stats += early_stats(means, instant, int(settings["early_rounds"]), meta)
     cross = crossover_round(means, ["prank", "siprank"], ["mcp", "wh"])
     stats.append(
-        stat_row(
+        _row(
+            meta,
             panel="synthetic",
             statistic="crossover_round",
             algorithm="",
@@ -226,35 +230,31 @@ def fig6_outputs(
             value=cross,
             note="first round from which PRank and Si-PRank both stay below MCP and WH "
             f"to round {rounds} ({rounds + 1}: not below at the end)",
-            kinds=None,
             digits=None,
-            meta=meta,
         )
     )
     worst = (means["mcp"] > means["wh"]) & (means["mcp"] > means["prank"])
     stats.append(
-        stat_row(
+        _row(
+            meta,
             panel="synthetic",
             statistic="worse_than_wh_and_prank_fraction",
             algorithm=label_of("mcp"),
             key="mcp",
             value=float(worst.mean()),
             note="fraction of rounds where MCP's loss is above both WH's and PRank's",
-            kinds=None,
-            meta=meta,
         )
     )
     stats.append(
-        stat_row(
+        _row(
+            meta,
             panel="synthetic",
             statistic="wh_learning_rate",
             algorithm=label_of("wh"),
             key="wh",
             value=result["wh_rate"],
             note=f"wh.step {settings['wh']['step']} / mean |phi(x)|^2",
-            kinds=None,
             digits=8,
-            meta=meta,
         )
     )
     return tidy, pd.DataFrame(stats)
@@ -278,7 +278,8 @@ def along_run_stats(
                 ("significantly_", Z_95, "the paired 95% interval over the sequences lies"),
             ):
                 rows.append(
-                    stat_row(
+                    _row(
+                        meta,
                         panel=panel,
                         statistic=f"{prefix}below_{other}_fraction",
                         algorithm=label_of(key),
@@ -287,8 +288,6 @@ def along_run_stats(
                         note=f"fraction of rounds 1..{T} where {label_of(key)}'s time-averaged "
                         "loss "
                         f"minus {label_of(other)}'s: {how} below 0",
-                        kinds=None,
-                        meta=meta,
                     )
                 )
     return rows
@@ -308,7 +307,8 @@ def mu_eta_stats(
     lo, hi = min(final, key=final.__getitem__), max(final, key=final.__getitem__)
     spread = (final[hi] - final[lo]) / (ci[hi] + ci[lo]) if ci[hi] + ci[lo] > 0 else 0.0
     rows = [
-        stat_row(
+        _row(
+            meta,
             panel=panel,
             statistic="mu_eta_spread_over_ci",
             algorithm="",
@@ -317,25 +317,23 @@ def mu_eta_stats(
             note="(worst - best final loss of Mu-PRank over eta) / (sum of their 95% "
             "half-widths): > 1 means the learning rate matters significantly; "
             f"best {label_of(lo)}, worst {label_of(hi)}",
-            kinds=None,
-            meta=meta,
         ),
-        stat_row(
+        _row(
+            meta,
             panel=panel,
             statistic="best_mu_eta",
             algorithm=label_of(lo),
             key=lo,
             value=float(lo.removeprefix("mu_eta")),
             note="the learning rate with the lowest final loss",
-            kinds=None,
             digits=None,
-            meta=meta,
         ),
     ]
     for key in mus:
         rank = 1 + sum(final[other] < final[key] for other in mus)
         rows.append(
-            stat_row(
+            _row(
+                meta,
                 panel=panel,
                 statistic="mu_eta_rank",
                 algorithm=label_of(key),
@@ -343,9 +341,7 @@ def mu_eta_stats(
                 value=rank,
                 note=f"rank of {label_of(key)}'s final loss among the {len(mus)} Mu-PRank copies "
                 "(1 = lowest)",
-                kinds=None,
                 digits=None,
-                meta=meta,
             )
         )
     return rows
@@ -368,7 +364,8 @@ def mu_against_others_stats(
         wins = [final[m] < final[o] for m in mus for o in others]
         names = ", ".join(label_of(o) for o in others)
         rows.append(
-            stat_row(
+            _row(
+                meta,
                 panel=panel,
                 statistic="mu_beats_others_fraction",
                 algorithm="",
@@ -376,14 +373,13 @@ def mu_against_others_stats(
                 value=sum(wins) / len(wins),
                 note=f"fraction of the (eta, other) pairs, others {names}, where Mu-PRank's final "
                 "loss is below the other's",
-                kinds=None,
-                meta=meta,
             )
         )
     for base in (b for b in BASELINES if b in final):
         below = [final[m] < final[base] for m in mus]
         rows.append(
-            stat_row(
+            _row(
+                meta,
                 panel=panel,
                 statistic=f"mu_below_{base}_eta_fraction",
                 algorithm="",
@@ -391,8 +387,6 @@ def mu_against_others_stats(
                 value=sum(below) / len(below),
                 note=f"fraction of the {len(mus)} learning rates at which Mu-PRank's final loss is "
                 f"below {label_of(base)}'s",
-                kinds=None,
-                meta=meta,
             )
         )
     return rows
@@ -424,7 +418,8 @@ def siprank_mu_stats(
     gap = float(means["siprank"][-1]) - min(float(means[k][-1]) for k in mus)
     above = np.stack([means["siprank"][:start] > means[k][:start] for k in mus])
     return [
-        stat_row(
+        _row(
+            meta,
             panel=panel,
             statistic="siprank_best_from_round",
             algorithm=label_of("siprank"),
@@ -432,21 +427,19 @@ def siprank_mu_stats(
             value=cross,
             note="first round from which Si-PRank's time-averaged loss stays below every Mu-PRank "
             f"copy's to round {rounds} ({rounds + 1}: not below at the end)",
-            kinds=None,
             digits=None,
-            meta=meta,
         ),
-        stat_row(
+        _row(
+            meta,
             panel=panel,
             statistic="siprank_minus_best_mu_final",
             algorithm=label_of("siprank"),
             key="siprank",
             value=gap,
             note="Si-PRank's final loss minus the lowest final loss of the Mu-PRank copies",
-            kinds=None,
-            meta=meta,
         ),
-        stat_row(
+        _row(
+            meta,
             panel=panel,
             statistic="siprank_above_mu_fraction_start",
             algorithm=label_of("siprank"),
@@ -454,8 +447,6 @@ def siprank_mu_stats(
             value=float(above.mean()),
             note=f"fraction of the (round, Mu-PRank copy) pairs of the rounds 1..{start} where "
             f"Si-PRank's time-averaged loss is above the copy's (start_rounds {start_rounds})",
-            kinds=None,
-            meta=meta,
         ),
     ]
 
@@ -491,20 +482,20 @@ def fig7_outputs(
             start_rounds=int(settings["start_rounds"]),
         )
         stats.append(
-            stat_row(
+            _row(
+                meta,
                 panel=name,
                 statistic="wh_learning_rate",
                 algorithm=label_of("wh"),
                 key="wh",
                 value=panel["wh_rate"],
                 note=f"wh.step {settings['wh']['step']} / mean |x|^2",
-                kinds=None,
                 digits=8,
-                meta=meta,
             )
         )
         stats.append(
-            stat_row(
+            _row(
+                meta,
                 panel=name,
                 statistic="eligible_users",
                 algorithm="",
@@ -519,9 +510,7 @@ def fig7_outputs(
                     if panel["threshold_used"] < min_ratings
                     else ""
                 ),
-                kinds=None,
                 digits=None,
-                meta=meta,
             )
         )
     return pd.DataFrame(rows), pd.DataFrame(stats)

@@ -9,16 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import (
-    FigureCode,
-    JobKind,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    registry,
-    stem,
-    with_exts,
-)
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, registry, stem, with_exts
 
 TABLE_ID = "qbrank-table1"
 FIGURE_ID = "qbrank-fig1"
@@ -86,8 +77,8 @@ class TrainSpec(JobSpec):
     queries: str | None  # each L3 query's DCG after each tree count
 
     def check(self) -> None:
-        check_choice("model", self.model, BY_KEY)
-        check_at_least("split", self.split, 1)
+        self.one_of("model", BY_KEY)
+        self.at_least("split", 1)
 
 
 @dataclass(frozen=True)
@@ -110,9 +101,9 @@ class FigureSpec(JobSpec):
     figure_prefix: str
 
     def check(self) -> None:
-        check_at_least("table_trees", self.table_trees, 1)
-        check_at_least("convergence_trees", self.convergence_trees, 1)
-        check_choice("ties", self.ties, TIES)
+        self.at_least("table_trees", 1)
+        self.at_least("convergence_trees", 1)
+        self.one_of("ties", TIES)
 
 
 # One job per (data set, split, model); its protocol (these keys) goes to it in its spec, so

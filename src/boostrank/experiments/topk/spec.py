@@ -8,16 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boostrank.errors import BoostrankError
-from boostrank.experiments.job import (
-    FigureCode,
-    JobKind,
-    JobSpec,
-    check_at_least,
-    check_choice,
-    registry,
-    stem,
-    with_exts,
-)
+from boostrank.experiments.job import FigureCode, JobKind, JobSpec, registry, stem, with_exts
 
 TABLE_ID = "topk-table1"
 # Config ``topk`` keys a training job reads (editing the others, e.g. Figure 2's k values,
@@ -82,7 +73,7 @@ class SplitSpec(JobSpec):
     record: str
 
     def check(self) -> None:
-        check_choice("dataset", self.dataset, DATASETS)
+        self.one_of("dataset", DATASETS)
 
 
 @dataclass(frozen=True)
@@ -103,12 +94,12 @@ class TrainSpec(JobSpec):
     out: str
 
     def check(self) -> None:
-        check_choice("dataset", self.dataset, DATASETS)
-        check_choice("algorithm", self.algorithm, BY_KEY)
+        self.one_of("dataset", DATASETS)
+        self.one_of("algorithm", BY_KEY)
         if BY_KEY[self.algorithm].topk and self.k is None:
             raise BoostrankError(f"{BY_KEY[self.algorithm].name} needs k (top-k feedback)")
-        check_at_least("k", self.k, 1)
-        check_at_least("seed_index", self.seed_index, 0)
+        self.at_least("k", 1)
+        self.at_least("seed_index", 0)
 
 
 @dataclass(frozen=True)
@@ -138,8 +129,8 @@ class Figure2Spec(JobSpec):
     guards: str | None = None  # the guard table (results/guards/topk-fig2.csv)
 
     def check(self) -> None:
-        check_at_least("tolerance", self.tolerance, 0.0)
-        check_at_least("smooth", self.smooth, 1)
+        self.at_least("tolerance", 0.0)
+        self.at_least("smooth", 1)
 
 
 SPLIT = JobKind(
