@@ -9,6 +9,7 @@ import json
 import re
 import shlex
 import sys
+import time
 from pathlib import Path
 
 from snakemake.utils import min_version
@@ -43,7 +44,10 @@ from boostrank.report.readings import (
 from boostrank.report.readings_figure import OUT as SIDE_BY_SIDE
 from boostrank.report.readings_figure import figure_target, moved_figures
 from boostrank.report.stages import stage_selection
+from boostrank.report.timing import write_timing
 from boostrank.workflow.catalog import load_catalog
+
+STARTED = time.time()  # the timing record's wall clock starts when the workflow is parsed
 
 READINGS_FILE = "config/readings.yaml"
 # Stage 1 (screen, the default) runs every reading; stage 2 (readings_stage=confirm, make
@@ -55,7 +59,8 @@ CLAIMS_FILE = config.get("claims", "config/claims.yaml")
 CLAIMS = load_claims(CLAIMS_FILE)
 VARIANTS = plan(READINGS, CLAIMS, config)
 # Figure id -> its PNG; variant -> "<reading> = <option>" (the right panel's title).
-DRAWN = {f.id: f.image for f in load_catalog(config["catalog"], figure_code()).values() if f.image}
+CATALOG = load_catalog(config["catalog"], figure_code())
+DRAWN = {f.id: f.image for f in CATALOG.values() if f.image}
 LABELS = {
     variant: (f"{r.id} = {option}", f"{r.id} = {option_text(r.configured(config))} (default)")
     for r in READINGS
@@ -92,6 +97,35 @@ REUSE = {
     name: {p: variant_root(DEFAULT_VARIANT) if r == _DEFAULT_ROOT else r for p, r in mine.items()}
     for name, mine in owners({n: v.config for n, v in VARIANTS.items()}, ROOT).items()
 }
+
+
+onsuccess:
+    # The timing record of the readings' own jobs, those under ROOT (the main run's, which the
+    # confirm stage reads as its default, are in the main run's record): per figure, the run's
+    # CPU, and the critical path and simulated wall time on more cores of their job graph;
+    # ROOT/timing.csv and logs/timing/ (boostrank.report.timing).
+    try:
+        _record = write_timing(
+            f"{ROOT}/timing.csv",
+            CATALOG,
+            "benchmarks",
+            {},
+            started=STARTED,
+            log_dir="logs",
+            log_files=log,
+            command=" ".join(sys.argv[1:]),
+            dag=workflow.dag,
+            roots=[variant_root(v) for v in VARIANTS if variant_root(v) != "."],
+        )
+    except OSError as _exc:
+        print(
+            f"boostrank: the timing record was not written ({_exc.filename}: {_exc.strerror}); "
+            "the readings are complete; fix that (a full disk: free some space) for the next record",
+            file=sys.stderr,
+        )
+    else:
+        if _record:
+            print(f"timing record: {ROOT}/timing.csv (this run's: {_record})", file=sys.stderr)
 
 
 rule readings:

@@ -29,5 +29,9 @@ def test_make_readings_checks_each_option_and_a_reading_moves_a_value(tmp_path):
     # Each option is its own copy of the workflow, cached: a second run has nothing to do.
     assert (repo / "results/readings/chapter2_labelled_sample.stratified/results").is_dir()
     assert (repo / "figures/readings.png").stat().st_size > 0
+    # The readings' own timing record: the variants' jobs, and their schedule on more cores.
+    timing = pd.read_csv(repo / "results/readings/timing.csv").set_index("name")
+    assert timing.loc["thesis-fig2_1", "jobs"] > 0
+    assert {"critical path", "8 cores", "32 cores"} <= set(timing.index)
     again = run_ok(repo, *READINGS, tiny=False)
     assert "Nothing to be done" in again

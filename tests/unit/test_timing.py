@@ -165,3 +165,37 @@ def test_the_timing_record_gives_the_job_graphs_critical_path_and_scaling(tmp_pa
     overhead = pd.read_csv(out).set_index("name").loc["snakemake", "cpu_s"] / 4
     assert rows.loc["2 cores", "wall_s"] == pytest.approx(11.0 + 4 * overhead, abs=0.06)
     assert rows.loc["128 cores", "wall_s"] == rows.loc["2 cores", "wall_s"]
+
+
+def test_a_readings_record_holds_its_own_roots_jobs_not_the_main_runs(tmp_path):
+    # A readings run's job graph holds the main run's jobs too (its confirm stage's default):
+    # the record reads only the variants' roots, so a main-run job is left out with its edges.
+    from boostrank.report.timing import write_timing
+
+    main, variant = tmp_path, tmp_path / "results/readings-full/r.opt"
+    logs = tmp_path / "logs"  # the record: logs/timing/ of the run
+    _bench(main / "benchmarks/data/prepare-x.tsv", 50.0, 50.0, 20.0)
+    _bench(variant / "benchmarks/thesis-fig2_1/run/a.tsv", 9.0, 8.0, 100.0)
+    _bench(variant / "benchmarks/thesis-fig2_1/figure.tsv", 2.0, 2.0, 100.0)
+    prepare = _Job("prepare", 0, f"{main}/benchmarks/data/prepare-x.tsv")
+    a = _Job("run", 1, f"{variant}/benchmarks/thesis-fig2_1/run/a.tsv")
+    fig = _Job("figure", 2, f"{variant}/benchmarks/thesis-fig2_1/figure.tsv")
+    dag = type("Dag", (), {})()
+    dag.dependencies = {prepare: {}, a: {prepare: set()}, fig: {a: set()}}
+    dag.jobs = dag.dependencies.keys()
+    log = tmp_path / "snakemake.log"
+    log.write_text("2 of 2 steps (100%) done\n")
+    out = tmp_path / "results/readings-full/timing.csv"
+    assert write_timing(out, ["thesis-fig2_1"], "benchmarks", {}, log_dir=logs, started=0.0,
+                        log_files=str(log), command="", dag=dag, roots=[variant])  # fmt: skip
+    import pandas as pd
+
+    table = pd.read_csv(out).set_index("name")
+    assert table.loc["thesis-fig2_1", "jobs"] == 2
+    assert table.loc["thesis-fig2_1", "cpu_s"] == 10.0
+    assert table.loc["data", "jobs"] == 0  # the main run's prepare job is not this record's
+    assert table.loc["critical path", "cpu_s"] == 10.0  # a, figure: prepare was done before
+    assert str(variant) in table.loc["critical path", "note"]
+    # Without roots of its own (no variant but the main run) there is no record.
+    assert write_timing(out, [], "benchmarks", {}, log_dir=logs, started=0.0,
+                        log_files=str(log), command="", dag=dag, roots=[]) is None  # fmt: skip

@@ -86,21 +86,25 @@ def critical_path(jobs: Sequence[JobRecord], overhead_s: float = 0.0) -> tuple[f
 
 
 def from_dag(dag: Any, cpu_by_benchmark: Mapping[str, float]) -> list[JobRecord]:
-    """Every job of Snakemake's ``dag`` (run now or before), named by its ``benchmark:`` file
-    (else its rule and job id), with its CPU-seconds from ``cpu_by_benchmark`` (benchmark path
-    -> CPU-s; 0 for a job without one, e.g. rule all), its threads and the jobs it waits for."""
+    """Every job of Snakemake's ``dag`` (run now or before) whose ``benchmark:`` file is in
+    ``cpu_by_benchmark`` (benchmark path -> CPU-s), or that has none (e.g. rule all: 0 CPU-s),
+    named by that file (else its rule and job id), with its threads and the jobs it waits for.
+    A job whose benchmark is not there is left out with its edges, as done before the run: a
+    readings run's record reads its own roots' benchmarks, not the main run's."""
 
     def name(job: Any) -> str:
         return str(job.benchmark) if job.benchmark else f"{job.rule.name}#{job.jobid}"
 
+    kept = [job for job in dag.jobs if not job.benchmark or str(job.benchmark) in cpu_by_benchmark]
+    names = {name(job) for job in kept}
     return [
         JobRecord(
             name(job),
-            float(cpu_by_benchmark.get(str(job.benchmark), 0.0)) if job.benchmark else 0.0,
+            float(cpu_by_benchmark[str(job.benchmark)]) if job.benchmark else 0.0,
             int(job.threads),
-            tuple(sorted(name(dep) for dep in dag.dependencies[job])),
+            tuple(sorted(n for dep in dag.dependencies[job] if (n := name(dep)) in names)),
         )
-        for job in dag.jobs
+        for job in kept
     ]
 
 

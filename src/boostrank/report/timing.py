@@ -295,19 +295,25 @@ def write_timing(
     log_files: str | Iterable[str] | None,
     command: str,
     dag: Any = None,
+    roots: Sequence[Path | str] = (".",),
 ) -> Path | None:
     """At the end of a run that ran jobs (as Snakemake's log files tell): write the run's own
     record (:func:`run_record`), with the schedule rows of Snakemake's ``dag`` when given, and
     the same table to ``out`` (``results/timing.csv``); return the record's path, or None if
-    no job ran."""
+    no job ran. The jobs are those whose benchmark files lie under ``<root>/<bench_dir>`` for
+    each of ``roots`` (their logs under ``<root>/<log_dir>``): a readings run names its
+    variants' roots, so its record holds its own jobs."""
     import pandas as pd
 
     logs = [log_files] if isinstance(log_files, str) else list(log_files or [])
     log_text = "".join(Path(p).read_text(errors="replace") for p in logs if p)
     jobs = jobs_done(log_text)
-    if not jobs:
+    if not jobs or not roots:
         return None
-    rows = benchmark_rows(bench_dir, log_dir)
+    rows = pd.concat(
+        [benchmark_rows(Path(root, bench_dir), Path(root, log_dir)) for root in roots],
+        ignore_index=True,
+    )
     figures = _figure_rows(rows, figure_ids, budgets)
     run = run_rows(started, jobs, command)
     if dag is not None:
