@@ -73,3 +73,4 @@ rule all:
         "results/datasets.csv",
         "results/claims.csv",
         "results/report.html",
+    localrule: True
