@@ -43,27 +43,16 @@ onsuccess:
     # the critical path and simulated wall time on more cores of the job graph; this run's own
     # under logs/timing/, and results/timing.csv, the last run to end. The results are made: a
     # record that cannot be written (a full disk) is one line, not a traceback.
-    try:
-        _record = write_timing(
-            "results/timing.csv",
-            CATALOG,
-            "benchmarks",
-            config["timing"]["budgets_cpu_s"],
-            started=STARTED,
-            log_dir="logs",
-            log_files=log,
-            command=" ".join(sys.argv[1:]),
-            dag=workflow.dag,
-        )
-    except OSError as _exc:
-        print(
-            f"boostrank: the timing record was not written ({_exc.filename}: {_exc.strerror}); "
-            "the results are complete; fix that (a full disk: free some space) for the next record",
-            file=sys.stderr,
-        )
-    else:
-        if _record:
-            print(f"timing record: results/timing.csv (this run's: {_record})", file=sys.stderr)
+    record_run(
+        "results/timing.csv",
+        CATALOG,
+        config["timing"]["budgets_cpu_s"],
+        made="the results are",
+        started=STARTED,
+        log_files=log,
+        command=" ".join(sys.argv[1:]),
+        dag=workflow.dag,
+    )
 
 
 rule all:

@@ -44,7 +44,7 @@ from boostrank.report.readings import (
 from boostrank.report.readings_figure import OUT as SIDE_BY_SIDE
 from boostrank.report.readings_figure import figure_target, moved_figures
 from boostrank.report.stages import stage_selection
-from boostrank.report.timing import write_timing
+from boostrank.report.timing import record_run
 from boostrank.workflow.catalog import load_catalog
 
 STARTED = time.time()  # the timing record's wall clock starts when the workflow is parsed
@@ -104,28 +104,17 @@ onsuccess:
     # confirm stage reads as its default, are in the main run's record): per figure, the run's
     # CPU, and the critical path and simulated wall time on more cores of their job graph;
     # ROOT/timing.csv and logs/timing/ (boostrank.report.timing).
-    try:
-        _record = write_timing(
-            f"{ROOT}/timing.csv",
-            CATALOG,
-            "benchmarks",
-            {},
-            started=STARTED,
-            log_dir="logs",
-            log_files=log,
-            command=" ".join(sys.argv[1:]),
-            dag=workflow.dag,
-            roots=[variant_root(v) for v in VARIANTS if variant_root(v) != "."],
-        )
-    except OSError as _exc:
-        print(
-            f"boostrank: the timing record was not written ({_exc.filename}: {_exc.strerror}); "
-            "the readings are complete; fix that (a full disk: free some space) for the next record",
-            file=sys.stderr,
-        )
-    else:
-        if _record:
-            print(f"timing record: {ROOT}/timing.csv (this run's: {_record})", file=sys.stderr)
+    record_run(
+        f"{ROOT}/timing.csv",
+        CATALOG,
+        {},
+        made="the readings are",
+        started=STARTED,
+        log_files=log,
+        command=" ".join(sys.argv[1:]),
+        dag=workflow.dag,
+        roots=[variant_root(v) for v in VARIANTS if variant_root(v) != "."],
+    )
 
 
 rule readings:

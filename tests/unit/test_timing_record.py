@@ -77,3 +77,24 @@ def test_two_runs_writing_at_once_never_break_the_file_or_each_other(tmp_path):
     assert [w.exitcode for w in writers] == [0, 0]  # neither lost its temporary file
     assert seen <= set(texts) and path.read_text() in texts
     assert os.listdir(path.parent) == ["timing.csv"]
+
+
+def test_record_run_names_the_record_or_says_in_one_line_it_could_not_write_it(
+    tmp_path, capsys, monkeypatch
+):
+    # Snakemake's onsuccess of the main run and of make readings: what the run made is complete
+    # either way, so a record that cannot be written (here its folder is a file) is one line.
+    from boostrank.report.timing import record_run
+
+    monkeypatch.chdir(tmp_path)  # its own record goes to logs/timing/ of the run's folder
+    log = tmp_path / "snakemake.log"
+    log.write_text("1 of 1 steps (100%) done\n")
+    run = {"started": 0.0, "log_files": str(log), "command": ""}
+    (tmp_path / "blocked").write_text("a file where a folder should be")
+    record_run(tmp_path / "blocked/timing.csv", [], {}, made="the results are", **run)
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("boostrank: the timing record was not written (")
+    assert "the results are complete" in err and len(err.splitlines()) == 1
+    record_run(tmp_path / "timing.csv", [], {}, made="the results are", **run)
+    said = capsys.readouterr().err
+    assert said.startswith(f"timing record: {tmp_path / 'timing.csv'} (this run's: logs/timing/")

@@ -35,7 +35,7 @@ from boostrank.experiments.reuse import ranking_name
 from boostrank.workflow.spec_params import spec_param
 from boostrank.io import FINGERPRINTED, RESULTS
 from boostrank.replicates import replicates_for
-from boostrank.report.timing import write_timing
+from boostrank.report.timing import record_run
 from boostrank.workflow import hand_edits, stamp_cache
 from boostrank.workflow.catalog import load_catalog
 from boostrank.workflow.code_deps import imported_modules, module_file

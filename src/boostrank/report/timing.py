@@ -26,6 +26,7 @@ import fnmatch
 import os
 import re
 import resource
+import sys
 import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -329,6 +330,31 @@ def write_timing(
     write_whole(record, text)
     write_whole(out, text)
     return record
+
+
+def record_run(
+    out: Path | str,
+    figure_ids: Iterable[str],
+    budgets: Mapping[str, float],
+    *,
+    made: str,
+    **run: Any,
+) -> None:
+    """Snakemake's ``onsuccess``: :func:`write_timing` (``run``: its keyword arguments but the
+    benchmark and log folders, ``benchmarks`` and ``logs``), then one line on stderr naming the
+    record, or saying it could not be written (a full disk): what the run ``made`` is complete
+    either way, so that is no traceback."""
+    try:
+        record = write_timing(out, figure_ids, "benchmarks", budgets, log_dir="logs", **run)
+    except OSError as exc:
+        print(
+            f"boostrank: the timing record was not written ({exc.filename}: {exc.strerror}); "
+            f"{made} complete; fix that (a full disk: free some space) for the next record",
+            file=sys.stderr,
+        )
+    else:
+        if record:
+            print(f"timing record: {out} (this run's: {record})", file=sys.stderr)
 
 
 def budget_chart(families: pd.DataFrame) -> bytes:
