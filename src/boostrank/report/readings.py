@@ -447,6 +447,8 @@ def draw(table: pd.DataFrame, prefix: Path | str, provenance: str) -> None:
     where the claim's verdict changes), with the count of verdicts it changes and the claims it
     flips between FAIL and PASS (the options that decide a verdict are red on the left). The
     title says "reduced protocol" when the run changed a printed key."""
+    from matplotlib.transforms import offset_copy
+
     from boostrank.plots import pyplot, save_figure
 
     plt = pyplot()
@@ -490,13 +492,22 @@ def draw(table: pd.DataFrame, prefix: Path | str, provenance: str) -> None:
     moved = [abs(float(v)) for v in shown["shift_in_tolerances"] if v != ""]
     ax.set_xlim(-0.002, max([2.0, *moved]) * 1.5)
     ax.axvline(1.0, color="grey", ls="--", lw=1, label="one tolerance")
-    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
+    ax.set_ylim(len(keys) - 0.5, -0.5)  # first reading on top, no empty rows at either end
+    ax.tick_params(axis="x", top=True, labeltop=True)  # the scale at both ends of a tall figure
+    above_ticks = offset_copy(ax.transAxes, fig=fig, y=14, units="points")
+    ax.legend(
+        fontsize=7,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        bbox_transform=above_ticks,
+        ncol=3,
+        frameon=False,
+    )
     ax.set_xlabel("|value under the option - value under the default| / the claim's tolerance")
-    ax.invert_yaxis()
     title = "How each reading moves the published numbers"
     if reduced_protocols(table):
         title += "\n(reduced protocol: smaller than the printed one, not the reproduction's result)"
-    ax.set_title(title, fontsize=10, pad=22)
+    ax.set_title(title, fontsize=10, pad=34)
     fig.tight_layout()
     save_figure(fig, prefix, [provenance])
 
