@@ -422,8 +422,8 @@ def toy_features() -> pd.DataFrame:
             "tfidf_row_mean": np.round(tfidf, 6),
             "terms": counts.shape[1],
             "data_kind": "printed",
-            "provenance": "the five toy documents as printed in Sengupta (2018), Working on a "
-            "toy dataset",
+            "provenance": "printed: the five toy documents of Sengupta (2018), Working on a toy "
+            "dataset",
         }
     )
 
@@ -560,7 +560,7 @@ def run_toy(settings: dict[str, Any], seed: int) -> pd.DataFrame:
                 ),
                 "measured_over": f"all {n_docs} documents of query 4 (NDCG@{n_docs})",
                 "data_kind": "printed",
-                "provenance": "toy data as printed in Sengupta (2018), Working on a toy dataset",
+                "provenance": "printed: the toy data of Sengupta (2018), Working on a toy dataset",
             }
         )
     return pd.DataFrame(rows)

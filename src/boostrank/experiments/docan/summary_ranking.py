@@ -246,7 +246,7 @@ def table_statistics(table: str, tidy: pd.DataFrame) -> pd.DataFrame:
 # The toy example's four queries as printed (section "Working on a toy dataset", "Query").
 TOY_QUERIES = ("Dog food", "Cat", "Pet dog", "Animals")
 TOY_PROVENANCE = (
-    "the toy documents and queries as printed in Sengupta (2018), Working on a toy dataset"
+    "printed: the toy documents and queries of Sengupta (2018), Working on a toy dataset"
 )
 
 
