@@ -492,7 +492,7 @@ def draw(table: pd.DataFrame, prefix: Path | str, provenance: str) -> None:
     moved = [abs(float(v)) for v in shown["shift_in_tolerances"] if v != ""]
     ax.set_xlim(-0.002, max([2.0, *moved]) * 1.5)
     ax.axvline(1.0, color="grey", ls="--", lw=1, label="one tolerance")
-    ax.set_ylim(len(keys) - 0.5, -0.5)  # first reading on top, no empty rows at either end
+    ax.set_ylim(max(len(keys), 1) - 0.5, -0.5)  # first reading on top, no empty rows around
     ax.tick_params(axis="x", top=True, labeltop=True)  # the scale at both ends of a tall figure
     above_ticks = offset_copy(ax.transAxes, fig=fig, y=14, units="points")
     ax.legend(
