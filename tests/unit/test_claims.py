@@ -466,6 +466,35 @@ def test_substitute_data_one_rule(failing):
     )
 
 
+def test_stage_2_rows_are_not_called_reduced_beside_the_screens(failing, tmp_path):
+    """A claim judged by stage 2 (the printed protocol) under one reading and by the screen (a
+    reduced protocol) under another: only the screen's reading is said to be on a reduced
+    protocol, in the flips and in what is ruled out."""
+    from boostrank.report.readings import combined, findings
+
+    claim = "thesis.fig3_1.tried"
+    rows = [
+        ("kept", "a", True, claim, "FAIL"),
+        ("kept", "b", False, claim, "FAIL"),
+        ("moved", "x", True, claim, "FAIL"),
+        ("moved", "y", False, claim, "PASS"),
+        ("tried", "p", True, claim, "FAIL"),
+        ("tried", "q", False, claim, "PASS"),
+    ]
+    screen = _readings_csv(tmp_path, rows).assign(protocol="reduced protocol (chapter3: folds)")
+    confirm = _readings_csv(tmp_path, [*rows[2:4], ("also", "u", True, claim, "FAIL")])
+    table = combined(screen.assign(stage="screen"), confirm.assign(stage="confirm"))
+    _, diagnoses, _ = _diagnoses([_fails(claim)], failing, findings(table, []))
+    assert diagnoses[claim] == (
+        "reading: tried = q gives PASS (make readings, on a reduced protocol), moved = y gives "
+        "PASS; make readings: no option of also gives PASS; make readings (reduced protocol): "
+        "no option of kept gives PASS"
+    )
+    # with the screen's rows alone, every reading is on the reduced protocol
+    _, diagnoses, _ = _diagnoses([_fails(claim)], failing, findings(screen, []))
+    assert diagnoses[claim].count("reduced protocol") == 3
+
+
 def test_the_readings_tried_without_a_pass_are_named_as_ruled_out(failing, tmp_path):
     """A failing claim that no option of a reading makes PASS gets that reading named as ruled
     out, after its diagnosis; a reading with a passing option is not named."""

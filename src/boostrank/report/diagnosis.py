@@ -37,6 +37,8 @@ REGISTRY_KINDS = ("approximation", "open", "data substitute", "reading", "erratu
 UNDIAGNOSED = "undiagnosed"
 KINDS = (*REGISTRY_KINDS, "reduced protocol", UNDIAGNOSED)
 DIAGNOSED_VERDICTS = ("FAIL", "INCONCLUSIVE")  # the verdicts that always get a diagnosis
+_REDUCED = " (reduced protocol)"  # make readings' rows from stage 1, at the quick sizes
+_REDUCED_FLIP = " (make readings, on a reduced protocol)"
 _SUBSTITUTE_WORDS = ("substitut", "in place of", "standing in for")
 
 
@@ -77,11 +79,17 @@ class Findings:
     checked: frozenset[str] = frozenset()  # the claims the table has rows for
     passing_by_default: frozenset[str] = frozenset()  # ... of which PASS under a default
     readings_run: bool = False  # whether a make readings table was read
-    # the claims whose rows in that table were made on a reduced protocol (stage 1 only)
-    readings_reduced: frozenset[str] = frozenset()
+    # the (claim id, reading) pairs whose rows in that table were made on a reduced protocol
+    # (stage 1's; stage 2 reruns a reading at the printed protocol)
+    readings_reduced: frozenset[tuple[str, str]] = frozenset()
     reduced: tuple[Reduction, ...] = ()  # the printed keys this run changed
     # figure -> its silent guards that fired on real data (report.guard_counts)
     guards: dict[str, str] = field(default_factory=dict)
+
+    def is_reduced(self, claim_id: str, reading: str | None = None) -> bool:
+        """Whether the table judged ``claim_id`` under ``reading`` (None: any reading) on a
+        reduced protocol."""
+        return any(c == claim_id and reading in (None, r) for c, r in self.readings_reduced)
 
     def reduced_label(self, figure: str) -> str:
         """``reduced protocol (...)`` where the run changed a key of ``figure``'s section."""
@@ -114,11 +122,8 @@ def diagnose(
     flips = findings.flips.get(claim_id, [])
     readings = (
         "reading: "
-        + ", ".join(f.text() for f in flips)
-        + (
-            " (make readings, on a reduced protocol)"
-            if claim_id in findings.readings_reduced
-            else ""
+        + ", ".join(
+            f.text() + _REDUCED_FLIP * findings.is_reduced(claim_id, f.reading) for f in flips
         )
         if flips
         else ""
@@ -155,10 +160,18 @@ def _ruled_out(claim_id: str, findings: Findings, chosen: str) -> str:
     ``reading`` (an explanation that leans on the readings), why it judges no reading."""
     if not findings.readings_run:
         return ""
-    where = " (reduced protocol)" if claim_id in findings.readings_reduced else ""
     tried = findings.ruled_out.get(claim_id, [])
     if tried:
-        return f"; make readings{where}: no option of {', '.join(tried)} gives PASS"
+        # stage 2's readings (the printed protocol) apart from stage 1's (a reduced one)
+        groups: dict[bool, list[str]] = {}
+        for reading in tried:
+            groups.setdefault(findings.is_reduced(claim_id, reading), []).append(reading)
+        return "".join(
+            f"; make readings{_REDUCED * reduced}: no option of {', '.join(groups[reduced])}"
+            " gives PASS"
+            for reduced in sorted(groups)
+        )
+    where = _REDUCED * findings.is_reduced(claim_id)
     if findings.flips.get(claim_id) or kind(chosen) not in ("open", "reading"):
         return ""
     if claim_id in findings.passing_by_default:

@@ -524,11 +524,17 @@ def findings(table: pd.DataFrame | None, reduced: list[Reduction]) -> Findings:
         checked=frozenset(table["claim_id"].astype(str)),
         passing_by_default=frozenset(passing.astype(str)),
         readings_run=True,
-        readings_reduced=frozenset(table.loc[table["protocol"] != "", "claim_id"].astype(str))
-        if "protocol" in table.columns
-        else frozenset(),
+        readings_reduced=_reduced_pairs(table),
         reduced=tuple(reduced),
     )
+
+
+def _reduced_pairs(table: pd.DataFrame) -> frozenset[tuple[str, str]]:
+    """The (claim id, reading) pairs of the table's rows made on a reduced protocol."""
+    if "protocol" not in table.columns:
+        return frozenset()
+    rows = table.loc[table["protocol"].astype(str) != "", ["claim_id", "reading"]].astype(str)
+    return frozenset(zip(rows["claim_id"], rows["reading"], strict=True))
 
 
 def _flipped(part: pd.DataFrame, shown: int = 3) -> list[str]:
