@@ -185,3 +185,20 @@ def test_the_page_and_its_filters_run_in_a_browser(tmp_path):
     assert seen["claim_rows"] == len(claims)
     passed = int((claims["verdict"] == "PASS").sum())
     assert seen["pass_filtered"] == {"shown": passed, "counter": passed}
+
+
+def test_the_readings_section_says_which_rows_are_stage_2s():
+    """With stage 2's rows in the table, the reduced-protocol box says they are at the printed
+    protocol and the stages line names the readings stage 2 reran; without, every row is the
+    screen's."""
+    from boostrank.report.html import _readings_reduced_box, _readings_stages
+
+    label = ["reduced protocol (chapter3: folds)"]
+    screen = pd.DataFrame({"reading": ["a", "b"], "stage": ["screen", "screen"]})
+    assert "printed protocol" not in _readings_reduced_box(label, confirmed=False)
+    assert "Stage 2's rows" in _readings_reduced_box(label, confirmed=True)
+    assert _readings_reduced_box([], confirmed=True) == ""
+    assert "has not run: every row is the screen's" in _readings_stages(screen)[0]
+    both = screen.assign(stage=["screen", "confirm"])
+    assert "reran 1 readings at the printed protocol" in _readings_stages(both)[0]
+    assert ": b. The other readings' rows are the screen's." in _readings_stages(both)[0]

@@ -340,25 +340,21 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
     )
     decided = deciding(table)
     figures = [root / f"figures/{n}.png" for n in ("readings", "readings_confirm")]
+    confirmed = "stage" in table.columns and bool((table["stage"] == "confirm").any())
+    tables = "<code>results/readings.csv</code>" + (
+        " and <code>results/readings_confirm.csv</code>" if confirmed else ""
+    )
     out = [
         "<h2 id='readings'>How the readings move the published numbers</h2>",
         "<p class='meta'><code>make readings</code> reran the claims each reading of "
         "<code>config/readings.yaml</code> can move under every option, on real data only "
-        f"(<code>results/readings.csv</code>, {len(table)} rows). A reading <b>decides</b> a "
-        "verdict when one option gives PASS and another FAIL. Basis: why the default is the "
-        "default (printed, erratum, inferred, convention, silent; the registry quotes the "
-        "evidence).</p>",
+        f"({tables}, {len(table)} rows). A reading "
+        "<b>decides</b> a verdict when one option gives PASS and another FAIL. Basis: why the "
+        "default is the default (printed, erratum, inferred, convention, silent; the registry "
+        "quotes the evidence).</p>",
+        _readings_reduced_box(reduced_protocols(table), confirmed),
+        *_readings_stages(table),
     ]
-    reduced = reduced_protocols(table)
-    if reduced:
-        items = "".join(f"<li>{html.escape(r)}</li>" for r in reduced)
-        out.append(
-            "<div class='reduced' id='readings-reduced'><strong>Reduced protocol: make readings "
-            "ran on a config smaller than the printed one (config/quick.yaml by default), so "
-            "its verdicts show which readings matter, not the reproduction's result.</strong>"
-            f"<ul>{items}</ul></div>"
-        )
-    out.extend(_readings_stages(table))
     out.extend(_readings_coverage(table, list(basis)))
     if decided.empty:
         out.append("<p>No reading decides a verdict: every claim keeps its verdict under every "
@@ -404,6 +400,20 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
         summary["largest_shift"] = summary["largest_shift"].round(2)
         out.append(_table_html(summary))
     return "\n".join(out)
+
+
+def _readings_reduced_box(reduced: list[str], confirmed: bool) -> str:
+    """The box that says the screen's rows are on a reduced protocol ("" when none is)."""
+    if not reduced:
+        return ""
+    items = "".join(f"<li>{html.escape(r)}</li>" for r in reduced)
+    after = " Stage 2's rows, named below, are at the printed protocol." if confirmed else ""
+    return (
+        "<div class='reduced' id='readings-reduced'><strong>Reduced protocol: the screen "
+        "(<code>make readings</code>) ran on a config smaller than the printed one "
+        "(config/quick.yaml by default), so its verdicts show which readings matter, not the "
+        f"reproduction's result.{after}</strong><ul>{items}</ul></div>"
+    )
 
 
 def _readings_stages(table: pd.DataFrame) -> list[str]:
