@@ -89,7 +89,9 @@ class Findings:
     def is_reduced(self, claim_id: str, reading: str | None = None) -> bool:
         """Whether the table judged ``claim_id`` under ``reading`` (None: any reading) on a
         reduced protocol."""
-        return any(c == claim_id and reading in (None, r) for c, r in self.readings_reduced)
+        if reading is not None:
+            return (claim_id, reading) in self.readings_reduced
+        return any(c == claim_id for c, _ in self.readings_reduced)
 
     def reduced_label(self, figure: str) -> str:
         """``reduced protocol (...)`` where the run changed a key of ``figure``'s section."""
@@ -123,7 +125,8 @@ def diagnose(
     readings = (
         "reading: "
         + ", ".join(
-            f.text() + _REDUCED_FLIP * findings.is_reduced(claim_id, f.reading) for f in flips
+            f.text() + (_REDUCED_FLIP if findings.is_reduced(claim_id, f.reading) else "")
+            for f in flips
         )
         if flips
         else ""
@@ -167,11 +170,12 @@ def _ruled_out(claim_id: str, findings: Findings, chosen: str) -> str:
         for reading in tried:
             groups.setdefault(findings.is_reduced(claim_id, reading), []).append(reading)
         return "".join(
-            f"; make readings{_REDUCED * reduced}: no option of {', '.join(groups[reduced])}"
+            f"; make readings{_REDUCED if reduced else ''}: no option of "
+            f"{', '.join(groups[reduced])}"
             " gives PASS"
             for reduced in sorted(groups)
         )
-    where = _REDUCED * findings.is_reduced(claim_id)
+    where = _REDUCED if findings.is_reduced(claim_id) else ""
     if findings.flips.get(claim_id) or kind(chosen) not in ("open", "reading"):
         return ""
     if claim_id in findings.passing_by_default:

@@ -340,7 +340,7 @@ def _readings_section(root: Path, table: pd.DataFrame | None, registry: Path | s
     )
     decided = deciding(table)
     figures = [root / f"figures/{n}.png" for n in ("readings", "readings_confirm")]
-    confirmed = "stage" in table.columns and bool((table["stage"] == "confirm").any())
+    confirmed = bool(_confirmed(table))
     tables = "<code>results/readings.csv</code>" + (
         " and <code>results/readings_confirm.csv</code>" if confirmed else ""
     )
@@ -419,8 +419,7 @@ def _readings_reduced_box(reduced: list[str], confirmed: bool) -> str:
 def _readings_stages(table: pd.DataFrame) -> list[str]:
     """One line: which readings stage 2 (``make readings PROTOCOL=full``) confirmed at the
     printed protocol; the others' rows are stage 1's, at the screen's sizes."""
-    stages = table["stage"] if "stage" in table.columns else pd.Series(dtype=str)
-    confirmed = list(dict.fromkeys(table.loc[stages == "confirm", "reading"].astype(str)))
+    confirmed = _confirmed(table)
     if not confirmed:
         return [
             "<p id='readings-stages'>Stage 2 (<code>make readings PROTOCOL=full</code>, the "
@@ -432,6 +431,12 @@ def _readings_stages(table: pd.DataFrame) -> list[str]:
         f"and the diagnoses read them: {html.escape(', '.join(confirmed))}. The other "
         "readings' rows are the screen's.</p>"
     ]
+
+
+def _confirmed(table: pd.DataFrame) -> list[str]:
+    """The readings whose rows are stage 2's (``stage`` = confirm), in table order."""
+    stages = table["stage"] if "stage" in table.columns else pd.Series(dtype=str)
+    return list(dict.fromkeys(table.loc[stages == "confirm", "reading"].astype(str)))
 
 
 def _readings_coverage(table: pd.DataFrame, ids: list[str]) -> list[str]:
